@@ -1,0 +1,147 @@
+"""Command line: `python -m bpe_core train ...` and `python -m bpe_core encode ...`.
+
+train prints a readable trace (one line per merge) or, with --json, a JSON list with one
+object per merge. encode prints token ids. Errors are one line on stderr, exit code 2.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .corpus import WordTable, decode_text_file
+from .display import visible_whitespace
+from .pretokenize import PRETOKENIZERS
+from .trainer import TIE_RULES, TrainerSettings
+from .training import TrainingRun, train
+from .vocab import END_OF_WORD, UNITS
+
+OPENAI_NAMES = ("gpt2", "cl100k_base", "o200k_base")
+
+
+def _read(path: str) -> str:
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        raise ValueError(f"Cannot read {path!r}: {exc.strerror}. Check the path.") from None
+    return decode_text_file(data, name=repr(path))
+
+
+def _nonneg_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is negative; give 0 or more")
+    return value
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m bpe_core", description=__doc__)
+    sub = p.add_subparsers(dest="command", required=True)
+    t = sub.add_parser("train", help="train BPE and print each merge")
+    src = t.add_mutually_exclusive_group(required=True)
+    src.add_argument("--text", metavar="FILE", help="a UTF-8 text file, split by --pretokenizer")
+    src.add_argument("--words", metavar="FILE", help="a word-count list: 'low 5' per line")
+    t.add_argument("--merges", type=_nonneg_int, default=10, help="number of merges (default 10)")
+    t.add_argument("--vocab-size", type=_nonneg_int, default=None, help="stop at this vocabulary size")
+    t.add_argument("--units", choices=UNITS, default="char")
+    t.add_argument("--end-of-word", choices=END_OF_WORD, default="none")
+    t.add_argument("--marker", default="</w>", help="end-of-word marker text (default </w>)")
+    t.add_argument("--pretokenizer", choices=PRETOKENIZERS, default="whitespace")
+    t.add_argument("--tie-break", choices=TIE_RULES, default="first-seen")
+    t.add_argument("--min-count", type=_nonneg_int, default=1)
+    t.add_argument("--json", action="store_true", help="print a JSON list of merges")
+    t.add_argument("--save", metavar="PATH", help="save the tokenizer as JSON for `encode`")
+    e = sub.add_parser("encode", help="encode text to token ids")
+    e.add_argument("--tokenizer", required=True, help=f"a saved tokenizer file, or one of {', '.join(OPENAI_NAMES)}")
+    src = e.add_mutually_exclusive_group(required=True)
+    src.add_argument("--text", metavar="STR", help="the text itself")
+    src.add_argument("--file", metavar="FILE", help="a UTF-8 text file")
+    e.add_argument("--allow-special", action="store_true", help="encode <|endoftext|> etc. as special tokens")
+    e.add_argument("--json", action="store_true", help="print a JSON list")
+    return p
+
+
+def _trace_line(ev, run: TrainingRun) -> str:
+    show = visible_whitespace
+    left, right = (show(t) for t in ev.pair_text)
+    line = f"step {ev.step:>4}: {left} + {right} -> {show(ev.token)}  (count {ev.count}"
+    others = [p for p in ev.ties if p != ev.pair]
+    if others:
+        names = ", ".join(f"{show(run.displays[a])} + {show(run.displays[b])}" for a, b in others)
+        more = ev.tie_count - 1 - len(others)
+        line += f"; tied with {names}{f' and {more} more' if more else ''}; {ev.tie_break} rule"
+    return line + ")"
+
+
+def cmd_train(args: argparse.Namespace) -> int:
+    if args.words is not None:
+        table = WordTable.from_word_counts(_read(args.words))
+    else:
+        table = WordTable.from_text(_read(args.text), args.pretokenizer)
+    settings = TrainerSettings(
+        units=args.units,
+        end_of_word=args.end_of_word,
+        marker=args.marker,
+        tie_break=args.tie_break,
+        merges=args.merges,
+        vocab_size=args.vocab_size,
+        min_count=args.min_count,
+        top_n=0,
+    )
+    run = train(table, settings)
+    if args.json:
+        out = [
+            {
+                "step": ev.step,
+                "pair": list(ev.pair_text),
+                "token": ev.token,
+                "count": ev.count,
+                "ties": [[run.displays[a], run.displays[b]] for a, b in ev.ties],
+                "tie_count": ev.tie_count,
+                "vocab_size": ev.vocab_size,
+                "corpus_length": ev.corpus_length,
+            }
+            for ev in run.events
+        ]
+        print(json.dumps(out, ensure_ascii=False, indent=1))
+    else:
+        for ev in run.events:
+            print(_trace_line(ev, run))
+        print(run.stop_message())
+    if args.save:
+        from .files import run_to_json
+
+        Path(args.save).write_text(json.dumps(run_to_json(run), ensure_ascii=False), encoding="utf-8")
+    return 0
+
+
+def cmd_encode(args: argparse.Namespace) -> int:
+    text = args.text if args.text is not None else _read(args.file)
+    if args.tokenizer in OPENAI_NAMES:
+        from .pretrained import openai_tokenizer
+
+        tok = openai_tokenizer(args.tokenizer)
+    else:
+        from .files import tokenizer_from_json
+
+        tok = tokenizer_from_json(_read(args.tokenizer), name=args.tokenizer)
+    ids = tok.encode(text, allowed_special="all" if args.allow_special else ())
+    print(json.dumps(ids) if args.json else " ".join(map(str, ids)))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        return cmd_train(args) if args.command == "train" else cmd_encode(args)
+    except (ValueError, TypeError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,156 @@
+"""The word table: unique words with their counts, in order of first appearance.
+
+Two ways in: raw text split by a pre-tokenizer (`WordTable.from_text`), or a word-count
+list such as Sennrich's toy corpus (`WordTable.from_word_counts("low 5\\nlower 2")`).
+Reading uploaded bytes as text lives here too, so every caller gets the same messages.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from .pretokenize import check_pretokenizer, iter_piece_texts
+
+__all__ = ["WordTable", "parse_word_counts", "decode_text_file"]
+
+
+@dataclass(frozen=True)
+class WordTable:
+    """Unique words and their counts, in order of first appearance.
+
+    `pretokenizer` names how raw text was split (None for a word-count list).
+    """
+
+    words: tuple[str, ...]
+    counts: tuple[int, ...]
+    pretokenizer: str | None = None
+
+    def __post_init__(self) -> None:
+        if len(self.words) != len(self.counts):
+            raise ValueError(
+                f"{len(self.words)} words but {len(self.counts)} counts: give one count per word."
+            )
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    @property
+    def total(self) -> int:
+        """How many words the corpus has in all (the sum of the counts)."""
+        return sum(self.counts)
+
+    @classmethod
+    def from_text(cls, text: str, pretokenizer: str = "gpt2") -> "WordTable":
+        """Split `text` with a pre-tokenizer and count the pieces.
+
+        >>> WordTable.from_text("low low lower", "whitespace")
+        WordTable(words=('low', 'lower'), counts=(2, 1), pretokenizer='whitespace')
+        """
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a str, not {type(text).__name__}")
+        check_pretokenizer(pretokenizer)
+        counts = Counter(iter_piece_texts(text, pretokenizer))  # keeps first-seen order
+        if not counts:
+            raise ValueError(
+                "The corpus is empty: the text has no words"
+                + (" (only whitespace)" if text else "")
+                + ". Paste or upload some text, or pick a preset."
+            )
+        return cls(tuple(counts), tuple(counts.values()), pretokenizer)
+
+    @classmethod
+    def from_word_counts(cls, text: str) -> "WordTable":
+        """Read a word-count list: one `word count` per line.
+
+        Blank lines and lines starting with `#` that are not `word count` lines are
+        comments. A repeated word adds up. Errors name the line.
+
+        >>> WordTable.from_word_counts("# toy\\nlow 5\\nlower 2\\nlow 1")
+        WordTable(words=('low', 'lower'), counts=(6, 2), pretokenizer=None)
+        """
+        pairs = parse_word_counts(text)
+        merged: dict[str, int] = {}
+        for word, count in pairs:
+            merged[word] = merged.get(word, 0) + count
+        return cls(tuple(merged), tuple(merged.values()), None)
+
+    def to_word_counts(self) -> str:
+        """The table as a word-count list (the inverse of `from_word_counts`)."""
+        return "".join(f"{w} {c}\n" for w, c in zip(self.words, self.counts))
+
+
+def parse_word_counts(text: str) -> list[tuple[str, int]]:
+    """Parse `word count` lines; raise ValueError naming the first bad line.
+
+    >>> parse_word_counts("low 5\\n\\n#hashtag 2\\n# a comment")
+    [('low', 5), ('#hashtag', 2)]
+    """
+    if not isinstance(text, str):
+        raise TypeError(f"word counts must be a str, not {type(text).__name__}")
+    out: list[tuple[str, int]] = []
+    for lineno, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line:
+            continue
+        parts = line.rsplit(None, 1)
+        if len(parts) == 2 and _is_int(parts[1]):
+            word, count_text = parts
+            count = int(count_text)
+            if count <= 0:
+                raise ValueError(
+                    f"Line {lineno}: {raw!r} has count {count}; counts must be whole numbers "
+                    "of 1 or more. Fix or delete that line."
+                )
+            if any(ch.isspace() for ch in word):
+                raise ValueError(
+                    f"Line {lineno}: {raw!r}: a word may not contain spaces. Write one word "
+                    "and its count per line, e.g. 'low 5'."
+                )
+            out.append((word, count))
+        elif line.startswith("#"):
+            continue
+        else:
+            hint = (
+                f"{parts[1]!r} is not a whole number"
+                if len(parts) == 2
+                else "it has no count"
+            )
+            raise ValueError(
+                f"Line {lineno}: {raw!r} is not a 'word count' line ({hint}). "
+                "Write one word and a whole number per line, e.g. 'low 5'."
+            )
+    if not out:
+        raise ValueError(
+            "The word list is empty. Write one 'word count' per line, e.g. 'low 5'."
+        )
+    return out
+
+
+def _is_int(text: str) -> bool:
+    return text.lstrip("+-").isdigit() and text.isascii()
+
+
+def decode_text_file(data: bytes, name: str = "the file") -> str:
+    """Decode uploaded bytes as UTF-8 text, or raise ValueError saying how to fix it.
+
+    A UTF-8 byte-order mark is dropped; NUL bytes mean a binary file.
+
+    >>> decode_text_file("héllo".encode())
+    'héllo'
+    """
+    if not isinstance(data, (bytes, bytearray)):
+        raise TypeError(f"data must be bytes, not {type(data).__name__}")
+    if b"\x00" in data:
+        raise ValueError(
+            f"{name} looks like a binary file (it contains NUL bytes), not text. "
+            "Upload a plain-text .txt file saved as UTF-8."
+        )
+    try:
+        text = bytes(data).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(
+            f"{name} is not valid UTF-8 text (byte {data[exc.start]:#04x} at position "
+            f"{exc.start}). Save it as UTF-8 (most editors: 'Save as' -> encoding UTF-8) "
+            "and upload it again."
+        ) from None
+    return text.removeprefix("\ufeff")

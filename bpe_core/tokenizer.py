@@ -1,0 +1,515 @@
+"""Encoding, decoding and replay with a finished merge list or rank table.
+
+Encoding: pre-tokenize, then in each piece repeatedly merge the adjacent pair with the
+lowest rank (leftmost on equal rank) until no adjacent pair has a rank. Two ways to
+rank a pair, one algorithm:
+
+- a merge list (what our trainer produces): a pair of token ids has a rank only if it is
+  in the list. Replaying the first k merges on a word gives exactly the segmentation
+  training reached after step k.
+- a rank table (OpenAI's .tiktoken files): a pair has the rank of the token its bytes
+  join into, if that token exists. This is what tiktoken does, so ids match it.
+
+`replay` returns every merge applied to one piece with its rank and the symbols after
+it; `token_spans` returns each token with its character offsets for colouring.
+Special tokens such as `<|endoftext|>` are recognised only when the caller allows them:
+by default they are encoded as ordinary text (so pasted text cannot inject a control
+token); `disallowed_special="all"` turns such text into a ValueError instead.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Collection, Iterable, Literal
+
+import regex
+
+from .display import bytes_label, bytes_to_gpt2
+from .pretokenize import compile_pattern
+from .vocab import base_symbols
+
+__all__ = ["Tokenizer", "TokenSpan", "ReplayStep", "Replay"]
+
+_NO_RANK = float("inf")
+_CACHE_LIMIT = 200_000
+
+
+@dataclass(frozen=True, slots=True)
+class TokenSpan:
+    """One token of an encoded text, for display.
+
+    `id` is None for a character a character-level vocabulary has never seen.
+    `start`/`end` are character offsets into the text; a token that holds only part of
+    a character (`partial`) covers that whole character, as do its neighbours.
+    """
+
+    id: int | None
+    token_bytes: bytes
+    label: str          # the text, or <E4>-style bytes when not valid UTF-8 alone
+    start: int
+    end: int
+    piece: int          # index of the pre-tokenized piece it came from
+    special: bool = False
+
+    @property
+    def partial(self) -> bool:
+        try:
+            self.token_bytes.decode("utf-8")
+        except UnicodeDecodeError:
+            return True
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayStep:
+    """One merge applied while encoding a piece."""
+
+    rank: int
+    left: int | bytes
+    right: int | bytes
+    token_id: int
+    position: int                       # index of the left symbol before the merge
+    symbols: tuple[int, ...]            # token ids after this merge
+
+
+@dataclass(frozen=True)
+class Replay:
+    """How one piece was built: its base symbols, then each merge in the order applied."""
+
+    piece: str
+    base: tuple[int | None, ...]
+    steps: tuple[ReplayStep, ...]
+
+    @property
+    def ids(self) -> tuple[int | None, ...]:
+        return self.steps[-1].symbols if self.steps else self.base
+
+
+class Tokenizer:
+    """A BPE tokenizer: a vocabulary, a way to rank pairs, a pre-tokenizer, specials.
+
+    Build one with `Tokenizer.from_merges` (our trainer's output) or
+    `Tokenizer.from_ranks` (an OpenAI rank table).
+    """
+
+    def __init__(
+        self,
+        *,
+        name: str,
+        pattern: str | None,
+        units: str,
+        end_of_word: str,
+        marker: str,
+        tokens: dict[int, tuple[str | bytes, bool]],
+        merges: dict[tuple[int, int], tuple[int, int]] | None,
+        ranks: dict[bytes, int] | None,
+        special_tokens: dict[str, int] | None = None,
+        pretokenizer: str | None = None,
+        base_size: int | None = None,
+    ):
+        self.name = name
+        self.pattern = pattern
+        self.pretokenizer = pretokenizer
+        self.units = units
+        self.end_of_word = end_of_word
+        self.marker = marker
+        self.tokens = tokens
+        self.merges = merges
+        self.ranks = ranks
+        self.special_tokens = dict(special_tokens or {})
+        self._special_by_id = {i: s for s, i in self.special_tokens.items()}
+        self._regex = compile_pattern(pattern) if pattern is not None else None
+        # Base symbols: the first `base_size` ids of a trained vocabulary.
+        self._base_ids = {
+            tok: i for i, tok in tokens.items() if base_size is None or i < base_size
+        } if merges is not None else {}
+        self._bytes = {i: (b if isinstance(b, bytes) else b.encode("utf-8")) for i, (b, _) in tokens.items()}
+        self._cache: dict[str, tuple[int | None, ...]] = {}
+
+    # ---- constructors -----------------------------------------------------------------
+    @classmethod
+    def from_merges(
+        cls,
+        *,
+        tokens: Iterable[tuple[str | bytes, bool]],
+        merges: Iterable[tuple[int, int]],
+        units: str,
+        end_of_word: str,
+        marker: str = "</w>",
+        pretokenizer: str | None = "gpt2",
+        pattern: str | None = None,
+        special_tokens: dict[str, int] | None = None,
+        name: str = "trained",
+        base_size: int | None = None,
+    ) -> "Tokenizer":
+        """A tokenizer from a vocabulary (id order) and a merge list (rank order, 1-based).
+
+        The merged token's id is looked up from the vocabulary, so a merge list with two
+        pairs making the same token is fine.
+        """
+        from .pretokenize import PATTERNS, check_pretokenizer
+
+        token_list = list(tokens)
+        ids = {tok: i for i, tok in enumerate(token_list)}
+        table: dict[tuple[int, int], tuple[int, int]] = {}
+        for rank, (a, b) in enumerate(merges, start=1):
+            if not (0 <= a < len(token_list) and 0 <= b < len(token_list)):
+                raise ValueError(
+                    f"Merge {rank} ({a}, {b}) names a token id outside the vocabulary "
+                    f"(0 to {len(token_list) - 1}). The merges and vocabulary do not match."
+                )
+            (ba, _), (bb, eb) = token_list[a], token_list[b]
+            new = ids.get((ba + bb, eb))
+            if new is None:
+                raise ValueError(
+                    f"Merge {rank} ({a}, {b}) makes a token that is not in the vocabulary. "
+                    "The merges and vocabulary do not match."
+                )
+            table.setdefault((a, b), (rank, new))
+        if pattern is None and pretokenizer is not None:
+            pattern = PATTERNS[check_pretokenizer(pretokenizer)]
+        specials = dict(special_tokens or {})
+        return cls(
+            name=name,
+            pattern=pattern,
+            units=units,
+            end_of_word=end_of_word,
+            marker=marker,
+            tokens=dict(enumerate(token_list)),
+            merges=table,
+            ranks=None,
+            special_tokens=specials,
+            pretokenizer=pretokenizer,
+            base_size=base_size,
+        )
+
+    @classmethod
+    def from_ranks(
+        cls,
+        *,
+        name: str,
+        mergeable_ranks: dict[bytes, int],
+        pattern: str,
+        special_tokens: dict[str, int],
+        pretokenizer: str | None = None,
+    ) -> "Tokenizer":
+        """A byte-level tokenizer from a tiktoken-style table (token bytes -> rank = id)."""
+        missing = [b for b in range(256) if bytes((b,)) not in mergeable_ranks]
+        if missing:
+            raise ValueError(
+                f"The rank table lacks {len(missing)} single bytes (e.g. {missing[0]:#04x}); "
+                "a byte-level table needs all 256 so any text can be encoded."
+            )
+        tokens = {rank: (tok, False) for tok, rank in mergeable_ranks.items()}
+        return cls(
+            name=name,
+            pattern=pattern,
+            units="byte",
+            end_of_word="none",
+            marker="",
+            tokens=tokens,
+            merges=None,
+            ranks=mergeable_ranks,
+            special_tokens=special_tokens,
+            pretokenizer=pretokenizer,
+        )
+
+    # ---- sizes and names ----------------------------------------------------------------
+    @property
+    def vocab_size(self) -> int:
+        """Ordinary tokens plus special tokens."""
+        return len(self.tokens) + len(self.special_tokens)
+
+    def token_text(self, token_id: int) -> str:
+        """A token's displayed form: GPT-2's byte form for byte units, marker appended."""
+        if token_id in self._special_by_id:
+            return self._special_by_id[token_id]
+        body, eow = self._token(token_id)
+        text = bytes_to_gpt2(body) if isinstance(body, bytes) else body
+        return text + self.marker if eow else text
+
+    def token_bytes(self, token_id: int) -> bytes:
+        if token_id in self._special_by_id:
+            return self._special_by_id[token_id].encode("utf-8")
+        self._token(token_id)
+        return self._bytes[token_id]
+
+    def _token(self, token_id: int) -> tuple[str | bytes, bool]:
+        if isinstance(token_id, bool) or not isinstance(token_id, int):
+            raise TypeError(f"token ids must be integers, not {token_id!r}")
+        tok = self.tokens.get(token_id)
+        if tok is None:
+            raise ValueError(
+                f"Token id {token_id} is not in the {self.name} vocabulary "
+                f"(ids 0 to {max(self.tokens)}{', plus special tokens' if self.special_tokens else ''}). "
+                "Check the ids, or pick the tokenizer that produced them."
+            )
+        return tok
+
+    # ---- encoding -----------------------------------------------------------------------
+    def _split_special(
+        self,
+        text: str,
+        allowed_special: Collection[str] | Literal["all"],
+        disallowed_special: Collection[str] | Literal["all"],
+    ) -> list[tuple[str, bool]]:
+        """Cut text into (chunk, is_special) around the allowed special tokens."""
+        if not isinstance(text, str):
+            raise TypeError(f"text must be a str, not {type(text).__name__}")
+        _check_encodable(text)
+        allowed = set(self.special_tokens) if allowed_special == "all" else set(allowed_special)
+        unknown = allowed - set(self.special_tokens)
+        if unknown:
+            raise ValueError(
+                f"{sorted(unknown)[0]!r} is not a special token of {self.name}. "
+                f"Its special tokens are: {', '.join(self.special_tokens) or 'none'}."
+            )
+        disallowed = (
+            set(self.special_tokens) - allowed
+            if disallowed_special == "all"
+            else set(disallowed_special)
+        )
+        for tok in sorted(disallowed):
+            if tok in text:
+                raise ValueError(
+                    f"The text contains the special token {tok!r}, which is not allowed. "
+                    f"To encode it as the special token, pass allowed_special={{{tok!r}}}; "
+                    "to encode it as ordinary text, pass disallowed_special=()."
+                )
+        if not allowed:
+            return [(text, False)] if text else []
+        splitter = regex.compile("|".join(regex.escape(s) for s in sorted(allowed, key=len, reverse=True)))
+        out: list[tuple[str, bool]] = []
+        pos = 0
+        for m in splitter.finditer(text):
+            if m.start() > pos:
+                out.append((text[pos : m.start()], False))
+            out.append((m.group(), True))
+            pos = m.end()
+        if pos < len(text):
+            out.append((text[pos:], False))
+        return out
+
+    def pieces(self, text: str) -> list[tuple[str, int]]:
+        """Pre-tokenize: (piece, start offset) pairs."""
+        if self._regex is None:
+            return [(text, 0)] if text else []
+        return [(m.group(), m.start()) for m in self._regex.finditer(text)]
+
+    def encode(
+        self,
+        text: str,
+        *,
+        allowed_special: Collection[str] | Literal["all"] = (),
+        disallowed_special: Collection[str] | Literal["all"] = (),
+    ) -> list[int]:
+        """Encode text to token ids.
+
+        Special tokens are ordinary text unless named in `allowed_special` (or "all");
+        with `disallowed_special="all"`, text that contains a special token that is not
+        allowed raises ValueError instead. A character a character-level vocabulary has
+        never seen raises ValueError (byte-level vocabularies cover every character).
+        """
+        out: list[int] = []
+        for chunk, special in self._split_special(text, allowed_special, disallowed_special):
+            if special:
+                out.append(self.special_tokens[chunk])
+                continue
+            for piece, _ in self.pieces(chunk):
+                ids = self._encode_piece(piece)
+                if None in ids:
+                    bad = next(ch for ch in piece if (ch, False) not in self._base_ids and (ch, True) not in self._base_ids)
+                    raise ValueError(
+                        f"The character {bad!r} (U+{ord(bad):04X}) is not in this character-level "
+                        "vocabulary, so it has no token id. Train on text that contains it, or "
+                        "train with byte units, which cover every character."
+                    )
+                out.extend(ids)  # type: ignore[arg-type]
+        return out
+
+    def _encode_piece(self, piece: str) -> tuple[int | None, ...]:
+        ids = self._cache.get(piece)
+        if ids is None:
+            if len(self._cache) >= _CACHE_LIMIT:
+                self._cache.clear()
+            ids = self._cache[piece] = tuple(self._bpe(piece, None))
+        return ids
+
+    def _base(self, piece: str) -> list:
+        """A piece's base symbols: bytes (rank tables) or token ids (None if unknown)."""
+        if self.ranks is not None:
+            data = piece.encode("utf-8", errors="strict")
+            return [data[i : i + 1] for i in range(len(data))]
+        get = self._base_ids.get
+        return [get(sym) for sym in base_symbols(piece, self.units, self.end_of_word)]
+
+    def _bpe(self, piece: str, trace: list[ReplayStep] | None) -> list[int | None]:
+        """Merge the lowest-ranked adjacent pair, leftmost first, until none has a rank."""
+        parts = self._base(piece)
+        if self.ranks is not None:
+            ranks = self.ranks
+
+            def rank_of(x, y):
+                r = ranks.get(x + y)
+                return _NO_RANK if r is None else r
+
+            def join(x, y):
+                return x + y
+
+            def to_id(x):
+                return ranks[x]
+        else:
+            merges = self.merges
+
+            def rank_of(x, y):
+                m = merges.get((x, y))
+                return _NO_RANK if m is None else m[0]
+
+            def join(x, y):
+                return merges[(x, y)][1]
+
+            def to_id(x):
+                return x
+
+        pair_ranks = [rank_of(x, y) for x, y in zip(parts, parts[1:])]
+        while pair_ranks:
+            best = min(pair_ranks)
+            if best == _NO_RANK:
+                break
+            i = pair_ranks.index(best)
+            left, right = parts[i], parts[i + 1]
+            merged = join(left, right)
+            parts[i : i + 2] = [merged]
+            del pair_ranks[i]
+            if i > 0:
+                pair_ranks[i - 1] = rank_of(parts[i - 1], merged)
+            if i < len(pair_ranks):
+                pair_ranks[i] = rank_of(merged, parts[i + 1])
+            if trace is not None:
+                trace.append(
+                    ReplayStep(
+                        rank=int(best),
+                        left=left,
+                        right=right,
+                        token_id=to_id(merged),
+                        position=i,
+                        symbols=tuple(to_id(p) if p is not None else None for p in parts),
+                    )
+                )
+        return [to_id(p) if p is not None else None for p in parts]
+
+    def replay(self, piece: str) -> Replay:
+        """Every merge that builds `piece`'s tokens, in the order they are applied."""
+        if not isinstance(piece, str):
+            raise TypeError(f"piece must be a str, not {type(piece).__name__}")
+        trace: list[ReplayStep] = []
+        self._bpe(piece, trace)
+        base = self._base(piece)
+        if self.ranks is not None:
+            base = [self.ranks[b] for b in base]
+        steps = tuple(
+            ReplayStep(s.rank, _as_id(self, s.left), _as_id(self, s.right), s.token_id, s.position, s.symbols)
+            for s in trace
+        )
+        return Replay(piece, tuple(base), steps)
+
+    def token_spans(
+        self,
+        text: str,
+        *,
+        allowed_special: Collection[str] | Literal["all"] = (),
+    ) -> list[TokenSpan]:
+        """Tokens with character offsets, for colouring. Unknown characters get id None."""
+        spans: list[TokenSpan] = []
+        offset = 0
+        piece_index = 0
+        for chunk, special in self._split_special(text, allowed_special, ()):
+            if special:
+                spans.append(
+                    TokenSpan(self.special_tokens[chunk], chunk.encode(), chunk, offset, offset + len(chunk), piece_index, True)
+                )
+                piece_index += 1
+                offset += len(chunk)
+                continue
+            for piece, start in self.pieces(chunk):
+                spans.extend(self._piece_spans(piece, offset + start, piece_index))
+                piece_index += 1
+            offset += len(chunk)
+        return spans
+
+    def _piece_spans(self, piece: str, start: int, piece_index: int) -> list[TokenSpan]:
+        ids = self._encode_piece(piece)
+        if self.units == "char":
+            out, pos = [], start
+            # Character tokens: each token's length in characters is its body's length.
+            for tid, ch in zip(ids, _char_lengths(self, ids, piece)):
+                text = piece[pos - start : pos - start + ch]
+                data = text.encode("utf-8")
+                out.append(TokenSpan(tid, data, text, pos, pos + ch, piece_index))
+                pos += ch
+            return out
+        # Byte tokens: map byte offsets back to characters.
+        char_of_byte: list[int] = []
+        for i, ch in enumerate(piece):
+            char_of_byte.extend([i] * len(ch.encode("utf-8")))
+        out, b = [], 0
+        for tid in ids:
+            data = self._bytes[tid]
+            first, last = char_of_byte[b], char_of_byte[b + len(data) - 1]
+            out.append(TokenSpan(tid, data, bytes_label(data), start + first, start + last + 1, piece_index))
+            b += len(data)
+        return out
+
+    # ---- decoding -----------------------------------------------------------------------
+    def decode_bytes(self, ids: Iterable[int]) -> bytes:
+        """The exact bytes of a token sequence (end-of-word tokens end a word with a space)."""
+        parts: list[bytes] = []
+        for tid in ids:
+            parts.append(self.token_bytes(tid))
+            if tid not in self._special_by_id and self.tokens[tid][1] and self.pretokenizer == "whitespace":
+                parts.append(b" ")
+        data = b"".join(parts)
+        if self.end_of_word != "none" and self.pretokenizer == "whitespace" and data.endswith(b" "):
+            data = data[:-1]
+        return data
+
+    def decode(self, ids: Iterable[int]) -> str:
+        """Decode ids to text; bytes that are not valid UTF-8 are written as <E4>, never dropped."""
+        return self.decode_bytes(ids).decode("utf-8", errors="bpe_core_hex")
+
+
+def _check_encodable(text: str) -> None:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(
+            f"The text has an unpaired surrogate {text[exc.start]!r} at position {exc.start}: "
+            "it is not a real character and has no UTF-8 bytes. Remove it (it usually comes "
+            "from a broken copy of an emoji) and try again."
+        ) from None
+
+
+def _as_id(tok: Tokenizer, sym: int | bytes) -> int:
+    return tok.ranks[sym] if isinstance(sym, bytes) else sym  # type: ignore[index]
+
+
+def _char_lengths(tok: Tokenizer, ids, piece: str) -> list[int]:
+    lengths = []
+    for tid in ids:
+        if tid is None:
+            lengths.append(1)
+        else:
+            body, _ = tok.tokens[tid]
+            lengths.append(len(body))
+    return lengths
+
+
+def _hex_errors(exc: UnicodeError) -> tuple[str, int]:
+    if not isinstance(exc, UnicodeDecodeError):
+        raise exc
+    bad = exc.object[exc.start : exc.end]
+    return "".join(f"<{b:02X}>" for b in bad), exc.end
+
+
+import codecs  # noqa: E402
+
+codecs.register_error("bpe_core_hex", _hex_errors)

@@ -1,0 +1,173 @@
+"""A finished (or partial) training run: the events, and everything derived from them.
+
+`train()` drives the trainer to its stop and keeps the events. A `TrainingRun` answers
+what a page needs at any step k without retraining: the merges so far, a word's
+segmentation (the first k merges replayed on it), the vocabulary, the figures, and a
+`Tokenizer` that encodes new text with the first k merges.
+"""
+from __future__ import annotations
+
+import weakref
+from dataclasses import dataclass
+from typing import Callable
+
+from .corpus import WordTable
+from .tokenizer import Tokenizer
+from .trainer import BPETrainer, MergeEvent, Pair, TrainerSettings
+from .vocab import Body, base_symbols
+
+__all__ = ["TrainingRun", "train", "DEFAULT_SPECIAL"]
+
+DEFAULT_SPECIAL = "<|endoftext|>"
+
+
+@dataclass(frozen=True, eq=False)
+class TrainingRun:
+    """Immutable result of training: settings, corpus, base vocabulary, events.
+
+    `tokens` is the full vocabulary in id order as (body, eow); the first `base_size`
+    are base symbols. Steps are 1-based; step 0 is the corpus before any merge.
+    """
+
+    words: WordTable
+    settings: TrainerSettings
+    tokens: tuple[tuple[Body, bool], ...]
+    displays: tuple[str, ...]
+    base_size: int
+    base_tokens_in_use: int
+    initial_corpus_length: int
+    events: tuple[MergeEvent, ...]
+    stop_reason: str
+
+    # ---- sizes -------------------------------------------------------------------------
+    @property
+    def steps(self) -> int:
+        return len(self.events)
+
+    def _check_step(self, k: int) -> int:
+        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= len(self.events):
+            raise ValueError(f"Step {k!r} is out of range: choose 0 to {len(self.events)}.")
+        return k
+
+    def vocab_size(self, k: int) -> int:
+        k = self._check_step(k)
+        return self.events[k - 1].vocab_size if k else self.base_size
+
+    def corpus_length(self, k: int) -> int:
+        k = self._check_step(k)
+        return self.events[k - 1].corpus_length if k else self.initial_corpus_length
+
+    def tokens_in_use(self, k: int) -> int:
+        k = self._check_step(k)
+        return self.events[k - 1].tokens_in_use if k else self.base_tokens_in_use
+
+    def retired_tokens(self, k: int) -> set[int]:
+        """Tokens the corpus no longer uses after step k (they stay in the vocabulary)."""
+        k = self._check_step(k)
+        retired: set[int] = set()
+        for ev in self.events[:k]:
+            retired.discard(ev.token_id)
+            retired.update(ev.tokens_retired)
+        return retired
+
+    # ---- merges and segmentation -------------------------------------------------------
+    def merges(self, k: int | None = None) -> list[Pair]:
+        """The first k merges (all if None), in rank order."""
+        k = len(self.events) if k is None else self._check_step(k)
+        return [ev.pair for ev in self.events[:k]]
+
+    def merge_ranks(self, k: int | None = None) -> dict[Pair, tuple[int, int]]:
+        """pair -> (rank, new token id) for the first k merges."""
+        out: dict[Pair, tuple[int, int]] = {}
+        for ev in self.events[: len(self.events) if k is None else self._check_step(k)]:
+            out.setdefault(ev.pair, (ev.step, ev.token_id))
+        return out
+
+    def base_segmentation(self, word_index: int) -> tuple[int, ...]:
+        s = self.settings
+        ids = {tok: i for i, tok in enumerate(self.tokens[: self.base_size])}
+        return tuple(ids[sym] for sym in base_symbols(self.words.words[word_index], s.units, s.end_of_word))
+
+    def segmentations(self, k: int, word_indices=None) -> dict[int, tuple[int, ...]]:
+        """Each word's tokens after step k, by replaying the first k merges.
+
+        Replaying applies the lowest-ranked pair first, which reaches the same
+        segmentation training did; no retraining.
+        """
+        tok = self.tokenizer(k, special_tokens={})
+        indices = range(len(self.words)) if word_indices is None else word_indices
+        return {w: tuple(tok._encode_piece(self.words.words[w])) for w in indices}  # type: ignore[misc]
+
+    def tokenizer(self, k: int | None = None, *, special_tokens: dict[str, int] | None = None) -> Tokenizer:
+        """A tokenizer that knows the first k merges (all if None).
+
+        Unless told otherwise it has one special token, `<|endoftext|>`, whose id comes
+        right after the vocabulary at step k.
+        """
+        k = len(self.events) if k is None else self._check_step(k)
+        size = self.vocab_size(k)
+        if special_tokens is None:
+            special_tokens = {DEFAULT_SPECIAL: size}
+        return _cached_tokenizer(self, k, size, tuple(special_tokens.items()))
+
+    def stop_message(self) -> str:
+        return f"Training stopped after {self.steps} merges: {self.stop_reason}."
+
+
+# Tokenizers built from a run, per run (identity) and step: replaying many words at one
+# step builds the merge table once. Weak keys: a run that is dropped frees its tokenizers.
+_TOKENIZERS: "weakref.WeakKeyDictionary[TrainingRun, dict]" = weakref.WeakKeyDictionary()
+
+
+def _cached_tokenizer(run: TrainingRun, k: int, size: int, specials: tuple) -> Tokenizer:
+    per_run = _TOKENIZERS.setdefault(run, {})
+    tok = per_run.get((k, specials))
+    if tok is None:
+        s = run.settings
+        tok = Tokenizer.from_merges(
+            tokens=run.tokens[:size],
+            merges=[ev.pair for ev in run.events[:k]],
+            units=s.units,
+            end_of_word=s.end_of_word,
+            marker=s.marker,
+            pretokenizer=run.words.pretokenizer,
+            special_tokens=dict(specials),
+            name=f"trained (step {k})",
+            base_size=run.base_size,
+        )
+        if len(per_run) > 16:
+            per_run.clear()
+        per_run[(k, specials)] = tok
+    return tok
+
+
+def train(
+    words: WordTable,
+    settings: TrainerSettings | None = None,
+    *,
+    progress: Callable[[int, MergeEvent], None] | None = None,
+) -> TrainingRun:
+    """Train to the stop condition and return the whole run.
+
+    `progress(step, event)` is called after each merge (for a progress bar).
+    """
+    trainer = BPETrainer(words, settings)
+    base_size = len(trainer.vocab)
+    initial_length = trainer.corpus_length
+    events = []
+    for ev in trainer.iter_merges():
+        events.append(ev)
+        if progress is not None:
+            progress(ev.step, ev)
+    vocab = trainer.vocab
+    return TrainingRun(
+        words=words,
+        settings=trainer.settings,
+        tokens=vocab.snapshot(),
+        displays=tuple(vocab.displays),
+        base_size=base_size,
+        base_tokens_in_use=trainer.base_tokens_in_use,
+        initial_corpus_length=initial_length,
+        events=tuple(events),
+        stop_reason=trainer.stop_reason or "",
+    )

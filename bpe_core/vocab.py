@@ -1,0 +1,101 @@
+"""Tokens and their ids: base symbols, the end-of-word convention, merged tokens.
+
+A token is identified by its body (a `str` for character units, `bytes` for byte
+units) and whether it ends a word (`eow`). Keeping the marker out of the body means a
+marker such as `</w>` can never be confused with the four characters `<`, `/`, `w`, `>`
+that a word may contain. Each distinct token has one id: a merge that produces a token
+that already exists reuses its id (as Hugging Face tokenizers does), so the vocabulary
+does not grow on that step.
+
+Base ids are given in code-point order of the tokens' displayed form (what the
+smallest-id tie rule relies on); merged tokens are numbered in creation order.
+"""
+from __future__ import annotations
+
+from typing import Iterable
+
+from .display import bytes_to_gpt2
+
+__all__ = ["UNITS", "END_OF_WORD", "Vocab", "base_symbols"]
+
+UNITS: tuple[str, ...] = ("char", "byte")
+END_OF_WORD: tuple[str, ...] = ("none", "separate", "attached")
+
+Body = str | bytes
+
+
+class Vocab:
+    """An append-only table of tokens: id -> (body, eow, display text).
+
+    `units` is "char" or "byte"; `marker` is the end-of-word marker's text, used only
+    for display (and as the separate marker symbol's text).
+    """
+
+    __slots__ = ("units", "marker", "bodies", "eows", "displays", "_ids", "base_size")
+
+    def __init__(self, units: str, marker: str, base: Iterable[tuple[Body, bool]]):
+        self.units = units
+        self.marker = marker
+        self.bodies: list[Body] = []
+        self.eows: list[bool] = []
+        self.displays: list[str] = []
+        self._ids: dict[tuple[Body, bool], int] = {}
+        # Base symbols in code-point order of their displayed form; eow breaks a display tie.
+        for body, eow in sorted(set(base), key=lambda t: (self.display_of(*t), t[1])):
+            self.add(body, eow)
+        self.base_size = len(self.bodies)
+
+    def display_of(self, body: Body, eow: bool) -> str:
+        """How a token is written on screen (GPT-2 form for bytes, marker appended)."""
+        text = bytes_to_gpt2(body) if isinstance(body, bytes) else body
+        return text + self.marker if eow else text
+
+    def add(self, body: Body, eow: bool) -> tuple[int, bool]:
+        """Return (id, is_new): the token's id, minting one if it is new."""
+        key = (body, eow)
+        found = self._ids.get(key)
+        if found is not None:
+            return found, False
+        new_id = len(self.bodies)
+        self._ids[key] = new_id
+        self.bodies.append(body)
+        self.eows.append(eow)
+        self.displays.append(self.display_of(body, eow))
+        return new_id, True
+
+    def get(self, body: Body, eow: bool) -> int | None:
+        return self._ids.get((body, eow))
+
+    def __len__(self) -> int:
+        return len(self.bodies)
+
+    def token_bytes(self, token_id: int) -> bytes:
+        """The bytes a token decodes to (no marker)."""
+        body = self.bodies[token_id]
+        return body if isinstance(body, bytes) else body.encode("utf-8")
+
+    def snapshot(self, size: int | None = None) -> tuple[tuple[Body, bool], ...]:
+        """The first `size` tokens as (body, eow) tuples: immutable, picklable."""
+        n = len(self.bodies) if size is None else size
+        return tuple(zip(self.bodies[:n], self.eows[:n]))
+
+
+def base_symbols(word: str, units: str, end_of_word: str) -> list[tuple[Body, bool]]:
+    """Split a word into base symbols (body, eow) under the units and end-of-word rules.
+
+    >>> base_symbols("low", "char", "separate")
+    [('l', False), ('o', False), ('w', False), ('', True)]
+    >>> base_symbols("low", "char", "attached")
+    [('l', False), ('o', False), ('w', True)]
+    >>> base_symbols("é", "byte", "none")
+    [(b'\\xc3', False), (b'\\xa9', False)]
+    """
+    if units == "byte":
+        syms: list[tuple[Body, bool]] = [(bytes((b,)), False) for b in word.encode("utf-8")]
+    else:
+        syms = [(c, False) for c in word]
+    if end_of_word == "separate":
+        syms.append((b"" if units == "byte" else "", True))
+    elif end_of_word == "attached" and syms:
+        syms[-1] = (syms[-1][0], True)
+    return syms
