@@ -31,6 +31,9 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from .display import byte_to_unicode, unicode_to_byte
+from .pretokenize import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN
+
 OPENAI_ENCODINGS: tuple[str, ...] = ("gpt2", "cl100k_base", "o200k_base")
 
 # ---------------------------------------------------------------------------
@@ -61,23 +64,10 @@ O200K_BASE_TIKTOKEN_SHA256 = "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59
 # the original GPT-2 release is
 #   r"""'s|'t|'re|'ve|'m|'ll|'d| ?[\p{L}]+| ?[\p{N}]+| ?[^\s\p{L}\p{N}]+|\s+(?!\S)|\s+"""
 # and this one is equivalent but executes faster (possessive quantifiers need `regex`).
-R50K_PAT_STR = (
-    r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
-)
-CL100K_PAT_STR = (
-    r"""'(?i:[sdmt]|ll|ve|re)|[^\r\n\p{L}\p{N}]?+\p{L}++|\p{N}{1,3}+| ?[^\s\p{L}\p{N}]++[\r\n]*+|\s++$|\s*[\r\n]|\s+(?!\S)|\s"""
-)
-O200K_PAT_STR = "|".join(
-    [
-        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-        r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?""",
-        r"""\p{N}{1,3}""",
-        r""" ?[^\s\p{L}\p{N}]+[\r\n/]*""",
-        r"""\s*[\r\n]+""",
-        r"""\s+(?!\S)""",
-        r"""\s+""",
-    ]
-)
+# The patterns themselves live in pretokenize.py (one source of truth for the app).
+R50K_PAT_STR = GPT2_PATTERN
+CL100K_PAT_STR = CL100K_PATTERN
+O200K_PAT_STR = O200K_PATTERN
 
 GPT2_SPECIAL_TOKENS: dict[str, int] = {ENDOFTEXT: 50256}
 CL100K_SPECIAL_TOKENS: dict[str, int] = {
@@ -209,28 +199,15 @@ def _check_ranks_are_ids(ranks: dict[bytes, int], origin: str) -> None:
 
 
 def _data_gym_byte_decoder() -> dict[str, int]:
-    """GPT-2's printable stand-ins for bytes: character -> byte value.
-
-    Printable Latin-1 bytes (except the space) stand for themselves; the remaining
-    68 bytes, in increasing order, are written as chr(256), chr(257), ...
-    """
-    decoder: dict[str, int] = {}
-    shifted = 0
-    for b in range(256):
-        char = chr(b)
-        if char.isprintable() and char != " ":
-            decoder[char] = b
-        else:
-            decoder[chr(256 + shifted)] = b
-            shifted += 1
-    return decoder
+    """GPT-2's printable stand-ins for bytes: character -> byte value."""
+    return unicode_to_byte()
 
 
 def _data_gym_base_order() -> list[int]:
-    """GPT-2's ranks 0..255: the printable bytes first, then the others (both ascending)."""
-    printable = [b for b in range(256) if chr(b).isprintable() and chr(b) != " "]
-    others = [b for b in range(256) if not (chr(b).isprintable() and chr(b) != " ")]
-    return printable + others
+    """GPT-2's ranks 0..255: bytes in code-point order of their printable stand-ins
+    (the printable bytes first, then the others, both ascending)."""
+    table = byte_to_unicode()
+    return sorted(range(256), key=lambda b: table[b])
 
 
 def _rebuild_gpt2_ranks(

@@ -20,7 +20,6 @@ What this module does not do: pre-tokenization (see pretokenize.py), reading fil
 """
 from __future__ import annotations
 
-import heapq
 from bisect import bisect_left, insort
 from dataclasses import dataclass, field
 from typing import Iterator
@@ -216,26 +215,35 @@ class BPETrainer:
                 "Nothing to merge: every word is a single symbol, so there are no adjacent "
                 "pairs. Use longer words, or add an end-of-word marker."
             )
-        self._buckets: dict[int, set[Pair]] = {}
+        # The bucket queue: count -> [(tie key, pair)] kept sorted, so the winner and the
+        # top rows of the table are read off the ends without sorting each step.
+        self._buckets: dict[int, list] = {}
         self._sorted_counts: list[int] = []
+        self._filed: dict[Pair, tuple] = {}   # pair -> the tie key it is filed under
+        self._key = {
+            "first-seen": self.first_seen_key,
+            "smallest-id": lambda p: p,
+            "lexicographic": self._lex_key,
+        }[s.tie_break]
+        self._best_last = s.tie_break == "lexicographic"  # the largest key wins
         for p, c in self.pair_count.items():
             self._bucket_add(p, c)
-        self._first_seen: dict[Pair, tuple[int, int]] = {}
         self.step = 0
         self.stop_reason: str | None = None
 
     # ---- the bucket queue -------------------------------------------------------------
     def _bucket_add(self, p: Pair, c: int) -> None:
+        key = self._filed[p] = self._key(p)
         b = self._buckets.get(c)
         if b is None:
-            self._buckets[c] = {p}
+            self._buckets[c] = [(key, p)]
             insort(self._sorted_counts, c)
         else:
-            b.add(p)
+            insort(b, (key, p))
 
     def _bucket_remove(self, p: Pair, c: int) -> None:
         b = self._buckets[c]
-        b.discard(p)
+        del b[bisect_left(b, (self._filed.pop(p), p))]
         if not b:
             del self._buckets[c]
             del self._sorted_counts[bisect_left(self._sorted_counts, c)]
@@ -244,39 +252,27 @@ class BPETrainer:
     def first_seen_key(self, p: Pair) -> tuple[int, int]:
         """(word index, symbol position) of the pair's first occurrence, reading the
         words in order of first appearance, each left to right."""
-        key = self._first_seen.get(p)
-        if key is None:
-            w = min(self.pair_words[p])
-            seg = self.segmentations[w]
-            a, b = p
-            i = seg.index(a)
-            while seg[i + 1] != b:
-                i = seg.index(a, i + 1)
-            key = self._first_seen[p] = (w, i)
-        return key
+        words = self.pair_words[p]
+        a, b = p
+        while True:
+            w = min(words)
+            positions = _find_pair(self.segmentations[w], a, b, first_only=True)
+            if positions:
+                return (w, positions[0])
+            words.discard(w)  # a stale entry: the word lost this pair earlier
 
-    def order_pairs(self, pairs, limit: int | None = None) -> list[Pair]:
-        """Pairs in tie-rule order (the winner first); only the first `limit` if given."""
-        rule = self.settings.tie_break
-        if rule == "smallest-id":
-            return heapq.nsmallest(limit, pairs) if limit is not None else sorted(pairs)
-        if rule == "first-seen":
-            key = self.first_seen_key
-            return (
-                heapq.nsmallest(limit, pairs, key=key)
-                if limit is not None
-                else sorted(pairs, key=key)
-            )
+    def _lex_key(self, p: Pair) -> tuple[str, str, int, int]:
         disp = self.vocab.displays
+        return (disp[p[0]], disp[p[1]], p[0], p[1])
 
-        def lex(p: Pair) -> tuple[str, str, int, int]:
-            return (disp[p[0]], disp[p[1]], p[0], p[1])
-
-        return (
-            heapq.nlargest(limit, pairs, key=lex)
-            if limit is not None
-            else sorted(pairs, key=lex, reverse=True)
-        )
+    def bucket(self, count: int, limit: int | None = None) -> list[Pair]:
+        """The pairs with this count in tie-rule order (the would-be winner first)."""
+        b = self._buckets.get(count, [])
+        if self._best_last:
+            rows = b[::-1] if limit is None else b[: -limit - 1 : -1]
+        else:
+            rows = b if limit is None else b[:limit]
+        return [p for _, p in rows]
 
     def top_pairs(self, n: int) -> list[tuple[Pair, int]]:
         """The current pair table's best `n` rows: count descending, then tie-rule order."""
@@ -284,10 +280,7 @@ class BPETrainer:
         for c in reversed(self._sorted_counts):
             if len(rows) >= n:
                 break
-            bucket = self._buckets[c]
-            need = n - len(rows)
-            chosen = self.order_pairs(bucket, need if need < len(bucket) else None)
-            rows.extend((p, c) for p in chosen)
+            rows.extend((p, c) for p in self.bucket(c, n - len(rows)))
         return rows
 
     # ---- the loop ---------------------------------------------------------------------
@@ -322,9 +315,8 @@ class BPETrainer:
         s = self.settings
         # Find the most frequent pair; every pair at that count is a tie.
         best = self._sorted_counts[-1]
-        tied = self._buckets[best]
-        ties = self.order_pairs(tied, MAX_TIES_KEPT if len(tied) > MAX_TIES_KEPT else None)
-        tie_count = len(tied)
+        ties = self.bucket(best, MAX_TIES_KEPT)
+        tie_count = len(self._buckets[best])
         top = tuple(self.top_pairs(s.top_n)) if s.top_n else ()
         pair = ties[0]
         a, b = pair
@@ -333,40 +325,69 @@ class BPETrainer:
         body = vocab.bodies[a] + vocab.bodies[b]
         new, is_new = vocab.add(body, vocab.eows[b])
         self.step += 1
-        # Replace the pair in every word that has it, recounting only those words.
+        # Replace the pair in every word that has it. Only the pairs around each merged
+        # position change; `pair_words` may list words that lost a pair since (it is a
+        # superset, pruned lazily), so a word with no occurrence is skipped.
         delta: dict[Pair, int] = {}
         changed: list[tuple[int, tuple[int, ...]]] = []
         merged_total = 0
         pair_words = self.pair_words
-        first_seen = self._first_seen
+        filed = self._filed
+        first_seen = s.tie_break == "first-seen"
+        dirty: set[Pair] = set()  # pairs whose first occurrence may have moved
         usage = self.usage
-        for w in sorted(pair_words[pair]):
-            old = self.segmentations[w]
-            seg, k = _merge_word(old, a, b, new)
-            c = self.counts[w]
-            merged_total += k * c
-            self.segmentations[w] = seg
+        segmentations, counts = self.segmentations, self.counts
+        get = delta.get
+        for w in sorted(pair_words.pop(pair)):
+            old = segmentations[w]
+            positions = _find_pair(old, a, b)
+            if not positions:
+                continue
+            c = counts[w]
+            merged_total += len(positions) * c
+            seg: list[int] = []
+            touched: list[Pair] = [pair]
+            gained: list[Pair] = []
+            start = 0
+            n = len(old)
+            last = len(positions) - 1
+            for idx, j in enumerate(positions):
+                seg.extend(old[start:j])
+                seg.append(new)
+                start = j + 2
+                if j > 0:
+                    if idx and positions[idx - 1] + 2 == j:  # right after the previous merge
+                        lost, won = (b, a), (new, new)
+                    else:
+                        x = old[j - 1]
+                        lost, won = (x, a), (x, new)
+                    delta[lost] = get(lost, 0) - c
+                    delta[won] = get(won, 0) + c
+                    touched.append(lost)
+                    gained.append(won)
+                if j + 2 < n and not (idx < last and positions[idx + 1] == j + 2):
+                    y = old[j + 2]
+                    lost, won = (b, y), (new, y)
+                    delta[lost] = get(lost, 0) - c
+                    delta[won] = get(won, 0) + c
+                    touched.append(lost)
+                    gained.append(won)
+            seg.extend(old[start:])
+            delta[pair] = get(pair, 0) - len(positions) * c
+            segmentations[w] = seg
             changed.append((w, tuple(seg)))
-            old_pairs = list(zip(old, old[1:]))
-            new_pairs = list(zip(seg, seg[1:]))
-            for p in old_pairs:
-                delta[p] = delta.get(p, 0) - c
-            for p in new_pairs:
-                delta[p] = delta.get(p, 0) + c
-            old_set, new_set = set(old_pairs), set(new_pairs)
-            for p in old_set - new_set:
-                ws = pair_words[p]
-                ws.discard(w)
-                if not ws:
-                    del pair_words[p]
-            for p in new_set - old_set:
+            for p in gained:
                 ws = pair_words.get(p)
                 if ws is None:
                     pair_words[p] = {w}
                 else:
                     ws.add(w)
-            for p in old_set | new_set:
-                first_seen.pop(p, None)
+            if first_seen:
+                # Only a word at or before a pair's first word can move its first occurrence.
+                for p in touched + gained:
+                    f = filed.get(p)
+                    if f is None or f[0] >= w:
+                        dirty.add(p)
         # Apply the count changes to the table and the bucket queue.
         changes: list[CountChange] = []
         pair_count = self.pair_count
@@ -382,7 +403,14 @@ class BPETrainer:
                 self._bucket_add(p, after)
             else:
                 del pair_count[p]
+                pair_words.pop(p, None)
             changes.append(CountChange(p, before, after))
+            dirty.discard(p)  # refiled above under a fresh key
+        for p in dirty:
+            c = pair_count.get(p)
+            if c is not None and self._key(p) != filed[p]:
+                self._bucket_remove(p, c)
+                self._bucket_add(p, c)
         # Track which tokens the corpus still uses.
         retired: list[int] = []
         usage[new] = usage.get(new, 0) + merged_total
@@ -413,6 +441,31 @@ class BPETrainer:
             tokens_in_use=len(usage),
             tokens_retired=tuple(retired),
         )
+
+
+def _find_pair(seg: list[int], a: int, b: int, first_only: bool = False) -> list[int]:
+    """Start positions of the non-overlapping (a, b) in `seg`, left to right.
+
+    >>> _find_pair([1, 1, 1, 2, 1, 1], 1, 1)
+    [0, 4]
+    """
+    found: list[int] = []
+    i = 0
+    n = len(seg) - 1
+    index = seg.index
+    try:
+        while i < n:
+            j = index(a, i, n)
+            if seg[j + 1] == b:
+                found.append(j)
+                if first_only:
+                    break
+                i = j + 2
+            else:
+                i = j + 1
+    except ValueError:
+        pass
+    return found
 
 
 def _merge_word(seg: list[int], a: int, b: int, new: int) -> tuple[list[int], int]:
