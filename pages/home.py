@@ -1,0 +1,22 @@
+"""Home: what each page teaches, with links."""
+import streamlit as st
+
+st.title("Byte-pair encoding, step by step")
+st.markdown(
+    "Language models do not read letters or words: they read **tokens**. Most of them "
+    "learn their tokens with **byte-pair encoding (BPE)**: start from single characters "
+    "(or bytes), then again and again merge the most frequent adjacent pair into a new "
+    "token. This app lets you watch every merge, and then see how real tokenizers split text."
+)
+
+st.page_link("pages/train.py", label="**Train** — step through BPE training, merge by merge, "
+             "forward and back, on the Sennrich et al. (2016) toy corpus or your own text.",
+             icon=":material/model_training:")
+st.page_link("pages/tokenize.py", label="**Tokenize** — paste text and see how GPT-2, GPT-4 "
+             "(cl100k_base), GPT-4o (o200k_base) or your own tokenizer split it; replay every merge.",
+             icon=":material/text_fields:")
+st.page_link("pages/vocab_size.py", label="**Vocabulary size** — what a bigger vocabulary buys "
+             "(shorter sequences) and what it costs (embedding parameters, output FLOPs), per language.",
+             icon=":material/bar_chart:")
+
+st.caption("Everything runs on this server, offline: no text you type leaves it.")

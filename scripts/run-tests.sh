@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Install what the tests need, then run the whole suite (engine, pages, browser).
+#
+# The browser tests drive Debian's Chromium with Playwright. As root with apt-get this
+# script installs Chromium (and CJK/emoji fonts, so screenshots are readable); without it
+# the browser tests are skipped, unless BPE_REQUIRE_BROWSER=1 (CI sets it), which makes a
+# missing browser a failure. Extra arguments go to pytest.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
+
+if ! command -v chromium >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Installing Debian's chromium for the browser tests..."
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk fonts-noto-color-emoji >/dev/null
+  else
+    echo "chromium not found and cannot apt-get it: browser tests will be skipped" >&2
+  fi
+fi
+
+exec python -m pytest "$@"

@@ -1,0 +1,1 @@
+"""Streamlit-aware helpers shared by the pages: token HTML, charts, session state."""

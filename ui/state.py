@@ -1,0 +1,62 @@
+"""Session state shared between pages, behind a few small functions.
+
+The Train page publishes the session's training run and its current step; the
+Tokenize and Vocabulary-size pages read them. Keys are namespaced ("shared.*"), and
+only plain values and immutable results are stored (the run is a frozen TrainingRun,
+shared read-only), so per-session state stays small.
+
+Streamlit deletes a widget's value when a page that does not draw the widget runs, so
+pages keep the real value under a non-widget key and copy it into the widget key each
+run (`persist`), writing it back in the widget's on_change (`remember`).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+from bpe_core import TrainingRun, Tokenizer
+
+RUN_KEY = "shared.run"
+STEP_KEY = "shared.step"
+LABEL_KEY = "shared.label"
+
+
+def publish_run(run: TrainingRun, step: int, label: str) -> None:
+    """The Train page calls this whenever its run or step changes."""
+    st.session_state[RUN_KEY] = run
+    st.session_state[STEP_KEY] = step
+    st.session_state[LABEL_KEY] = label
+
+
+def session_run() -> TrainingRun | None:
+    return st.session_state.get(RUN_KEY)
+
+
+def session_step() -> int:
+    run = session_run()
+    step = st.session_state.get(STEP_KEY, 0)
+    return min(step, run.steps) if run is not None else 0
+
+
+def session_label() -> str:
+    return st.session_state.get(LABEL_KEY, "")
+
+
+def session_tokenizer() -> Tokenizer | None:
+    """The session's trained tokenizer at the Train page's current step, if any."""
+    run = session_run()
+    return None if run is None else run.tokenizer(session_step())
+
+
+def persist(widget_key: str, store_key: str, default: Any) -> None:
+    """Before drawing a widget: make sure the stored value exists and copy it into the
+    widget's key, so it survives visits to other pages."""
+    if store_key not in st.session_state:
+        st.session_state[store_key] = default
+    st.session_state[widget_key] = st.session_state[store_key]
+
+
+def remember(widget_key: str, store_key: str) -> None:
+    """on_change callback: copy the widget's new value to its store."""
+    st.session_state[store_key] = st.session_state[widget_key]
