@@ -31,7 +31,7 @@ def run_to_json(run: TrainingRun, k: int | None = None) -> dict[str, Any]:
         "units": s.units,
         "end_of_word": s.end_of_word,
         "marker": s.marker,
-        "pretokenizer": run.words.pretokenizer,
+        "pretokenizer": run.words.pretokenizer or "whitespace",
         "tie_break": s.tie_break,
         "base_size": run.base_size,
         "vocab": [

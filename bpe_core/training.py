@@ -130,7 +130,8 @@ def _cached_tokenizer(run: TrainingRun, k: int, size: int, specials: tuple) -> T
             units=s.units,
             end_of_word=s.end_of_word,
             marker=s.marker,
-            pretokenizer=run.words.pretokenizer,
+            # A word-count list was split on whitespace, so new text is too.
+            pretokenizer=run.words.pretokenizer or "whitespace",
             special_tokens=dict(specials),
             name=f"trained (step {k})",
             base_size=run.base_size,
