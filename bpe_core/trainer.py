@@ -250,15 +250,20 @@ class BPETrainer:
 
     # ---- tie rules --------------------------------------------------------------------
     def first_seen_key(self, p: Pair) -> tuple[int, int]:
-        """(word index, symbol position) of the pair's first occurrence, reading the
-        words in order of first appearance, each left to right."""
+        """(word index, offset) of the pair's first occurrence, reading the words in
+        order of first appearance, each left to right."""
         words = self.pair_words[p]
         a, b = p
         while True:
             w = min(words)
-            positions = _find_pair(self.segmentations[w], a, b, first_only=True)
+            seg = self.segmentations[w]
+            positions = _find_pair(seg, a, b, first_only=True)
             if positions:
-                return (w, positions[0])
+                # The offset (in characters or bytes) rather than the symbol index: it
+                # does not shift when a merge earlier in the word shortens the list, so
+                # only pairs next to a merged position can change their key.
+                bodies = self.vocab.bodies
+                return (w, sum(len(bodies[t]) for t in seg[: positions[0]]))
             words.discard(w)  # a stale entry: the word lost this pair earlier
 
     def _lex_key(self, p: Pair) -> tuple[str, str, int, int]:
