@@ -232,6 +232,22 @@ def test_stop_conditions_equal_the_naive_trainers(pairs, units, end_of_word, tie
     assert run.stop_reason
 
 
+@all_variants
+def test_ties_beyond_the_cap(tie_break):
+    """100 two-letter words aa..jj, once each: 100 pairs tie at count 1. Each event keeps
+    the first MAX_TIES_KEPT (64) of them in tie-rule order and counts all of them; each
+    merge removes one pair, so the tie counts go 100, 99, 98."""
+    words = [a + b for a in "abcdefghij" for b in "abcdefghij"]
+    run = train(WordTable(tuple(words), (1,) * 100), TrainerSettings(tie_break=tie_break, merges=3))
+    steps = NaiveBPE(words, [1] * 100, units="char", end_of_word="none", tie_break=tie_break).train(3)
+    assert MAX_TIES_KEPT == 64
+    assert [ev.tie_count for ev in run.events] == [100, 99, 98]
+    for ev, ns in zip(run.events, steps, strict=True):
+        assert len(ev.ties) == 64 and ev.ties == ns.ties[:64]
+    first = {"first-seen": ("a", "a"), "smallest-id": ("a", "a"), "lexicographic": ("j", "j")}[tie_break]
+    assert run.events[0].pair_text == first
+
+
 # ---- round trips ---------------------------------------------------------------------
 
 @functools.lru_cache(maxsize=None)
