@@ -10,8 +10,10 @@ import gc
 import math
 import os
 import platform
+import subprocess
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -35,30 +37,79 @@ def corpus_of_size(n_bytes: int) -> str:
     return big.decode("utf-8", errors="ignore")
 
 
-def best_of(fn: Callable[[], object], repeat: int = 3, setup: Callable[[], object] | None = None):
-    """Run fn `repeat` times; return (best seconds, all seconds, the last result).
+def best_of(fn: Callable[[], object], repeat: int = 3):
+    """Run fn `repeat` times; return (best seconds, all seconds, the best run's result).
 
-    `setup()`, if given, runs untimed before each repetition and its result is passed
-    to fn. The garbage collector stays on during the timed call (as in real use); a
-    full collection runs before each repetition so one run's garbage is not charged
-    to the next.
+    The garbage collector stays on during the timed call (as in real use); a full
+    collection runs before each repetition so one run's garbage is not charged to the
+    next.
     """
     times: list[float] = []
-    result = None
+    best_result = None
     for _ in range(repeat):
-        arg = setup() if setup is not None else None
         gc.collect()
         t0 = time.perf_counter()
-        result = fn(arg) if setup is not None else fn()
+        result = fn()
         times.append(time.perf_counter() - t0)
-    return min(times), times, result
+        if times[-1] == min(times):
+            best_result = result
+        del result
+    return min(times), times, best_result
+
+
+@dataclass
+class Timing:
+    """One contender's runs: the best wall-clock seconds, every run's, the best run's
+    result, and the best CPU seconds of this process (time.process_time: robust when
+    other programs share the cores, since time spent waiting for a core is not counted)."""
+
+    best: float = float("inf")
+    times: list[float] = field(default_factory=list)
+    result: object = None
+    cpu: float = float("inf")
+
+
+def interleaved(contenders: dict[str, Callable[[], object]], repeat: int = 3,
+                only: dict[str, int] | None = None) -> dict[str, Timing]:
+    """Time several contenders round-robin (A B C, A B C, ...), so a burst of load from
+    elsewhere on the machine hits them alike. `only` caps the runs of some contenders."""
+    out: dict[str, Timing] = {name: Timing() for name in contenders}
+    for r in range(repeat):
+        for name, fn in contenders.items():
+            if only and r >= only.get(name, repeat):
+                continue
+            gc.collect()
+            c0 = time.process_time()
+            t0 = time.perf_counter()
+            result = fn()
+            dt = time.perf_counter() - t0
+            dc = time.process_time() - c0
+            t = out[name]
+            t.times.append(dt)
+            t.cpu = min(t.cpu, dc)
+            if dt < t.best:
+                t.best, t.result = dt, result
+            del result
+    return out
 
 
 def header(title: str) -> None:
+    """Title, date, machine, the commit measured, and the load on the machine."""
+    try:
+        commit = subprocess.run(
+            ["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"],
+            capture_output=True, text=True, timeout=10,
+        ).stdout.strip() or "unknown"
+    except (OSError, subprocess.SubprocessError):
+        commit = "unknown"
+    try:
+        load = "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        load = "load average unknown"
     print(f"# {title}")
     print(
-        f"# {datetime.date.today().isoformat()}  Python {platform.python_version()}  "
-        f"{platform.machine()}  {os.cpu_count()} CPU(s)  {platform.platform(terse=True)}"
+        f"# {datetime.date.today().isoformat()}  commit {commit}  Python {platform.python_version()}  "
+        f"{platform.machine()}  {os.cpu_count()} CPU(s)  {load}"
     )
     print()
 

@@ -1,0 +1,170 @@
+"""Encoding throughput: bpe_core's Tokenizer vs tiktoken built offline from the same ranks.
+
+    python bench/bench_encode.py           # from the repository root
+
+Text: Python's language reference (pydoc_data.topics, ~0.47 MB). Tokenizers:
+
+- gpt2, cl100k_base, o200k_base: ours is `Tokenizer.from_ranks(...)` with exactly the
+  arguments `bpe_core.pretrained.openai_tokenizer(name)` uses; tiktoken is
+  `tiktoken.Encoding(name, pat_str=f.pattern, mergeable_ranks=f.mergeable_ranks,
+  special_tokens=f.special_tokens)` from `f = load_openai_encoding(name)` (no download),
+  timed with `encode_ordinary`.
+- trained: 5000 merges learnt by our trainer on the same text (byte units, GPT-2
+  pre-tokenizer); ours is `Tokenizer.from_merges` with the arguments
+  `TrainingRun.tokenizer()` uses, tiktoken is built from its ranks (token bytes -> id).
+
+cold = a freshly constructed tokenizer (empty piece cache; a new one for every run,
+construction not timed but reported); warm = a second pass with the same tokenizer.
+tiktoken has no piece cache, so it has one figure. Best of 3 each; ids must be equal.
+
+Then `token_spans(text)` (what the tokenize page draws) on a 20 kB and a 100 kB paste
+(the start of the same text), cold and warm, per tokenizer.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from _common import best_of, corpus, header, table  # noqa: E402
+
+import tiktoken  # noqa: E402
+
+from bpe_core import TrainerSettings, WordTable, train  # noqa: E402
+from bpe_core.openai_files import load_openai_encoding  # noqa: E402
+from bpe_core.pretokenize import PATTERNS  # noqa: E402
+from bpe_core.pretrained import PRETOKENIZER_OF, openai_tokenizer  # noqa: E402
+from bpe_core.tokenizer import Tokenizer  # noqa: E402
+from bpe_core.training import DEFAULT_SPECIAL  # noqa: E402
+
+REPEAT = 3
+TARGET = 0.3  # ours / tiktoken throughput
+PASTES = (20_000, 100_000)
+
+
+def openai_case(name: str):
+    f = load_openai_encoding(name)
+
+    def fresh() -> Tokenizer:
+        return Tokenizer.from_ranks(
+            name=name,
+            mergeable_ranks=f.mergeable_ranks,
+            pattern=f.pattern,
+            special_tokens=f.special_tokens,
+            pretokenizer=PRETOKENIZER_OF[name],
+        )
+
+    enc = tiktoken.Encoding(
+        name, pat_str=f.pattern, mergeable_ranks=f.mergeable_ranks, special_tokens=f.special_tokens
+    )
+    return fresh, enc
+
+
+def trained_case(text: str, merges: int = 5000):
+    run = train(WordTable.from_text(text, "gpt2"), TrainerSettings(units="byte", merges=merges))
+    size = run.vocab_size(run.steps)
+    tokens = run.tokens[:size]
+    specials = {DEFAULT_SPECIAL: size}
+    s = run.settings
+
+    def fresh() -> Tokenizer:
+        return Tokenizer.from_merges(
+            tokens=tokens,
+            merges=run.merges(),
+            units=s.units,
+            end_of_word=s.end_of_word,
+            marker=s.marker,
+            pretokenizer=run.words.pretokenizer,
+            special_tokens=specials,
+            name="trained",
+            base_size=run.base_size,
+        )
+
+    ranks = {body: i for i, (body, _eow) in enumerate(tokens)}
+    enc = tiktoken.Encoding(
+        f"trained-{merges}", pat_str=PATTERNS["gpt2"], mergeable_ranks=ranks, special_tokens=specials
+    )
+    return fresh, enc, run
+
+
+def cold_and_warm(fresh, fn, repeat: int = REPEAT):
+    """Best cold time (fresh tokenizer each run), best warm time (its second pass),
+    best construction time, and the cold and warm results of the last run."""
+    cold, warm, build = [], [], []
+    result_cold = result_warm = None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        tok = fresh()
+        build.append(time.perf_counter() - t0)
+        t_cold, _, result_cold = best_of(lambda: fn(tok), 1)
+        t_warm, _, result_warm = best_of(lambda: fn(tok), 1)
+        cold.append(t_cold)
+        warm.append(t_warm)
+    return min(cold), min(warm), min(build), result_cold, result_warm
+
+
+def main() -> None:
+    header("Encoding throughput (bench/bench_encode.py)")
+    text = corpus()
+    n_bytes = len(text.encode("utf-8"))
+    mb = n_bytes / 1e6
+    print(f"text: pydoc_data.topics, {n_bytes:,} bytes; best of {REPEAT}; MB = 10^6 bytes of UTF-8\n")
+
+    cases = []
+    for name in ("gpt2", "cl100k_base", "o200k_base"):
+        fresh, enc = openai_case(name)
+        cases.append((name, fresh, enc))
+    t0 = time.perf_counter()
+    fresh_t, enc_t, run = trained_case(text)
+    print(f"trained tokenizer: {run.steps} merges, {run.vocab_size(run.steps)} tokens "
+          f"(training took {time.perf_counter() - t0:.2f} s, not part of any figure)\n")
+    cases.append(("trained (5000 merges)", fresh_t, enc_t))
+
+    rows, checks, span_rows = [], [], []
+    ratios_cold, ratios_warm = [], []
+    for name, fresh, enc in cases:
+        t_cold, t_warm, t_build, ids_cold, ids_warm = cold_and_warm(fresh, lambda tok: tok.encode(text))
+        enc.encode_ordinary(text)  # warm-up (thread-local regex set-up)
+        t_tt, _, ids_tt = best_of(lambda: enc.encode_ordinary(text), REPEAT)
+        if name in ("gpt2", "cl100k_base", "o200k_base"):
+            # The shared, cached tokenizer the app uses must agree too.
+            ids_shared = openai_tokenizer(name).encode(text)
+        else:
+            ids_shared = ids_cold
+        same = ids_cold == ids_tt and ids_warm == ids_tt and ids_shared == ids_tt
+        checks.append([name, len(ids_tt), "yes" if same else "NO"])
+        rc, rw = t_tt / t_cold, t_tt / t_warm
+        ratios_cold.append(rc)
+        ratios_warm.append(rw)
+        rows.append([name, t_build * 1000, t_cold * 1000, mb / t_cold, t_warm * 1000, mb / t_warm,
+                     t_tt * 1000, mb / t_tt, rc, rw])
+
+        for size in PASTES:
+            paste = text.encode("utf-8")[:size].decode("utf-8", errors="ignore")
+            s_cold, s_warm, _, spans, _ = cold_and_warm(fresh, lambda tok: tok.token_spans(paste))
+            t_enc, _, _ = best_of(lambda: enc.encode_ordinary(paste), REPEAT)
+            span_rows.append([name, f"{size // 1000} kB", len(spans), s_cold * 1000, s_warm * 1000,
+                              t_enc * 1000])
+        print(f"  {name} done", file=sys.stderr, flush=True)
+
+    print("encode(text): ms and MB/s; ratio = ours' throughput / tiktoken's\n")
+    print(table(["tokenizer", "build ms", "cold ms", "cold MB/s", "warm ms", "warm MB/s",
+                 "tiktoken ms", "tiktoken MB/s", "cold ratio", "warm ratio"], rows))
+    print()
+    print(table(["tokenizer", "tokens", "ids identical to tiktoken?"], checks))
+    print()
+    print("token_spans(paste), ms (cold: fresh tokenizer; warm: second call); tiktoken's"
+          " encode_ordinary of the same paste for scale\n")
+    print(table(["tokenizer", "paste", "spans", "cold ms", "warm ms", "tiktoken encode ms"], span_rows))
+    print()
+    worst_cold, worst_warm = min(ratios_cold), min(ratios_warm)
+    print(f"target: encoding at least {TARGET}x tiktoken's throughput: worst cold ratio "
+          f"{worst_cold:.2f} -> {'MET' if worst_cold >= TARGET else 'NOT MET'}; worst warm ratio "
+          f"{worst_warm:.2f} -> {'MET' if worst_warm >= TARGET else 'NOT MET'}")
+
+
+if __name__ == "__main__":
+    main()
