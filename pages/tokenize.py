@@ -1,5 +1,32 @@
-"""Placeholder until the page lands."""
+"""Tokenize: paste text, see how a tokenizer splits it, replay every merge, compare, decode.
+
+A thin view: the sections live in ui/tokenize_widgets.py, the logic in
+ui/tokenize_logic.py, the HTML in ui/tokenize_html.py.
+"""
 import streamlit as st
 
-st.title("tokenize")
-st.info("This page is being built.")
+from ui import tokenize_widgets as tw
+
+st.title("Tokenize text")
+st.markdown(
+    "Paste any text and see the tokens a tokenizer cuts it into: GPT-2, GPT-4 (cl100k_base), "
+    "GPT-4o (o200k_base), or the one you trained on the Train page. Every token comes from a "
+    "chain of merges; **Replay merges** steps through that chain, rank by rank."
+)
+
+tw.init_state()
+tw.controls()
+
+if not tw.no_tokenizer_yet():
+    analysis = tw.current_analysis()
+    if analysis is not None:
+        tw.counts(analysis)
+        tw.special_notice(analysis)
+        tw.tokens(analysis, highlight=tw.replay_highlight(analysis))
+    view = tw.view_selector()
+    if analysis is not None:
+        tw.VIEW_FUNCTIONS[view](analysis)
+    elif view == "decode":
+        tw.view_decode(None)
+
+tw.sync_to_url()

@@ -1,0 +1,618 @@
+"""The Tokenize page's Streamlit sections: controls, counts, tokens, and the five views.
+
+pages/tokenize.py calls these in order; each section draws widgets, calls the engine
+(through ui/tokenize_logic.py) and draws HTML built by ui/tokenize_html.py.
+
+State: every setting lives under a non-widget key `tokenize.<name>` and is copied into
+its widget key `tokenize.w.<name>` each run (`persist`/`remember` from ui/state.py), so
+settings survive a visit to another page. The URL carries the tokenizer, short text and
+the view (`sync_from_url` once per new link, `sync_to_url` at the end of each run).
+
+Sharing: the three OpenAI tokenizers are loaded once per server process
+(`st.cache_resource`) and only read; so are analyses of (tokenizer, text) pairs, which
+are frozen. The session's own tokenizer comes from `ui.state.session_tokenizer()`.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+import pandas as pd
+import streamlit as st
+
+from bpe_core import Tokenizer, visible_whitespace
+from bpe_core.pretrained import TITLES, openai_tokenizer
+from ui.state import STEP_KEY, persist, remember, session_label, session_run, session_step, session_tokenizer
+from ui.tokenize_html import (
+    TOKENIZE_CSS, chip_for_id, ids_html, pieces_html, replay_html, symbol_text, text_html,
+)
+from ui.tokenize_logic import (
+    COMPARE_DRAW_LIMIT_BYTES, COUNT_LIMIT_BYTES, DRAW_LIMIT_BYTES, EXAMPLES, IDS_SHOWN_LIMIT,
+    OPENAI_NAMES, OPTION_LIMIT, PREVIEW_CHARS, TOKENIZER_CHOICES, URL_TEXT_LIMIT, VIEWS, YOURS,
+    Analysis, analyse, default_replay_token, hex_bytes, human_bytes, parse_ids, pieces_of,
+    read_url, special_in_text, token_rank, top_tokens, url_for,
+)
+from ui.tokens import chip_html, visible
+
+K = "tokenize."          # stored values
+W = "tokenize.w."        # widget keys
+
+DEFAULTS = {
+    "tokenizer": "cl100k_base",
+    "text": EXAMPLES["English"],
+    "show_ws": True,
+    "special": False,
+    "view": "ids",
+    "token": None,
+    "replay_step": 0,
+    "replay_source": "text",
+    "typed": " tokenization",
+    "compare": list(OPENAI_NAMES),
+    "ids": "",
+}
+
+LONG_NAMES = {YOURS: "Your tokenizer (from the Train page)", **TITLES}
+SHORT_NAMES = {YOURS: "Yours", "gpt2": "GPT-2", "cl100k_base": "GPT-4 · cl100k", "o200k_base": "GPT-4o · o200k"}
+
+INJECTION_NOTE = (
+    "Why this matters: a special token is a control signal to the model. "
+    "`<|endoftext|>` means \"this document is over\"; chat models have similar tokens that "
+    "mark who is speaking. If text pasted by a user could turn into the real special id, the "
+    "user could end a prompt early or forge a new turn: a **token injection**. So tokenizers "
+    "encode typed special-token text as ordinary characters unless the program opts in "
+    "(tiktoken's `allowed_special`)."
+)
+
+
+# ---- state ------------------------------------------------------------------------------
+def get(name: str):
+    return st.session_state.get(K + name, DEFAULTS[name])
+
+
+def put(name: str, value) -> None:
+    st.session_state[K + name] = value
+
+
+def init_state() -> None:
+    """Stored values exist once per session; then a new link's query parameters win."""
+    for name, value in DEFAULTS.items():
+        st.session_state.setdefault(K + name, list(value) if isinstance(value, list) else value)
+    sync_from_url()
+
+
+def sync_from_url() -> None:
+    """Apply the URL's settings when they are new (a shared link), not our own echo.
+
+    Sidebar navigation drops the query parameters; then nothing is applied and the
+    session's settings stay.
+    """
+    params = st.query_params.to_dict()
+    if not params or params == st.session_state.get(K + "url_written"):
+        return
+    found, warnings = read_url(params)
+    for name, value in found.items():
+        put(name, value)
+    if "token" in found:
+        put("replay_step", 0)
+        st.session_state[K + "token_for"] = _signature()
+    st.session_state[K + "url_written"] = params
+    st.session_state[K + "url_warnings"] = warnings
+
+
+def sync_to_url() -> None:
+    """Write the current view into the URL so copying it reproduces the view."""
+    params = url_for(
+        tokenizer=get("tokenizer"), text=get("text"), special=get("special"), view=get("view"),
+        token=get("token"), compare=get("compare"), ids=get("ids"),
+    )
+    if params != st.query_params.to_dict():
+        st.query_params.from_dict(params)
+    st.session_state[K + "url_written"] = params
+
+
+def _signature() -> tuple:
+    return (get("tokenizer"), get("text"), get("special"))
+
+
+def _bind(name: str) -> tuple[str, dict]:
+    """Copy a stored value into its widget; return the widget key and on_change kwargs."""
+    persist(W + name, K + name, DEFAULTS[name])
+    return W + name, {"on_change": remember, "args": (W + name, K + name)}
+
+
+# ---- tokenizers -------------------------------------------------------------------------
+@st.cache_resource(show_spinner="Loading the tokenizer (once per server)…")
+def load_openai(name: str) -> Tokenizer:
+    """One OpenAI tokenizer, loaded once per server process, shared read-only."""
+    return openai_tokenizer(name)
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _analyse_openai(name: str, text: str, allow_special: bool) -> Analysis:
+    return analyse(load_openai(name), text, allow_special=allow_special)
+
+
+@st.cache_resource(max_entries=32, show_spinner=False)
+def _text_html_openai(name: str, text: str, allow_special: bool, show_ws: bool, highlight: int | None) -> str:
+    a = _analyse_openai(name, text, allow_special)
+    return text_html(text, a.spans, load_openai(name), show_whitespace=show_ws, highlight=highlight,
+                     complete=a.complete, css=False)
+
+
+def tokenizer_for(choice: str) -> Tokenizer | None:
+    return session_tokenizer() if choice == YOURS else load_openai(choice)
+
+
+def analysis_for(choice: str, text: str, allow_special: bool) -> Analysis:
+    if choice == YOURS:
+        tok = session_tokenizer()
+        assert tok is not None
+        return analyse(tok, text, allow_special=allow_special)
+    return _analyse_openai(choice, text, allow_special)
+
+
+def tokens_markup(choice: str, text: str, a: Analysis, *, show_ws: bool, highlight: int | None) -> str:
+    if choice == YOURS:
+        return text_html(text, a.spans, session_tokenizer(), show_whitespace=show_ws, highlight=highlight,
+                         complete=a.complete, css=False)
+    return _text_html_openai(choice, text, a.allow_special, show_ws, highlight)
+
+
+def title_of(choice: str) -> str:
+    if choice == YOURS:
+        run = session_run()
+        if run is None:
+            return "Your tokenizer (none trained yet)"
+        step = session_step()
+        return f"Your tokenizer: {session_label() or 'trained on the Train page'} — step {step}, vocabulary {run.vocab_size(step):,}"
+    return TITLES[choice]
+
+
+# ---- controls ----------------------------------------------------------------------------
+def _load_example() -> None:
+    choice = st.session_state.get(W + "example")
+    if choice:
+        put("text", EXAMPLES[choice])
+        if choice == "Special token":
+            put("special", False)
+    st.session_state[W + "example"] = None
+
+
+def controls() -> None:
+    """Tokenizer choice, example texts, the text, and the two display options."""
+    st.html(TOKENIZE_CSS)
+    for warning in st.session_state.pop(K + "url_warnings", []):
+        st.warning(warning)
+    key, cb = _bind("tokenizer")
+    st.segmented_control(
+        "Tokenizer", TOKENIZER_CHOICES, format_func=SHORT_NAMES.get, key=key, required=True, **cb,
+        help="GPT-2, GPT-4 (cl100k_base) and GPT-4o (o200k_base) use OpenAI's original files, "
+             "encoded by this app's own engine (identical ids to tiktoken). 'Yours' is the "
+             "tokenizer you trained on the Train page, at its current step.",
+    )
+    st.caption(title_of(get("tokenizer")))
+    st.pills("Examples", list(EXAMPLES), key=W + "example", on_change=_load_example,
+             help="Load an example text (it replaces the text below).")
+    key, cb = _bind("text")
+    st.text_area(
+        "Text", key=key, height=170, placeholder="Type or paste any text…", **cb,
+        help=f"Up to {human_bytes(DRAW_LIMIT_BYTES)} is drawn token by token; up to "
+             f"{human_bytes(COUNT_LIMIT_BYTES)} is counted. Press Ctrl+Enter (or click outside) to apply.",
+    )
+    left, right = st.columns(2)
+    with left:
+        key, cb = _bind("show_ws")
+        st.toggle("Show whitespace (· space, ↵ newline, → tab)", key=key, **cb)
+    with right:
+        key, cb = _bind("special")
+        st.checkbox(
+            "Allow special tokens", key=key, **cb,
+            help="Off (the safe default): text such as <|endoftext|> is encoded as ordinary "
+                 "characters. On: it becomes the tokenizer's one special id, as if the program "
+                 "had inserted it (tiktoken's allowed_special='all').",
+        )
+
+
+def no_tokenizer_yet() -> bool:
+    """If 'Yours' is chosen but nothing is trained: say so, link to Train, return True."""
+    if get("tokenizer") != YOURS or session_tokenizer() is not None:
+        return False
+    st.info(
+        "You have not trained a tokenizer in this session yet. Train one on the Train page "
+        "(even a few merges on the toy corpus will do), then come back: this page will use it, "
+        "at whatever step the Train page is on."
+    )
+    st.page_link("pages/train.py", label="Go to the Train page", icon=":material/model_training:")
+    return True
+
+
+# ---- counts, notices and tokens -----------------------------------------------------------
+def current_analysis() -> Analysis | None:
+    """Analyse the current text with the current tokenizer, or show why not."""
+    text = get("text")
+    if not text:
+        st.info("Type or paste some text above, or pick an example.")
+        return None
+    try:
+        with st.spinner("Tokenizing…"):
+            return analysis_for(get("tokenizer"), text, get("special"))
+    except ValueError as exc:
+        st.error(str(exc))
+        return None
+
+
+def counts(a: Analysis) -> None:
+    cols = st.columns(5)
+    cols[0].metric("Tokens", f"{a.n_tokens:,}")
+    cols[1].metric("Characters", f"{a.n_chars:,}", help="Unicode code points (what Python's len counts).")
+    cols[2].metric("Bytes", f"{a.n_bytes:,}", help="UTF-8 bytes: what a byte-level tokenizer starts from.")
+    cols[3].metric("Characters per token", f"{a.chars_per_token:.2f}",
+                   help="Higher is more compact: fewer tokens for the same text.")
+    cols[4].metric("Pieces", f"{a.n_pieces:,}",
+                   help="Pre-tokenization pieces: the regex cuts the text first, and merges never cross a cut.")
+    if a.n_unknown:
+        st.warning(
+            f"{a.n_unknown:,} character{'s are' if a.n_unknown != 1 else ' is'} not in your tokenizer's "
+            "vocabulary: it was trained on characters and never saw "
+            f"{'them' if a.n_unknown != 1 else 'it'}, so there is no id (dashed chips, '?' in the ids). "
+            "Byte-level tokenizers (GPT-2, GPT-4) never have this problem: every text is bytes."
+        )
+
+
+def special_notice(a: Analysis) -> None:
+    """When the text contains special-token strings: one id versus several, and why."""
+    tok = tokenizer_for(get("tokenizer"))
+    found = special_in_text(tok, get("text"))
+    if not found:
+        return
+    s = found[0]
+    special_id = tok.special_tokens[s]
+    as_text = tok.token_spans(s)
+    text_chips = text_html(s, as_text, tok, css=False, scroll=False)
+    special_chip = chip_html(chip_for_id(tok, special_id, title=f"id {special_id} · special token"), 0)
+    n = len(as_text)
+    others = f" (and {len(found) - 1} other special token{'s' if len(found) > 2 else ''})" if len(found) > 1 else ""
+    if get("special"):
+        head = (f"Special tokens are **allowed**: `{s}`{others} became the single special id "
+                f"**{special_id}**. Untick the box to see it as ordinary text ({n} tokens).")
+        st.warning(head + "\n\n" + INJECTION_NOTE, icon=":material/warning:")
+    else:
+        head = (f"Your text contains `{s}`{others}. It is encoded as **ordinary text**: {n} tokens, "
+                f"not the special id {special_id}. Tick **Allow special tokens** to see the difference.")
+        st.info(head + "\n\n" + INJECTION_NOTE, icon=":material/shield:")
+    st.html(
+        '<div class="bpe-big" style="display:grid;grid-template-columns:max-content 1fr;gap:0.3rem 1rem;align-items:center">'
+        f"<div>As ordinary text ({n} token{'s' if n != 1 else ''}, ids {', '.join(str(x.id) for x in as_text)}):</div>{text_chips}"
+        f'<div>As the special token (1 token, id {special_id}):</div><div class="bpe-tokens">{special_chip}</div></div>'
+    )
+
+
+def tokens(a: Analysis, *, highlight: int | None) -> None:
+    """The text as coloured tokens (all, or a preview for long text)."""
+    text = get("text")
+    if not a.complete:
+        st.info(
+            f"This text is {human_bytes(a.n_bytes)}. Every one of its {a.n_tokens:,} tokens is counted, "
+            f"but only the first {len(a.spans):,} are drawn: drawing more than "
+            f"{human_bytes(DRAW_LIMIT_BYTES)} of text token by token would make the page slow "
+            "to send, to draw and to scroll, for you and everyone sharing this server. "
+            "The ids, the most frequent tokens and Compare still cover the whole text."
+        )
+    st.html(TOKENIZE_CSS + tokens_markup(get("tokenizer"), text, a, show_ws=get("show_ws"), highlight=highlight))
+    st.caption(
+        "Each coloured chip is one token; neighbours always differ in colour and every chip has a "
+        "border. Hover over a chip for its id, bytes and rank. Italic chips such as <E4><BD> are "
+        "tokens that hold only part of a character (shown as bytes); bold chips are special tokens; "
+        "dashed chips have no id."
+    )
+
+
+# ---- views --------------------------------------------------------------------------------
+def view_selector() -> str:
+    key, cb = _bind("view")
+    st.segmented_control("View", list(VIEWS), format_func=VIEWS.get, key=key, required=True, **cb)
+    return get("view")
+
+
+def view_ids(a: Analysis) -> None:
+    tok = tokenizer_for(get("tokenizer"))
+    ids = ["?" if i is None else str(i) for i in a.ids]
+    shown = ids[:IDS_SHOWN_LIMIT]
+    st.markdown(f"**{a.n_tokens:,} token ids**" + (f" (the first {len(shown):,} shown)" if len(ids) > len(shown) else ""))
+    st.code(", ".join(shown), language=None, wrap_lines=True, height=200 if len(shown) > 300 else "content")
+    st.download_button(
+        "Download all ids (JSON)", json.dumps([i for i in a.ids]), file_name=f"{tok.name}_ids.json".replace(" ", "_"),
+        mime="application/json", key=W + "download",
+    )
+    rows = [
+        {"token": cell(tok, tid), "id": tid, "count": n, "share": n / a.n_tokens}
+        for tid, n in top_tokens(a.ids, 20)
+    ]
+    st.markdown("**Most frequent tokens**")
+    st.dataframe(
+        pd.DataFrame(rows), hide_index=True,
+        column_config={"share": st.column_config.ProgressColumn("share", format="percent", min_value=0.0,
+                                                                max_value=max((r["share"] for r in rows), default=1.0))},
+    )
+    with st.expander(f"Token table (the first {min(len(a.spans), OPTION_LIMIT):,} tokens)"):
+        table = [
+            {"#": i + 1, "token": cell(tok, s.id) if s.id is not None else s.label, "id": s.id,
+             "bytes": hex_bytes(s.token_bytes), "rank": token_rank(tok, s.id), "characters": f"{s.start}–{s.end}"}
+            for i, s in enumerate(a.spans[:OPTION_LIMIT])
+        ]
+        st.dataframe(pd.DataFrame(table), hide_index=True)
+
+
+def view_pieces(a: Analysis) -> None:
+    tok = tokenizer_for(get("tokenizer"))
+    text = get("text")
+    pieces = pieces_of(text, a.spans)
+    distinct = len({p.text for p in pieces})
+    st.markdown(
+        f"Before any merge, the **pre-tokenizer** cuts the text into **{a.n_pieces:,} pieces** "
+        f"({distinct:,} distinct{' in the drawn part' if not a.complete else ''}). BPE runs inside each "
+        "piece on its own, so a token never crosses a cut: that is why ` the` and `the` are different "
+        "tokens, and why a number splits into groups."
+    )
+    st.html(TOKENIZE_CSS + pieces_html(pieces, show_whitespace=get("show_ws"), css=False))
+    with st.expander("The pre-tokenizer's regular expression"):
+        name = tok.pretokenizer or "none"
+        st.caption(f"Pre-tokenizer: {name}")
+        st.code(tok.pattern or "(none: the whole text is one piece)", language=None, wrap_lines=True)
+
+
+def ensure_replay_token(a: Analysis) -> None:
+    """A valid token to replay: kept while the text is the same, else the default one."""
+    n = min(len(a.spans), OPTION_LIMIT)
+    token = get("token")
+    if st.session_state.get(K + "token_for") != _signature() or token is None or not 0 <= token < n:
+        put("token", default_replay_token(a.spans) if n else None)
+        put("replay_step", 0)
+        st.session_state[K + "token_for"] = _signature()
+
+
+def replay_highlight(a: Analysis) -> int | None:
+    """The token to outline in the text: the one being replayed, on the Replay view."""
+    if get("view") != "replay" or get("replay_source") != "text" or not a.spans:
+        return None
+    ensure_replay_token(a)
+    return get("token")
+
+
+def _token_label(tok: Tokenizer, a: Analysis, i: int) -> str:
+    s = a.spans[i]
+    shown = cell(tok, s.id) if s.id is not None else s.label
+    return f"#{i + 1}  {shown}  (id {'?' if s.id is None else s.id})"
+
+
+def _reset_replay_step() -> None:
+    put("replay_step", 0)
+
+
+def view_replay(a: Analysis) -> None:
+    tok = tokenizer_for(get("tokenizer"))
+    key, cb = _bind("replay_source")
+    st.segmented_control(
+        "Replay", ["text", "typed"], key=key, required=True,
+        format_func={"text": "A token from the text", "typed": "A word you type"}.get, **cb,
+    )
+    if get("replay_source") == "typed":
+        key, cb = _bind("typed")
+        st.text_input("Word or piece to build", key=key, on_change=_typed_changed, args=(key,),
+                      help="Replayed as one piece, as if the pre-tokenizer had cut it out of a text.")
+        piece = get("typed")
+        if not piece:
+            st.info("Type a word, e.g. ' tokenization' (with its leading space).")
+            return
+        split = [p for p, _ in tok.pieces(piece)]
+        if len(split) > 1:
+            st.caption(
+                f"In running text the pre-tokenizer would cut this into {len(split)} pieces "
+                f"({' | '.join(visible_plain(p) for p in split[:8])}); here it is replayed as one piece."
+            )
+        replay_stepper(tok, piece, None)
+        return
+    if not a.spans:
+        st.info("No tokens to replay.")
+        return
+    n = min(len(a.spans), OPTION_LIMIT)
+    ensure_replay_token(a)
+    key = W + "token"
+    st.session_state[key] = get("token")
+    st.selectbox(
+        f"Token to replay ({n:,} listed{'; the first ones of the text' if n < a.n_tokens else ''})",
+        range(n), key=key, format_func=lambda i: _token_label(tok, a, i),
+        on_change=_token_changed, args=(key,),
+        help="Its token is outlined in the text above. Start typing to search (e.g. #12 or a word).",
+    )
+    i = get("token")
+    span = a.spans[i]
+    if span.special:
+        st.info(f"{span.label} is a special token (id {span.id}): it is not built by merges, it was added "
+                "to the vocabulary by hand and is matched as a whole, only when allowed.")
+        return
+    piece = [p for p in pieces_of(get("text"), a.spans) if p.start <= span.start and span.end <= p.end and not p.special]
+    piece_text = piece[0].text if piece else span.label
+    replay_stepper(tok, piece_text, span.id)
+
+
+def visible_plain(text: str) -> str:
+    return visible_whitespace(text)
+
+
+def cell(tok: Tokenizer, token_id: int | None) -> str:
+    """A token for a table cell: bytes as <E4>, whitespace visible."""
+    return visible_whitespace(symbol_text(tok, token_id))
+
+
+def _token_changed(key: str) -> None:
+    put("token", st.session_state[key])
+    put("replay_step", 0)
+
+
+def _typed_changed(key: str) -> None:
+    put("typed", st.session_state[key])
+    put("replay_step", 0)
+
+
+def _step_to(value: int) -> None:
+    put("replay_step", value)
+
+
+@st.fragment
+def replay_stepper(tok: Tokenizer, piece: str, token_id: int | None) -> None:
+    """Step through the merges that build `piece`: buttons, a slider, the ladder, a table.
+
+    A fragment: stepping reruns only this part, not the whole page and its token chips.
+    """
+    trained = tok.merges is not None
+    replay = tok.replay(piece)
+    n = len(replay.steps)
+    k = min(max(get("replay_step"), 0), n)
+    put("replay_step", k)
+    base_kind = "bytes" if tok.units == "byte" else "characters"
+    st.markdown(
+        f"The piece splits into **{len(replay.base)} base symbols** ({base_kind}); "
+        f"**{n} merge{'s' if n != 1 else ''}** make{'s' if n == 1 else ''} its "
+        f"**{len(replay.ids)} token{'s' if len(replay.ids) != 1 else ''}**. At each step the encoder "
+        "merges the adjacent pair with the lowest rank (the earliest-learned merge)."
+    )
+    if n:
+        b = st.columns([1, 1, 1, 1, 4])
+        b[0].button("Start", key=W + "first", on_click=_step_to, args=(0,), disabled=k == 0, width="stretch",
+                    icon=":material/first_page:")
+        b[1].button("Back", key=W + "prev", on_click=_step_to, args=(k - 1,), disabled=k == 0, width="stretch",
+                    icon=":material/chevron_left:")
+        b[2].button("Next", key=W + "next", on_click=_step_to, args=(k + 1,), disabled=k == n, width="stretch",
+                    type="primary", icon=":material/chevron_right:", icon_position="right")
+        b[3].button("End", key=W + "last", on_click=_step_to, args=(n,), disabled=k == n, width="stretch",
+                    icon=":material/last_page:", icon_position="right")
+        st.session_state[W + "replay_step"] = k
+        b[4].slider("Merge", 0, n, key=W + "replay_step", on_change=_slider_changed, label_visibility="collapsed")
+        st.html(_merge_caption(tok, replay, k, trained))
+    else:
+        st.caption("No merge applies: no adjacent pair in this piece has a rank.")
+    st.html(TOKENIZE_CSS + replay_html(tok, replay, k, show_whitespace=get("show_ws"), trained=trained, css=False))
+    if token_id is not None and len(replay.ids) > 1 and k == n:
+        which = [j for j, t in enumerate(replay.ids) if t == token_id]
+        if which:
+            st.caption(f"The piece ends as {len(replay.ids)} tokens; the one you picked is number {which[0] + 1}.")
+    if trained and k:
+        rank = replay.steps[k - 1].rank
+        if st.button(f"Open training step {rank} on the Train page", key=W + "to_train",
+                     icon=":material/model_training:",
+                     help="The Train page jumps to the step that learned this merge "
+                          "(your tokenizer here then has that many merges)."):
+            st.session_state[STEP_KEY] = rank
+            st.switch_page("pages/train.py")
+    if n:
+        with st.expander("All merges as a table"):
+            st.dataframe(pd.DataFrame([
+                {"merge": j + 1, ("training step" if trained else "rank"): s.rank,
+                 "left": cell(tok, s.left), "right": cell(tok, s.right),
+                 "new token": cell(tok, s.token_id), "new id": s.token_id}
+                for j, s in enumerate(replay.steps)
+            ]), hide_index=True)
+
+
+def _slider_changed() -> None:
+    put("replay_step", st.session_state[W + "replay_step"])
+
+
+def _merge_caption(tok: Tokenizer, replay, k: int, trained: bool) -> str:
+    n = len(replay.steps)
+    if k == 0:
+        return (f'<div class="bpe-big">Base symbols: nothing merged yet. Press <b>Next</b> '
+                f"to apply merge 1 of {n}.</div>")
+    s = replay.steps[k - 1]
+    rank = f"training step {s.rank}" if trained else f"rank {s.rank:,}"
+    chip = lambda tid, i: chip_html(chip_for_id(tok, tid), i, show_whitespace=get("show_ws"))  # noqa: E731
+    return (
+        f'<div class="bpe-big"><b>Merge {k} of {n}</b> · {rank}: '
+        f'<span class="bpe-tokens">{chip(s.left, 0)} + {chip(s.right, 1)} → {chip(s.token_id, 2)}</span> '
+        f"(id {s.token_id:,})</div>"
+    )
+
+
+def view_compare(a: Analysis) -> None:
+    text = get("text")
+    options = [c for c in TOKENIZER_CHOICES if c != YOURS or session_tokenizer() is not None]
+    chosen = [c for c in get("compare") if c in options][:4]
+    put("compare", chosen)
+    key, cb = _bind("compare")
+    st.multiselect("Tokenizers to compare (2 to 4)", options, key=key, max_selections=4,
+                   format_func=LONG_NAMES.get, **cb)
+    chosen = get("compare")
+    if len(chosen) < 2:
+        st.info("Pick at least two tokenizers.")
+        return
+    results: dict[str, Analysis] = {}
+    for c in chosen:
+        try:
+            results[c] = analysis_for(c, text, get("special"))
+        except ValueError as exc:
+            st.error(f"{SHORT_NAMES[c]}: {exc}")
+    if not results:
+        return
+    fewest = min(r.n_tokens for r in results.values()) or 1
+    rows = [
+        {"tokenizer": title_of(c), "tokens": r.n_tokens, "characters per token": round(r.chars_per_token, 2),
+         "bytes per token": round(r.n_bytes / r.n_tokens, 2) if r.n_tokens else 0.0,
+         "vs. fewest": f"×{r.n_tokens / fewest:.2f}"}
+        for c, r in results.items()
+    ]
+    st.dataframe(
+        pd.DataFrame(rows), hide_index=True,
+        column_config={"tokens": st.column_config.ProgressColumn(
+            "tokens", format="%d", min_value=0, max_value=max((r["tokens"] for r in rows), default=1) or 1)},
+    )
+    draw = a.n_bytes <= COMPARE_DRAW_LIMIT_BYTES
+    if not draw:
+        st.caption(f"The text is over {human_bytes(COMPARE_DRAW_LIMIT_BYTES)}, so only the counts are compared "
+                   "(drawing it up to four times would be slow).")
+        return
+    cols = st.columns(len(results))
+    for col, (c, r) in zip(cols, results.items()):
+        with col:
+            st.markdown(f"**{SHORT_NAMES[c]}** · {r.n_tokens:,} tokens")
+            st.html(TOKENIZE_CSS + tokens_markup(c, text, r, show_ws=get("show_ws"), highlight=None))
+
+
+def _fill_ids(ids: tuple) -> None:
+    put("ids", ", ".join("?" if i is None else str(i) for i in ids))
+
+
+def view_decode(a: Analysis | None) -> None:
+    tok = tokenizer_for(get("tokenizer"))
+    st.markdown(f"Turn token ids back into text with **{title_of(get('tokenizer'))}**.")
+    key, cb = _bind("ids")
+    st.text_area("Token ids", key=key, height=100, placeholder="e.g. 9906, 1917, 0  (commas, spaces or a [list])",
+                 **cb)
+    if a is not None and a.n_tokens <= IDS_SHOWN_LIMIT:
+        st.button("Use the ids of the text above", key=W + "fill", on_click=_fill_ids, args=(a.ids,))
+    raw = get("ids")
+    if not raw.strip():
+        return
+    try:
+        ids = parse_ids(raw)
+        data = tok.decode_bytes(ids)
+    except (ValueError, TypeError) as exc:
+        st.error(str(exc))
+        return
+    st.markdown(f"**{len(ids):,} ids → {len(data):,} bytes**")
+    st.html(TOKENIZE_CSS + ids_html(tok, ids, show_whitespace=get("show_ws"), css=False))
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        st.warning("These ids start or stop in the middle of a character: the bytes that are not valid "
+                   "UTF-8 on their own are written as <E4>-style bytes below, never dropped.")
+    st.code(tok.decode(ids), language=None, wrap_lines=True)
+
+
+VIEW_FUNCTIONS: dict[str, Callable[[Analysis], None]] = {
+    "ids": view_ids,
+    "pieces": view_pieces,
+    "replay": view_replay,
+    "compare": view_compare,
+    "decode": view_decode,
+}
