@@ -278,6 +278,22 @@ def test_character_unknown_to_a_character_vocabulary():
         run.tokenizer().encode("lz")
 
 
+@pytest.mark.xfail(strict=True, raises=StopIteration,
+                   reason="bug: Tokenizer.encode's search for the unknown character finds none and "
+                          "next() raises StopIteration")
+@pytest.mark.parametrize("text", ["a", "ba", "bb"])
+def test_character_known_only_in_the_other_end_of_word_form(text):
+    """Char units, marker attached, trained on "ab": the base vocabulary is a and b</w>.
+    Encoding "a" needs a</w>, and "ba" needs b (not final) and a</w>; neither exists, so
+    encode must raise ValueError. It looks for the culprit with
+    next(ch for ch in piece if (ch, False) not in base and (ch, True) not in base), but
+    every character is known in one of its two forms, so the generator is empty and
+    StopIteration escapes (the CLI, which catches ValueError, prints a traceback)."""
+    run = train(WordTable.from_text("ab", "gpt2"), TrainerSettings(end_of_word="attached", merges=0))
+    with pytest.raises(ValueError, match=r"not in this character-level vocabulary"):
+        run.tokenizer().encode(text)
+
+
 @pytest.mark.parametrize("k", [-1, 4, 1.0, True, "2"])
 def test_step_out_of_range(k):
     run = train(WordTable.from_word_counts(LOW), TrainerSettings(end_of_word="separate", merges=3))
