@@ -15,13 +15,14 @@ Text: Python's language reference (pydoc_data.topics, ~0.47 MB). Tokenizers:
 
 cold = a freshly constructed tokenizer (empty piece cache; a new one for every run,
 construction not timed but reported); warm = a second pass with the same tokenizer.
-tiktoken has no piece cache, so it has one figure. Best of 3 each; ids must be equal.
+tiktoken has no piece cache, so it has one figure. Best of 5 each, ours and tiktoken\ntimed round-robin (cold, warm, tiktoken; repeat) so that load from elsewhere on the\nmachine hits them alike. The ids must be identical.
 
 Then `token_spans(text)` (what the tokenize page draws) on a 20 kB and a 100 kB paste
 (the start of the same text), cold and warm, per tokenizer.
 """
 from __future__ import annotations
 
+import gc
 import sys
 import time
 from pathlib import Path
@@ -29,7 +30,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import best_of, corpus, header, table  # noqa: E402
+from _common import corpus, header, table  # noqa: E402
 
 import tiktoken  # noqa: E402
 
@@ -40,7 +41,7 @@ from bpe_core.pretrained import PRETOKENIZER_OF, openai_tokenizer  # noqa: E402
 from bpe_core.tokenizer import Tokenizer  # noqa: E402
 from bpe_core.training import DEFAULT_SPECIAL  # noqa: E402
 
-REPEAT = 3
+REPEAT = 5  # best of 5, ours and tiktoken timed round-robin (the machine may be shared)
 TARGET = 0.3  # ours / tiktoken throughput
 PASTES = (20_000, 100_000)
 
@@ -90,20 +91,27 @@ def trained_case(text: str, merges: int = 5000):
     return fresh, enc, run
 
 
-def cold_and_warm(fresh, fn, repeat: int = REPEAT):
-    """Best cold time (fresh tokenizer each run), best warm time (its second pass),
-    best construction time, and the cold and warm results of the last run."""
-    cold, warm, build = [], [], []
-    result_cold = result_warm = None
+def cold_warm_tiktoken(fresh, fn, ref, repeat: int = REPEAT) -> dict:
+    """Round-robin, `repeat` times: build a fresh tokenizer (timed apart), a cold call,
+    a warm call (same tokenizer), then the tiktoken reference `ref()`. Returns the best
+    of each, and the results of the last round."""
+    best = {"build": float("inf"), "cold": float("inf"), "warm": float("inf"), "tiktoken": float("inf")}
+    out: dict = {}
     for _ in range(repeat):
+        gc.collect()
         t0 = time.perf_counter()
         tok = fresh()
-        build.append(time.perf_counter() - t0)
-        t_cold, _, result_cold = best_of(lambda: fn(tok), 1)
-        t_warm, _, result_warm = best_of(lambda: fn(tok), 1)
-        cold.append(t_cold)
-        warm.append(t_warm)
-    return min(cold), min(warm), min(build), result_cold, result_warm
+        t1 = time.perf_counter()
+        out["cold"] = fn(tok)
+        t2 = time.perf_counter()
+        out["warm"] = fn(tok)
+        t3 = time.perf_counter()
+        out["tiktoken"] = ref()
+        t4 = time.perf_counter()
+        for key, dt in (("build", t1 - t0), ("cold", t2 - t1), ("warm", t3 - t2), ("tiktoken", t4 - t3)):
+            best[key] = min(best[key], dt)
+        del tok
+    return {**{k + "_s": v for k, v in best.items()}, **out}
 
 
 def main() -> None:
@@ -126,9 +134,10 @@ def main() -> None:
     rows, checks, span_rows = [], [], []
     ratios_cold, ratios_warm = [], []
     for name, fresh, enc in cases:
-        t_cold, t_warm, t_build, ids_cold, ids_warm = cold_and_warm(fresh, lambda tok: tok.encode(text))
         enc.encode_ordinary(text)  # warm-up (thread-local regex set-up)
-        t_tt, _, ids_tt = best_of(lambda: enc.encode_ordinary(text), REPEAT)
+        m = cold_warm_tiktoken(fresh, lambda tok: tok.encode(text), lambda: enc.encode_ordinary(text))
+        t_cold, t_warm, t_build, t_tt = m["cold_s"], m["warm_s"], m["build_s"], m["tiktoken_s"]
+        ids_cold, ids_warm, ids_tt = m["cold"], m["warm"], m["tiktoken"]
         if name in ("gpt2", "cl100k_base", "o200k_base"):
             # The shared, cached tokenizer the app uses must agree too.
             ids_shared = openai_tokenizer(name).encode(text)
@@ -144,10 +153,10 @@ def main() -> None:
 
         for size in PASTES:
             paste = text.encode("utf-8")[:size].decode("utf-8", errors="ignore")
-            s_cold, s_warm, _, spans, _ = cold_and_warm(fresh, lambda tok: tok.token_spans(paste))
-            t_enc, _, _ = best_of(lambda: enc.encode_ordinary(paste), REPEAT)
-            span_rows.append([name, f"{size // 1000} kB", len(spans), s_cold * 1000, s_warm * 1000,
-                              t_enc * 1000])
+            m = cold_warm_tiktoken(fresh, lambda tok: tok.token_spans(paste),
+                                   lambda: enc.encode_ordinary(paste))
+            span_rows.append([name, f"{size // 1000} kB", len(m["cold"]), m["cold_s"] * 1000,
+                              m["warm_s"] * 1000, m["tiktoken_s"] * 1000])
         print(f"  {name} done", file=sys.stderr, flush=True)
 
     print("encode(text): ms and MB/s; ratio = ours' throughput / tiktoken's\n")
