@@ -37,13 +37,16 @@ __all__ = [
     "ModelConfig",
     "ModelCost",
     "VocabChange",
+    "Figure",
     "ModelPreset",
     "PRESETS",
+    "check_figure",
     "RealVocab",
     "REAL_VOCABS",
     "model_cost",
     "vocab_change",
     "approx",
+    "approx_flops",
     "approx_bytes",
     "exact",
 ]
@@ -183,6 +186,23 @@ def vocab_change(config: ModelConfig, new_vocab_size: int, precision: str = "bf1
 
 
 @dataclass(frozen=True)
+class Figure:
+    """A published statement about a preset and how to check it.
+
+    `quantity` names a ModelCost attribute (or `delta_params` for the preset's
+    comparison); `expected` is the statement's number as `fmt` writes it: "count"
+    (approx), "flops" (approx_flops), "exact" (thousands separators) or "below" (the
+    quantity, a fraction, is under `expected` as a percentage such as "2%").
+    """
+
+    text: str
+    quantity: str
+    expected: str
+    fmt: str = "count"
+    digits: int = 3
+
+
+@dataclass(frozen=True)
 class ModelPreset:
     """A published model shape and the figures the page must reproduce from it.
 
@@ -193,7 +213,7 @@ class ModelPreset:
     title: str
     config: ModelConfig
     source: str
-    figures: tuple[str, ...] = ()
+    figures: tuple[Figure, ...] = ()
     compare_to: int | None = None
     precision: str = "bf16"
     note: str = ""
@@ -208,7 +228,10 @@ PRESETS: dict[str, ModelPreset] = {
         # tie_word_embeddings false; 8.03B parameters (model card).
         config=ModelConfig(128_256, 4_096, False, 8_030_261_248),
         source="Meta, Llama 3 model card and config.json (Dubey et al. 2024, The Llama 3 Herd of Models)",
-        figures=("about 525M parameters per matrix", "about 1.05B for both"),
+        figures=(
+            Figure("about 525M parameters per matrix", "params_per_matrix", "525M"),
+            Figure("about 1.05B for both", "embedding_params", "1.05B"),
+        ),
     ),
     "qwen3_0_6b": ModelPreset(
         title="A 0.6B model (V = 151,936, d = 1,024, tied)",
@@ -217,9 +240,9 @@ PRESETS: dict[str, ModelPreset] = {
         config=ModelConfig(151_936, 1_024, True, 600_000_000),
         source="Qwen3-0.6B model card and config.json (Qwen team, 2025)",
         figures=(
-            "about 156M embedding parameters",
-            "about 311M output FLOPs per token",
-            "about 1.2 GFLOPs in all",
+            Figure("about 156M embedding parameters", "embedding_params", "156M"),
+            Figure("about 311M output FLOPs per token", "output_flops", "311M"),
+            Figure("against about 1.2 GFLOPs in all", "forward_flops", "1.2 GFLOPs", "flops", 2),
         ),
     ),
     "d8192_70b": ModelPreset(
@@ -228,7 +251,11 @@ PRESETS: dict[str, ModelPreset] = {
         # model's vocabulary: the output layer's share shrinks as the model grows.
         config=ModelConfig(151_936, 8_192, False, 70_000_000_000),
         source="hidden size 8,192 as in Llama 3 70B and Qwen2-72B config.json; N = 70B",
-        figures=("about 2.5 GFLOPs", "under 2% of about 140 GFLOPs"),
+        figures=(
+            Figure("about 2.5 GFLOPs in the output layer", "output_flops", "2.5 GFLOPs", "flops", 2),
+            Figure("under 2%", "output_share", "2%", "below"),
+            Figure("of about 140 GFLOPs", "forward_flops", "140 GFLOPs", "flops"),
+        ),
     ),
     "gpt2_small": ModelPreset(
         title="GPT-2 small (50,257 x 768, tied)",
@@ -237,14 +264,17 @@ PRESETS: dict[str, ModelPreset] = {
         # says 117M).
         config=ModelConfig(50_257, 768, True, 124_439_808),
         source="Radford et al. 2019, Language Models are Unsupervised Multitask Learners; the released gpt2 checkpoint",
-        figures=("about 38.6M embedding parameters",),
+        figures=(
+            Figure("50,257 x 768 = 38,597,376 parameters in its one (tied) matrix", "embedding_params",
+                   "38,597,376", "exact"),
+        ),
         precision="fp32",
     ),
     "double_v": ModelPreset(
         title="Doubling V: 64,000 -> 128,000 at d = 4,096, untied",
         config=ModelConfig(64_000, 4_096, False, 8_000_000_000),
         source="arithmetic: (128,000 - 64,000) x 4,096 x 2 matrices",
-        figures=("about 524M more parameters",),
+        figures=(Figure("about 524M more parameters", "delta_params", "524M"),),
         compare_to=128_000,
         note="N = 8B is an assumption for the shares; the added parameters do not depend on it.",
     ),
@@ -284,6 +314,31 @@ REAL_VOCABS: tuple[RealVocab, ...] = (
 )
 
 
+def check_figure(preset: ModelPreset, figure: Figure) -> tuple[str, bool]:
+    """(the computed value written the way the figure is, whether it matches).
+
+    >>> p = PRESETS["d8192_70b"]
+    >>> [check_figure(p, f) for f in p.figures]
+    [('2.5 GFLOPs', True), ('1.78%', True), ('140 GFLOPs', True)]
+    """
+    if figure.quantity == "delta_params":
+        if preset.compare_to is None:
+            raise ValueError(f"{preset.title!r} has no comparison, so {figure.text!r} cannot be checked.")
+        value = vocab_change(preset.config, preset.compare_to, preset.precision).params
+    else:
+        value = getattr(model_cost(preset.config, preset.precision), figure.quantity)
+    if figure.fmt == "below":
+        limit = Fraction(figure.expected.rstrip("%")) / 100
+        return f"{float(value):.2%}", value < limit
+    if figure.fmt == "exact":
+        text = exact(value)
+    elif figure.fmt == "flops":
+        text = approx_flops(value, figure.digits)
+    else:
+        text = approx(value, figure.digits)
+    return text, text == figure.expected
+
+
 # ---- formatting --------------------------------------------------------------------------
 _SUFFIXES = ((10**12, "T"), (10**9, "B"), (10**6, "M"), (10**3, "K"))
 
@@ -310,6 +365,19 @@ def _sig(x: float, digits: int) -> str:
     if "e" in text:  # e.g. 1e+03 when rounding reaches the next power of ten
         text = f"{float(text):.0f}"
     return text
+
+
+def approx_flops(n: int | float | Fraction, digits: int = 3) -> str:
+    """FLOPs with an SI prefix: 311 MFLOPs, 1.2 GFLOPs, 140 GFLOPs.
+
+    >>> approx_flops(311_164_928), approx_flops(1_200_000_000, 2), approx_flops(140_000_000_000)
+    ('311 MFLOPs', '1.2 GFLOPs', '140 GFLOPs')
+    """
+    n = float(n)
+    for scale, prefix in ((10**12, "T"), (10**9, "G"), (10**6, "M"), (10**3, "k")):
+        if n >= scale * (1 - 0.5 * 10 ** -digits):
+            return f"{_sig(n / scale, digits)} {prefix}FLOPs"
+    return f"{_sig(n, digits)} FLOPs"
 
 
 def approx_bytes(n: int | float | Fraction) -> str:

@@ -1,0 +1,403 @@
+"""Altair charts for the Vocabulary size page, built by pure functions.
+
+Each function takes plain frames (from ui.vocab_curves) and returns a top-level Altair
+chart, so tests check `chart.to_dict()` without a browser. Charts are meant to be read
+from the back of a classroom: large fonts, a title and worded axis titles on every
+chart, thousands separators, exact numbers in the tooltips.
+
+The three curve panels are one vertically concatenated chart so that a vocabulary
+size can be linked across them: hovering anywhere shows a rule at that size in every
+panel (the `hover` parameter), clicking picks it (the `pick` parameter, which the page
+reads back through Streamlit's `on_select`), and the size chosen on the page's slider
+is drawn as a dashed rule in each panel.
+
+Colours are Okabe-Ito (colour-blind safe); series also differ by dash pattern.
+"""
+from __future__ import annotations
+
+import warnings
+
+import altair as alt
+import pandas as pd
+
+__all__ = [
+    "display_height",
+    "MAX_POINTS",
+    "PICK",
+    "HOVER",
+    "curves_chart",
+    "real_vocab_chart",
+    "language_tokens_chart",
+    "language_ratio_chart",
+    "cost_share_chart",
+    "picked_vocab",
+]
+
+#: curves are thinned to about this many rows (Altair's default limit is 5,000)
+MAX_POINTS = 1500
+PICK = "pick"
+HOVER = "hover"
+
+BLUE, ORANGE, GREEN, VERMILLION, PURPLE, SKY, YELLOW = (
+    "#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442",
+)
+SERIES_COLORS = [BLUE, VERMILLION, GREEN, PURPLE, ORANGE, SKY]
+PANEL_WIDTH = 820
+PANEL_HEIGHT = 230
+
+
+def display_height(chart) -> int:
+    """The height to give st.altair_chart for a single (or layered) chart: Streamlit
+    drops a top-level chart's own height, so pass the plot height plus room for the
+    title, the legend on top and the axes."""
+    return int(chart.height) + 170
+
+
+def _readable(chart):
+    """Large fonts for a projector; legends on top so panels keep their width."""
+    return (
+        chart.configure_axis(labelFontSize=15, titleFontSize=16, titlePadding=10, labelLimit=260)
+        .configure_title(fontSize=20, anchor="start", subtitleFontSize=15, subtitleColor="#444")
+        .configure_legend(labelFontSize=15, titleFontSize=15, orient="top", labelLimit=420,
+                          symbolStrokeWidth=3, symbolSize=220)
+        .configure_header(labelFontSize=15, titleFontSize=16)
+        .configure_view(strokeWidth=0)
+    )
+
+
+def _vocab_x(title: str = "Vocabulary size (tokens)", domain=None) -> alt.X:
+    scale = alt.Scale(domain=domain, nice=False, zero=False) if domain else alt.Scale(zero=False, nice=False)
+    return alt.X("vocab_size:Q", title=title, scale=scale, axis=alt.Axis(format=",d", tickCount=8))
+
+
+def _chosen_layers(chosen_vocab: int | None, label: bool) -> list:
+    """A dashed rule at the chosen vocabulary size (and its label in the top panel)."""
+    if chosen_vocab is None:
+        return []
+    frame = pd.DataFrame({"vocab_size": [chosen_vocab], "label": [f"chosen: {chosen_vocab:,}"]})
+    rule = alt.Chart(frame).mark_rule(color="#000", strokeDash=[6, 4], strokeWidth=2).encode(
+        x="vocab_size:Q",
+        tooltip=[alt.Tooltip("vocab_size:Q", title="Chosen vocabulary size", format=",d")],
+    )
+    if not label:
+        return [rule]
+    text = alt.Chart(frame).mark_text(align="left", dx=6, dy=-6, fontSize=15, fontWeight="bold", color="#000").encode(
+        x="vocab_size:Q", y=alt.value(12), text="label:N"
+    )
+    return [rule, text]
+
+
+def _hover_layers(curve: pd.DataFrame, tooltip: list, pick: alt.Parameter, hover: alt.Parameter) -> list:
+    """An invisible layer that catches the pointer (nearest vocabulary size) and clicks,
+    the hover rule it draws in every panel, and the tooltip with the exact numbers.
+
+    The same two layer objects go into every panel, so Altair writes the parameters
+    once, listing the panels as their views, and a hover in one panel shows in all.
+    """
+    fields = list(dict.fromkeys(["vocab_size"] + [t.to_dict()["field"] for t in tooltip]))
+    catcher = alt.Chart(curve[fields]).mark_rule(strokeWidth=8, opacity=0).encode(
+        x="vocab_size:Q", tooltip=tooltip
+    ).add_params(pick, hover)
+    rule = alt.Chart(curve[["vocab_size"]]).mark_rule(color="#555", strokeWidth=1.5).encode(
+        x="vocab_size:Q"
+    ).transform_filter(hover)
+    return [catcher, rule]
+
+
+def _curve_tooltip(unit: str) -> list:
+    return [
+        alt.Tooltip("step:Q", title="Merges", format=",d"),
+        alt.Tooltip("vocab_size:Q", title="Vocabulary size", format=",d"),
+        alt.Tooltip("corpus_length:Q", title="Training corpus, tokens", format=",d"),
+        alt.Tooltip("units_per_token:Q", title=f"{unit.capitalize()} per token", format=",.3f"),
+        alt.Tooltip("tokens_in_use:Q", title="Tokens in use", format=",d"),
+        alt.Tooltip("base_in_use:Q", title="Base symbols in use", format=",d"),
+        alt.Tooltip("token:N", title="Token made at this step"),
+        alt.Tooltip("count:Q", title="Its pair count", format=",d"),
+        alt.Tooltip("merged_occurrences:Q", title="Places merged (corpus shrinks by)", format=",d"),
+    ]
+
+
+def curves_chart(
+    curve: pd.DataFrame,
+    held_out: pd.DataFrame | None = None,
+    retirements: pd.DataFrame | None = None,
+    *,
+    chosen_vocab: int | None = None,
+    unit: str = "characters",
+    training_label: str = "Training corpus",
+    width: int = PANEL_WIDTH,
+) -> alt.VConcatChart:
+    """Three linked panels against vocabulary size.
+
+    1. the training corpus length in tokens (from the merge events);
+    2. `unit` per token: the training corpus and each held-out text (`held_out` has
+       columns vocab_size, units_per_token, tokens, unknown, step, text);
+    3. the vocabulary size itself, the tokens in use and the base symbols in use, with
+       a marker where each base symbol stops being used (`retirements`).
+    `curve` is ui.vocab_curves.training_curve (thinned to MAX_POINTS rows if longer).
+    """
+    if len(curve) > MAX_POINTS:
+        keep = set(retirements["step"]) if retirements is not None and len(retirements) else set()
+        idx = _thin(len(curve), MAX_POINTS)
+        curve = curve[curve["step"].isin(set(curve["step"].iloc[idx]) | keep)]
+    curve = curve.reset_index(drop=True)
+    domain = [int(curve["vocab_size"].min()), int(curve["vocab_size"].max())]
+    if domain[0] == domain[1]:
+        domain[1] += 1
+    pick = alt.selection_point(name=PICK, on="click", nearest=True, fields=["vocab_size"], empty=False)
+    hover = alt.selection_point(name=HOVER, on="pointerover", nearest=True, fields=["vocab_size"],
+                                empty=False, clear="pointerout")
+    hover_layers = _hover_layers(curve, _curve_tooltip(unit), pick, hover)
+    x = _vocab_x(domain=domain)
+
+    # 1. corpus length
+    length_line = alt.Chart(curve[["vocab_size", "corpus_length"]]).mark_line(color=BLUE, strokeWidth=3).encode(
+        x=x,
+        y=alt.Y("corpus_length:Q", title="Tokens in training corpus", axis=alt.Axis(format=",d"),
+                scale=alt.Scale(zero=False)),
+    )
+    panel1 = alt.layer(length_line, *hover_layers,
+                       *_chosen_layers(chosen_vocab, label=True)).properties(
+        width=width, height=PANEL_HEIGHT,
+        title=alt.Title("Training corpus length shrinks with every merge",
+                        subtitle="Tokens needed to write the whole training corpus, read off the merge events"),
+    )
+
+    # 2. units per token, training and held out
+    series = [training_label] + (list(dict.fromkeys(held_out["text"])) if held_out is not None and len(held_out) else [])
+    color = alt.Color("text:N", title=None, scale=alt.Scale(domain=series, range=SERIES_COLORS[: len(series)]),
+                      legend=alt.Legend(orient="top", direction="horizontal", columns=1))
+    dash = alt.StrokeDash("text:N", legend=None, scale=alt.Scale(domain=series, range=[[1, 0], [8, 4], [3, 3], [10, 3, 2, 3]][: len(series)]))
+    train_rows = curve[["vocab_size", "units_per_token"]].assign(text=training_label)
+    ydef = alt.Y("units_per_token:Q", title=f"{unit.capitalize()} per token", axis=alt.Axis(format=",.1f"),
+                 scale=alt.Scale(zero=False))
+    layers2 = [alt.Chart(train_rows).mark_line(strokeWidth=3).encode(x=x, y=ydef, color=color, strokeDash=dash)]
+    if held_out is not None and len(held_out):
+        held_tooltip = [
+            alt.Tooltip("text:N", title="Text"),
+            alt.Tooltip("step:Q", title="Merges", format=",d"),
+            alt.Tooltip("vocab_size:Q", title="Vocabulary size", format=",d"),
+            alt.Tooltip("tokens:Q", title="Tokens", format=",d"),
+            alt.Tooltip("units_per_token:Q", title=f"{unit.capitalize()} per token", format=",.3f"),
+            alt.Tooltip("unknown:Q", title="Unknown characters", format=",d"),
+        ]
+        base = alt.Chart(held_out).encode(x=x, y=ydef, color=color)
+        layers2.append(base.mark_line(strokeWidth=3).encode(strokeDash=dash))
+        layers2.append(base.mark_point(size=90, filled=True).encode(tooltip=held_tooltip))
+    panel2 = alt.layer(*layers2, *hover_layers,
+                       *_chosen_layers(chosen_vocab, label=False)).properties(
+        width=width, height=PANEL_HEIGHT,
+        title=alt.Title(f"{unit.capitalize()} per token: the text the run learned from, and text it never saw",
+                        subtitle="Held-out text is encoded with the first k merges at the marked sizes; "
+                                 "the gap is what the merges overfit to the training text"),
+    )
+
+    # 3. vocabulary vs tokens in use
+    use_series = ["Vocabulary size (every token)", "Tokens the corpus uses", "Base symbols it still uses"]
+    long = curve.assign(vocab_size_y=curve["vocab_size"]).melt(
+        id_vars=["vocab_size"], value_vars=["vocab_size_y", "tokens_in_use", "base_in_use"],
+        var_name="series", value_name="tokens")
+    long["series"] = long["series"].map(dict(zip(["vocab_size_y", "tokens_in_use", "base_in_use"], use_series)))
+    use_color = alt.Color("series:N", title=None, sort=use_series,
+                          scale=alt.Scale(domain=use_series, range=["#999999", BLUE, ORANGE]),
+                          legend=alt.Legend(orient="top", direction="horizontal"))
+    use_dash = alt.StrokeDash("series:N", legend=None, sort=use_series,
+                              scale=alt.Scale(domain=use_series, range=[[6, 4], [1, 0], [1, 0]]))
+    layers3 = [alt.Chart(long).mark_line(strokeWidth=3).encode(
+        x=x, y=alt.Y("tokens:Q", title="Tokens", axis=alt.Axis(format=",d")), color=use_color, strokeDash=use_dash)]
+    if retirements is not None and len(retirements):
+        base_at = curve.set_index("step")["base_in_use"]
+        marks = retirements.assign(tokens=[int(base_at.get(s, 0)) for s in retirements["step"]])
+        layers3.append(alt.Chart(marks).mark_point(shape="triangle-down", size=160, filled=True, color=VERMILLION).encode(
+            x="vocab_size:Q", y="tokens:Q",
+            tooltip=[alt.Tooltip("symbol:N", title="Base symbol used up"),
+                     alt.Tooltip("vocab_size:Q", title="At vocabulary size", format=",d"),
+                     alt.Tooltip("step:Q", title="Merge", format=",d"),
+                     alt.Tooltip("merge:N", title="By the merge"),
+                     alt.Tooltip("token:N", title="Which made")],
+        ))
+        first = marks.iloc[[0]].assign(label=lambda f: f"first base symbol used up: {f['symbol'].iloc[0]} at {int(f['vocab_size'].iloc[0]):,}")
+        layers3.append(alt.Chart(first).mark_rule(color=VERMILLION, strokeWidth=2).encode(x="vocab_size:Q"))
+        layers3.append(alt.Chart(first).mark_text(align="left", dx=6, dy=14, fontSize=15, color=VERMILLION, fontWeight="bold").encode(
+            x="vocab_size:Q", y=alt.value(0), text="label:N"))
+    panel3 = alt.layer(*layers3, *hover_layers,
+                       *_chosen_layers(chosen_vocab, label=False)).properties(
+        width=width, height=PANEL_HEIGHT,
+        title=alt.Title("Vocabulary size against the tokens actually in use",
+                        subtitle="Triangles: a base symbol whose every occurrence has been merged into longer tokens"),
+    )
+    with warnings.catch_warnings():
+        # Sharing one parameter across the panels is the point; Altair warns that it
+        # merged the copies into one, which is what we want.
+        warnings.filterwarnings("ignore", message="Automatically deduplicated selection parameter")
+        chart = alt.vconcat(panel1, panel2, panel3, spacing=36).resolve_scale(
+            color="independent", strokeDash="independent")
+    return _readable(chart)
+
+
+def _thin(n: int, max_points: int) -> list[int]:
+    every = (n - 1) / (max_points - 1)
+    return sorted({round(i * every) for i in range(max_points)})
+
+
+def picked_vocab(selection: object) -> int | None:
+    """The vocabulary size clicked on the curves chart, from Streamlit's selection
+    state (`{"selection": {"pick": [{"vocab_size": 1024}]}}`), or None.
+
+    >>> picked_vocab({"selection": {"pick": [{"vocab_size": 1024.0}]}})
+    1024
+    >>> picked_vocab({"selection": {"pick": []}}), picked_vocab(None)
+    (None, None)
+    """
+    try:
+        points = selection["selection"][PICK]  # type: ignore[index]
+        value = points[0]["vocab_size"] if isinstance(points, list) else points["vocab_size"][0]
+        return int(round(float(value)))
+    except (KeyError, IndexError, TypeError, ValueError):
+        return None
+
+
+def real_vocab_chart(reals: pd.DataFrame, *, width: int = PANEL_WIDTH) -> alt.LayerChart:
+    """Real models' vocabulary sizes on one logarithmic axis.
+
+    `reals` has columns name, size and kind ("published" or "yours"); labels alternate
+    above and below the axis so neighbours do not overlap.
+    """
+    data = reals.reset_index(drop=True).sort_values("size").reset_index(drop=True)
+    # Neighbours on a log axis sit close together: cycle the labels through six lanes
+    # (three heights above the axis, three below) so no two nearby labels collide.
+    lanes = (1, -1, 2, -2, 3, -3)
+    data = data.assign(
+        lane=[lanes[i % len(lanes)] for i in range(len(data))],
+        label=[f"{n}\n{s:,}" for n, s in zip(data["name"], data["size"])],
+    )
+    lo = max(10, int(data["size"].min() * 0.6))
+    hi = int(data["size"].max() * 1.6)
+    x = alt.X("size:Q", title="Vocabulary size (tokens, logarithmic scale)",
+              scale=alt.Scale(type="log", domain=[lo, hi], nice=False),
+              axis=alt.Axis(format=",d", values=[v for v in (100, 300, 1_000, 3_000, 10_000, 30_000, 100_000, 300_000) if lo <= v <= hi]))
+    kinds = ["published", "yours"]
+    color = alt.Color("kind:N", title=None, scale=alt.Scale(domain=kinds, range=[BLUE, VERMILLION]),
+                      legend=alt.Legend(orient="top", labelExpr="datum.label == 'yours' ? 'chosen on this page' : 'real models'"))
+    tooltip = [alt.Tooltip("name:N", title="Model or tokenizer"), alt.Tooltip("size:Q", title="Vocabulary size", format=",d")]
+    data = data.assign(zero=0.0, lane_y=data["lane"] * 0.9)
+    y_scale = alt.Scale(domain=[-3.4, 3.4])
+    base = alt.Chart(data)
+    axis_line = alt.Chart(pd.DataFrame({"y": [0.0]})).mark_rule(color="#888").encode(
+        y=alt.Y("y:Q", axis=None, scale=y_scale))
+    stems = base.mark_rule(color="#888").encode(x=x, y=alt.Y("zero:Q", axis=None, scale=y_scale), y2="lane_y:Q")
+    points = base.mark_point(filled=True, size=220, opacity=1).encode(
+        x=x, y=alt.Y("zero:Q", axis=None, scale=y_scale), color=color,
+        shape=alt.Shape("kind:N", scale=alt.Scale(domain=kinds, range=["circle", "diamond"]), legend=None),
+        tooltip=tooltip,
+    )
+    text_up = base.transform_filter("datum.lane > 0").mark_text(baseline="bottom", fontSize=15, lineBreak="\n", dy=-22).encode(
+        x=x, y=alt.Y("lane_y:Q", axis=None, scale=y_scale), text="label:N", color=color, tooltip=tooltip)
+    text_down = base.transform_filter("datum.lane < 0").mark_text(baseline="top", fontSize=15, lineBreak="\n", dy=3).encode(
+        x=x, y=alt.Y("lane_y:Q", axis=None, scale=y_scale), text="label:N", color=color, tooltip=tooltip)
+    chart = alt.layer(axis_line, stems, points, text_up, text_down).properties(
+        width=width, height=330,
+        title=alt.Title("Vocabulary sizes of real models", subtitle="Hover a point for the exact size; sources in the docs"),
+    ).resolve_scale(color="shared")
+    return _readable(chart)
+
+
+def language_tokens_chart(table: pd.DataFrame, *, width: int = PANEL_WIDTH) -> alt.Chart:
+    """Tokens per language for each tokenizer: grouped horizontal bars.
+
+    `table` is ui.vocab_curves.language_table.
+    """
+    languages = list(dict.fromkeys(table["language"]))
+    tokenizers = list(dict.fromkeys(table["tokenizer"]))
+    chart = alt.Chart(table).mark_bar(height={"band": 1}).encode(
+        y=alt.Y("language:N", title="Language (the same paragraph)", sort=languages),
+        yOffset=alt.YOffset("tokenizer:N", sort=tokenizers),
+        x=alt.X("tokens:Q", title="Tokens for the paragraph", axis=alt.Axis(format=",d")),
+        color=alt.Color("tokenizer:N", title=None, sort=tokenizers,
+                        scale=alt.Scale(domain=tokenizers, range=SERIES_COLORS[: len(tokenizers)]),
+                        legend=alt.Legend(orient="top", columns=2)),
+        tooltip=_language_tooltip(),
+    ).properties(
+        width=width, height=13 * len(tokenizers) * len(languages) + 8 * len(languages),
+        title=alt.Title("Tokens for the same paragraph in ten languages",
+                        subtitle="Fewer is better: the same meaning in fewer, longer tokens"),
+    )
+    return _readable(chart)
+
+
+def _language_tooltip() -> list:
+    return [
+        alt.Tooltip("language:N", title="Language"),
+        alt.Tooltip("script:N", title="Script"),
+        alt.Tooltip("tokenizer:N", title="Tokenizer"),
+        alt.Tooltip("tokens:Q", title="Tokens", format=",d"),
+        alt.Tooltip("ratio:Q", title="Tokens relative to English", format=".2f"),
+        alt.Tooltip("chars:Q", title="Characters", format=",d"),
+        alt.Tooltip("bytes:Q", title="UTF-8 bytes", format=",d"),
+        alt.Tooltip("chars_per_token:Q", title="Characters per token", format=".2f"),
+        alt.Tooltip("unknown:Q", title="Unknown characters", format=",d"),
+    ]
+
+
+def language_ratio_chart(table: pd.DataFrame, *, width: int = PANEL_WIDTH) -> alt.LayerChart:
+    """The ratio of each language's tokens to English's, per tokenizer, as a heat map
+    with the ratio written in each cell (1.00 is English's own cost)."""
+    languages = list(dict.fromkeys(table["language"]))
+    tokenizers = list(dict.fromkeys(table["tokenizer"]))
+    data = table.assign(ratio_text=[f"{r:.2f}×" for r in table["ratio"]])
+    base = alt.Chart(data).encode(
+        x=alt.X("tokenizer:N", title="Tokenizer", sort=tokenizers,
+                axis=alt.Axis(orient="top", labelAngle=0, labelOverlap=False, labelFontSize=14,
+                              labelLimit=max(120, (width - 140) // max(1, len(tokenizers)) - 8),
+                              labelExpr="split(datum.label, ', ')")),
+        y=alt.Y("language:N", title="Language", sort=languages),
+        tooltip=_language_tooltip(),
+    )
+    cells = base.mark_rect(stroke="#fff", strokeWidth=2).encode(
+        color=alt.Color("ratio:Q", title="Tokens ÷ English tokens",
+                        scale=alt.Scale(scheme="orangered", domainMin=1),
+                        legend=alt.Legend(orient="right", format=".1f", gradientLength=240)),
+    )
+    labels = base.mark_text(fontSize=17, fontWeight="bold").encode(
+        text="ratio_text:N",
+        color=alt.condition("datum.ratio > 3.5", alt.value("#fff"), alt.value("#000")),
+    )
+    chart = alt.layer(cells, labels).properties(
+        width=width - 140, height=48 * len(languages),
+        title=alt.Title("How many times English's token count each language needs",
+                        subtitle="Same paragraph, same tokenizer; 1.00× = as cheap as English"),
+    )
+    return _readable(chart)
+
+
+def cost_share_chart(parts: pd.DataFrame, *, width: int = PANEL_WIDTH) -> alt.LayerChart:
+    """What share of the parameters and of the forward FLOPs the vocabulary takes.
+
+    `parts` has columns measure, part ("vocabulary" or "rest"), value, label; one
+    100%-stacked bar per measure, the vocabulary's share written on it.
+    """
+    order = {"vocabulary": 0, "rest": 1}
+    data = parts.assign(order=[order.get(p, 2) for p in parts["part"]])
+    totals = data.groupby("measure")["value"].transform("sum")
+    data = data.assign(share=data["value"] / totals)
+    measures = list(dict.fromkeys(data["measure"]))
+    base = alt.Chart(data).encode(
+        y=alt.Y("measure:N", title=None, sort=measures, axis=alt.Axis(labelFontSize=16)),
+        x=alt.X("value:Q", stack="normalize", title="Share of the model", axis=alt.Axis(format="%")),
+        order=alt.Order("order:Q"),
+        tooltip=[alt.Tooltip("measure:N", title="Measure"), alt.Tooltip("label:N", title="Part"),
+                 alt.Tooltip("value:Q", title="Amount", format=",d"), alt.Tooltip("share:Q", title="Share", format=".1%")],
+    )
+    bars = base.mark_bar(height=44).encode(
+        color=alt.Color("part:N", title=None, scale=alt.Scale(domain=["vocabulary", "rest"], range=[VERMILLION, "#BBBBBB"]),
+                        legend=alt.Legend(orient="top", labelExpr="datum.label == 'vocabulary' ? 'the vocabulary (embeddings / output layer)' : 'the rest of the model'")),
+    )
+    text = base.transform_filter("datum.part == 'vocabulary'").mark_text(
+        align="left", dx=8, fontSize=17, fontWeight="bold", color="#000").encode(
+        x=alt.X("share:Q"), text=alt.Text("share:Q", format=".1%"))
+    chart = alt.layer(bars, text).properties(
+        width=width, height=150,
+        title=alt.Title("The vocabulary's share of the model", subtitle="Parameters and forward-pass FLOPs per token"),
+    )
+    return _readable(chart)
