@@ -67,7 +67,7 @@ def _train_both(pairs, units, end_of_word, tie_break, marker="</w>", *, top_n=0,
     return run, steps, naive, initial
 
 
-all_variants = pytest.mark.parametrize("tie_break", TIE_RULES)
+all_tie_rules = pytest.mark.parametrize("tie_break", TIE_RULES)
 all_eow = pytest.mark.parametrize("end_of_word", END_OF_WORD)
 all_units = pytest.mark.parametrize("units", UNITS)
 
@@ -80,7 +80,7 @@ def test_naive_byte_map_is_gpt2s():
 
 @all_units
 @all_eow
-@all_variants
+@all_tie_rules
 @FAST
 @given(pairs=corpus, marker=marker)
 def test_events_equal_the_naive_trainers(units, end_of_word, tie_break, pairs, marker):
@@ -111,7 +111,7 @@ def test_events_equal_the_naive_trainers(units, end_of_word, tie_break, pairs, m
 
 @all_units
 @all_eow
-@all_variants
+@all_tie_rules
 @FAST
 @given(pairs=corpus, top_n=st.integers(0, 12))
 def test_top_pairs_equal_the_naive_full_table(units, end_of_word, tie_break, pairs, top_n):
@@ -126,7 +126,7 @@ def test_top_pairs_equal_the_naive_full_table(units, end_of_word, tie_break, pai
 
 @all_units
 @all_eow
-@all_variants
+@all_tie_rules
 @FAST
 @given(pairs=corpus)
 def test_count_changes_equal_the_difference_of_naive_tables(units, end_of_word, tie_break, pairs):
@@ -153,7 +153,7 @@ def test_count_changes_equal_the_difference_of_naive_tables(units, end_of_word, 
 
 @all_units
 @all_eow
-@all_variants
+@all_tie_rules
 @FAST
 @given(pairs=corpus)
 def test_replay_at_every_step_equals_training(units, end_of_word, tie_break, pairs):
@@ -232,7 +232,7 @@ def test_stop_conditions_equal_the_naive_trainers(pairs, units, end_of_word, tie
     assert run.stop_reason
 
 
-@all_variants
+@all_tie_rules
 def test_ties_beyond_the_cap(tie_break):
     """100 two-letter words aa..jj, once each: 100 pairs tie at count 1. Each event keeps
     the first MAX_TIES_KEPT (64) of them in tie-rule order and counts all of them; each
