@@ -1,5 +1,29 @@
-"""Placeholder until the page lands."""
+"""Train: step through BPE training, merge by merge, forward and back.
+
+A thin view: state and training live in ui/train_state.py, the panels in
+ui/train_panels.py, and the pure drawing helpers in ui/train_render.py and
+ui/train_predict.py.
+"""
 import streamlit as st
 
-st.title("train")
-st.info("This page is being built.")
+from ui import train_panels as panels
+from ui import train_state as state
+
+state.init()
+present = st.session_state[state.VIEW] == "present"
+if not present:
+    st.title("Train a BPE tokenizer")
+    st.markdown(
+        "Pick a corpus, then **step** through byte-pair encoding: each merge joins the most "
+        "frequent adjacent pair into a new token. Step back and forth, play, or jump to any "
+        "step; ties and the rule that breaks them are named at every step."
+    )
+view = state.ensure_run()
+if present:
+    panels.presentation_css()
+    if st.session_state[state.ERROR]:
+        st.error(st.session_state[state.ERROR])
+else:
+    panels.inputs_panel(view)
+panels.mode_bar()
+panels.step_area()

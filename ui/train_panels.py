@@ -1,0 +1,433 @@
+"""Train page, Streamlit part 2: the panels the page draws.
+
+- `inputs_panel`: the corpus (preset, pasted text, word list, upload) and the settings;
+- `mode_bar`: predict mode and presentation view;
+- `step_area`: a fragment with the step controls and everything that depends on the
+  step (it reruns alone when stepping or playing, so a step stays fast);
+- downloads and the share link, inside the fragment (they depend on the step).
+
+Widgets take their value from the stored one each run (ui.state.persist) and write it
+back in their callback (ui.train_state.on_*). Drawing goes through the pure helpers in
+ui/train_render.py and ui/train_predict.py.
+"""
+from __future__ import annotations
+
+import json
+from urllib.parse import urlencode
+
+import pandas as pd
+import streamlit as st
+
+from bpe_core import END_OF_WORD, PRETOKENIZERS, TIE_RULES, UNITS
+from bpe_core.files import merges_text, run_to_json, vocab_text
+from bpe_core.pretokenize import DESCRIPTIONS
+from bpe_core.trainer import TIE_RULE_EXPLANATIONS
+from ui import train_predict as predict
+from ui import train_render as render
+from ui import train_state as state
+from ui.state import persist
+from ui.train_config import (
+    MAX_MERGES, SHARE_TEXT_LIMIT, SOURCE_LABELS, SOURCES, UPLOAD_LIMIT_MB, load_presets,
+)
+
+ss = st.session_state
+
+UNIT_LABELS = {"char": "characters", "byte": "bytes (UTF-8)"}
+EOW_LABELS = {"none": "none", "separate": "separate marker", "attached": "attached to last symbol"}
+RULE_CAPTIONS = {
+    "first-seen": "the pair seen first, reading the words in order (Sennrich, minbpe)",
+    "lexicographic": "the largest pair as strings (subword-nmt)",
+    "smallest-id": "the pair with the smallest ids (Hugging Face tokenizers)",
+}
+STOP_LABELS = {"merges": "number of merges", "vocab": "target vocabulary size"}
+
+PRESENT_CSS = """
+<style>
+.stMainBlockContainer h3 { font-size: 2.1rem; }
+.stMainBlockContainer .stButton button p, .stMainBlockContainer .stButton button { font-size: 1.5rem; }
+.stMainBlockContainer .stSlider p { font-size: 1.4rem; }
+</style>
+"""
+
+
+def _w(name: str) -> str:
+    """Widget keys use dashes/underscores only, so the browser can find them by class
+    (`.st-key-train_w_units`)."""
+    return f"train_w_{name}"
+
+
+# ---- the corpus and the settings -----------------------------------------------------------
+def inputs_panel(view: render.RunView) -> None:
+    with st.expander("**Corpus and settings**", expanded=True):
+        left, right = st.columns([3, 2], gap="large")
+        with left:
+            _corpus_inputs()
+            _rule_inputs()
+        with right:
+            _settings_inputs()
+        if ss[state.ERROR]:
+            st.error(ss[state.ERROR] + "\n\nThe page still shows the previous corpus and settings.", icon=":material/error:")
+        for note in view.notes:
+            st.warning(note)
+
+
+def _corpus_inputs() -> None:
+    wk = _w("source")
+    persist(wk, state.SOURCE, "preset")
+    st.radio("Corpus", SOURCES, key=wk, horizontal=True, format_func=SOURCE_LABELS.get,
+             on_change=state.on_source, args=(wk,))
+    source = ss[state.SOURCE]
+    presets = load_presets()
+    if source == "preset":
+        wk = _w("preset")
+        persist(wk, state.PRESET, "sennrich")
+        st.selectbox("Preset", list(presets), key=wk, format_func=lambda p: presets[p].title,
+                     on_change=state.on_preset, args=(wk,))
+        st.caption(presets[ss[state.PRESET]].note)
+    elif source == "text":
+        wk = _w("text")
+        persist(wk, state.TEXT, "")
+        st.text_area("Your text (split into words by the pre-tokenizer)", key=wk, height=150,
+                     on_change=state.on_corpus_text, args=(wk, state.TEXT),
+                     help=f"Press Ctrl+Enter or click outside to train. Texts up to {SHARE_TEXT_LIMIT} "
+                          "characters travel in the share link.")
+    elif source == "words":
+        wk = _w("words")
+        persist(wk, state.WORDS, "")
+        st.text_area("Word counts: one `word count` per line, e.g. `low 5`", key=wk, height=150,
+                     on_change=state.on_corpus_text, args=(wk, state.WORDS),
+                     help="Lines starting with # are comments. Press Ctrl+Enter or click outside to train.")
+    else:
+        _upload_inputs()
+
+
+def _upload_inputs() -> None:
+    wk = _w("upload")
+    st.file_uploader(
+        f"Upload a plain-text file (.txt, UTF-8, at most {UPLOAD_LIMIT_MB} MB)", type=["txt"], key=wk,
+        on_change=state.on_upload, args=(wk,),
+        help=f"The server refuses files over {UPLOAD_LIMIT_MB} MB. A 1 MB text trains in a few seconds.",
+    )
+    wk = _w("upload_kind")
+    persist(wk, state.UPLOAD_KIND, "text")
+    st.radio("Read the file as", ["text", "words"], key=wk, horizontal=True,
+             format_func={"text": "text", "words": "a word-count list"}.get,
+             on_change=state.on_upload_kind, args=(wk,))
+    if ss[state.UPLOAD_ERROR]:
+        st.error(ss[state.UPLOAD_ERROR] + " The page keeps the previous corpus.", icon=":material/error:")
+    if ss[state.UPLOAD_TEXT] is None:
+        st.info(f"Choose a .txt file (at most {UPLOAD_LIMIT_MB} MB). Until then the page shows the previous corpus.")
+    else:
+        st.caption(f"Using **{ss[state.UPLOAD_NAME]}** ({len(ss[state.UPLOAD_TEXT]):,} characters).")
+
+
+def _setting(name: str) -> tuple[str, dict]:
+    wk = _w(name)
+    persist(wk, state.SETTING + name, None)
+    return wk, {"key": wk, "on_change": state.on_setting, "args": (wk, name)}
+
+
+def _settings_inputs() -> None:
+    s = state.settings()
+    _, kw = _setting("units")
+    st.radio("Units", UNITS, horizontal=True, format_func=UNIT_LABELS.get, **kw)
+    c1, c2 = st.columns([3, 1])
+    with c1:
+        _, kw = _setting("end_of_word")
+        st.radio("End of word", END_OF_WORD, horizontal=True, format_func=EOW_LABELS.get, **kw)
+    with c2:
+        _, kw = _setting("marker")
+        st.text_input("Marker", max_chars=12, disabled=s.end_of_word == "none", **kw)
+    c1, c2, c3 = st.columns([1.4, 1.2, 1])
+    with c1:
+        _, kw = _setting("stop")
+        st.selectbox("Stop at", ["merges", "vocab"], format_func=STOP_LABELS.get, **kw)
+    with c2:
+        if s.stop == "merges":
+            _, kw = _setting("merges")
+            st.number_input("Merges", min_value=0, max_value=MAX_MERGES, step=1, **kw,
+                            help=f"At most {MAX_MERGES:,}.")
+        else:
+            _, kw = _setting("vocab_size")
+            st.number_input("Vocabulary size", min_value=1, max_value=1_000_000, step=1, **kw,
+                            help="Base symbols plus merged tokens.")
+    with c3:
+        _, kw = _setting("min_count")
+        st.number_input("Min. count", min_value=0, step=1, help="Stop when the best pair occurs fewer times.", **kw)
+
+
+def _rule_inputs() -> None:
+    """Pre-tokenizer and tie rule (under the corpus, where there is room)."""
+    corpus = state.requested_corpus()
+    words_kind = corpus is not None and corpus.kind == "words"
+    c1, c2 = st.columns([1, 1])
+    with c1:
+        _, kw = _setting("pretokenizer")
+        st.selectbox("Pre-tokenizer", PRETOKENIZERS, format_func=lambda n: f"{n}: {DESCRIPTIONS[n]}",
+                     disabled=words_kind,
+                     help="A word-count list is already split into words." if words_kind else
+                     "BPE never merges across the pieces the pre-tokenizer makes.", **kw)
+    with c2:
+        _, kw = _setting("tie_break")
+        st.selectbox("Tie rule (which of equally frequent pairs merges)", TIE_RULES, **kw,
+                     format_func=lambda r: f"{r}: {RULE_CAPTIONS[r]}",
+                     help="; ".join(f"{r}: {TIE_RULE_EXPLANATIONS[r]}" for r in TIE_RULES))
+
+
+# ---- mode and view -------------------------------------------------------------------------
+def mode_bar() -> None:
+    c1, c2, c3 = st.columns([1, 1, 2])
+    with c1:
+        wk = _w("predict")
+        ss[wk] = ss[state.MODE] == "predict"
+        st.toggle("Predict mode", key=wk, on_change=state.on_toggle, args=(wk, state.MODE, "predict", "explore"),
+                  help="Before each merge, guess which pair merges next; the page grades your answer.")
+    with c2:
+        wk = _w("present")
+        ss[wk] = ss[state.VIEW] == "present"
+        st.toggle("Presentation view", key=wk, on_change=state.on_toggle, args=(wk, state.VIEW, "present", "normal"),
+                  help="Large type; only the pair table, the merge list and the corpus.")
+    for problem in ss[state.LINK_PROBLEMS]:
+        st.warning(problem)
+
+
+def presentation_css() -> None:
+    if ss[state.VIEW] == "present":
+        st.html(PRESENT_CSS)
+
+
+# ---- the step area (a fragment) -------------------------------------------------------------
+def step_area() -> None:
+    interval = state.SPEEDS[ss[state.SPEED]] if ss[state.PLAYING] else None
+    st.fragment(run_every=interval)(_step_fragment)()
+
+
+def _step_fragment() -> None:
+    if state.take_app_rerun():
+        st.rerun(scope="app")  # Play/Pause changed: the timer is set on a full rerun
+    view = state.current_view()
+    if not state.take_skip_tick() and state.tick(view):
+        st.rerun(scope="app")  # the last merge: stop the timer
+    k = state.step()
+    present = ss[state.VIEW] == "present"
+    predicting = ss[state.MODE] == "predict"
+    st.html(render.PAGE_CSS)
+    _controls(view, k, predicting)
+    if view.steps == 0:
+        st.info(view.run.stop_message() + " There is nothing to step through: change the settings or the corpus.")
+    elif predicting:
+        _predict_view(view, k, present)
+    else:
+        _explore_view(view, k, present)
+    if not present:
+        _vocab_and_figures(view, k)
+        _downloads_and_link(view, k)
+    state.publish(view)
+    state.sync_url()
+
+
+def _controls(view: render.RunView, k: int, predicting: bool) -> None:
+    n = view.steps
+    playing = ss[state.PLAYING]
+    cols = st.columns([1, 1, 1.2, 1.2, 2.6], vertical_alignment="bottom")
+    cols[0].button("Reset", icon=":material/first_page:", key="train_btn_reset", on_click=state.on_reset, disabled=k == 0 and not playing,
+                   width="stretch", help="Back to step 0 (no merges)")
+    cols[1].button("Back", icon=":material/navigate_before:", key="train_btn_back", on_click=state.on_step_back, disabled=k == 0,
+                   width="stretch", shortcut="Left", help="One merge back (replayed, not retrained)")
+    cols[2].button("Step", icon=":material/navigate_next:", icon_position="right", key="train_btn_step", on_click=state.on_step_forward, disabled=k >= n,
+                   type="primary", width="stretch", shortcut="Right", help="Do the next merge")
+    cols[3].button("Pause" if playing else "Play", icon=":material/pause:" if playing else ":material/play_arrow:", key="train_btn_play", on_click=state.on_play_pause,
+                   disabled=(n == 0) or (predicting and not playing), width="stretch",
+                   help="Predict mode waits for your answers" if predicting else "Step automatically")
+    with cols[4]:
+        wk = _w("speed")
+        persist(wk, state.SPEED, "normal")
+        st.segmented_control("Seconds per step (play)", list(state.SPEEDS), key=wk, on_change=state.on_plain, args=(wk, state.SPEED),
+                             format_func=lambda s: f"{state.SPEEDS[s]:g} s", selection_mode="single")
+    if n > 0:
+        wk = _w("step")
+        ss[wk] = k
+        st.slider(f"Step {k} of {n}", min_value=0, max_value=n, key=wk, on_change=state.on_jump, args=(wk,),
+                  help="Jump to any step: the page replays the first k merges, it never retrains.")
+
+
+def _explore_view(view: render.RunView, k: int, present: bool) -> None:
+    st.html(render.explain_step(view, k, present=present).html)
+    left, right = st.columns([1.1, 1], gap="large")
+    with left:
+        j = max(k, 1)
+        title = f"Pair counts before merge {k}" if k else "Pair counts now (before merge 1)"
+        st.subheader(title)
+        st.html(render.pair_table_html(view, j, reveal=k > 0, present=present))
+    with right:
+        st.subheader("Merge list")
+        st.html(render.merge_list_html(view, k, present=present))
+        if k > render.MERGES_SHOWN and not present:
+            if st.toggle("Show all merges so far", key="train_w_all_merges"):
+                st.dataframe(_merges_frame(view, k), hide_index=True, height=300)
+        if k == view.steps:
+            st.success(view.run.stop_message())
+    _corpus(view, k, present)
+
+
+def _corpus(view: render.RunView, k: int, present: bool) -> None:
+    sample = render.corpus_sample(view, k)
+    st.subheader(f"The corpus after {k} merge{'s' if k != 1 else ''}" if k else "The corpus at step 0")
+    st.caption(sample.caption + " Outlined words were changed by this merge; its new token is highlighted.")
+    st.html(render.corpus_html(view, k, present=present, sample=sample))
+
+
+def _merges_frame(view: render.RunView, k: int) -> pd.DataFrame:
+    evs = view.run.events[:k]
+    return pd.DataFrame({
+        "rank": [e.step for e in evs],
+        "left": [view.label(e.pair[0]) for e in evs],
+        "right": [view.label(e.pair[1]) for e in evs],
+        "new token": [view.label(e.token_id) for e in evs],
+        "count": [e.count for e in evs],
+        "tied pairs": [e.tie_count for e in evs],
+    })
+
+
+def _vocab_and_figures(view: render.RunView, k: int) -> None:
+    left, right = st.columns([1.1, 1], gap="large")
+    with left:
+        st.subheader("Vocabulary")
+        st.caption(render.vocab_summary(view, k))
+        st.html(render.vocab_html(view, k))
+    with right:
+        f = render.figures(view, k)
+        st.subheader("Figures")
+        m = st.columns(3)
+        m[0].metric("Vocabulary", f"{f.vocab_size:,}", delta=f"+{f.vocab_delta:,} merged" if f.vocab_delta else None,
+                    delta_color="off")
+        m[1].metric("Corpus (tokens)", f"{f.corpus_length:,}",
+                    delta=f"{f.length_delta:,}" if f.length_delta else None, delta_color="inverse")
+        m[2].metric(f"{'Chars' if f.unit == 'characters' else 'Bytes'} / token", f"{f.per_token:.2f}",
+                    delta=f"from {f.per_token_start:.2f}" if k else None, delta_color="off",
+                    help="Compression: the corpus's size divided by its length in tokens (end-of-word markers count as tokens).")
+        st.altair_chart(render.corpus_chart(view, k, _chart_rows(view)), width="stretch")
+
+
+@st.cache_resource(show_spinner=False, max_entries=64)
+def _chart_rows_cached(key: str, _view: render.RunView) -> list[dict[str, int]]:
+    return render.chart_rows(_view)
+
+
+def _chart_rows(view: render.RunView) -> list[dict[str, int]]:
+    return _chart_rows_cached(view.key, view)
+
+
+def _downloads_and_link(view: render.RunView, k: int) -> None:
+    run = view.run
+    with st.expander("**Download and share**"):
+        wk = _w("dl_scope")
+        persist(wk, "train.dl_scope", "step")
+        scope = st.radio("Download", ["step", "all"], key=wk, horizontal=True,
+                         on_change=state.on_plain, args=(wk, "train.dl_scope"),
+                         format_func={"step": f"the first {k} merges (this step)",
+                                      "all": f"all {run.steps} merges"}.get)
+        n = k if scope == "step" else run.steps
+        stem = f"bpe-{n}-merges"
+        c = st.columns(3)
+        c[0].download_button("Tokenizer: merges + vocabulary (JSON)",
+                             data=lambda: json.dumps(run_to_json(run, n), ensure_ascii=False, indent=1),
+                             file_name=f"{stem}.json", mime="application/json", on_click="ignore",
+                             key="train_dl_json")
+        c[1].download_button("Merges (.txt)", data=lambda: merges_text(run, n), file_name=f"{stem}-merges.txt",
+                             mime="text/plain", on_click="ignore", key="train_dl_merges")
+        c[2].download_button("Vocabulary (.txt)", data=lambda: vocab_text(run, n), file_name=f"{stem}-vocab.txt",
+                             mime="text/plain", on_click="ignore", key="train_dl_vocab")
+        params = state.link_params()
+        base = st.context.url or ""
+        st.markdown("**Link to this view** (corpus, settings and step):")
+        st.code(f"{base}?{urlencode(params)}", language=None)
+        corpus, _ = state.active_corpus()
+        if not corpus.shareable:
+            st.caption(f"The link cannot carry this corpus (uploaded, or longer than {SHARE_TEXT_LIMIT} "
+                       "characters): whoever opens it sees the default preset with these settings.")
+
+
+# ---- predict mode --------------------------------------------------------------------------
+def _predict_view(view: render.RunView, k: int, present: bool) -> None:
+    results = ss[state.RESULTS]
+    sc = predict.score(results)
+    if k >= view.steps:
+        st.info(f"Training is over: {view.run.stop_reason}. Step back or reset to predict again. {sc.text()}")
+        _merge_list_and_corpus(view, k, present)
+        return
+    if k:
+        st.html(render.explain_step(view, k, present=present).html)
+    answered = results.get((view.key, k))
+    left, right = st.columns([1.1, 1], gap="large")
+    with left:
+        st.subheader(f"Which pair merges next (merge {k + 1})?")
+        wk = _w("hide_counts")
+        persist(wk, state.HIDE_COUNTS, False)
+        st.toggle("Hide the counts (count the pairs in the corpus yourself)", key=wk,
+                  on_change=state.on_plain, args=(wk, state.HIDE_COUNTS), disabled=answered is not None)
+        hide = ss[state.HIDE_COUNTS] and answered is None
+        order = predict.row_order(view, k, view.key, hide_counts=ss[state.HIDE_COUNTS])
+        st.html(render.pair_table_html(view, k + 1, reveal=answered is not None, hide_counts=hide, order=order,
+                                       numbered=True, present=present))
+        sample = render.corpus_sample(view, k)
+        words = [w for _, ws in sample.groups for w in ws]
+        q = predict.split_question(view, k, words, view.key)
+        if answered is None:
+            _predict_form(view, k, order, q)
+        else:
+            _predict_feedback(view, k, answered, q)
+        st.caption(sc.text())
+        if results:
+            st.button("Reset score", key="train_btn_reset_score", on_click=state.reset_score)
+    with right:
+        st.subheader("Merge list")
+        st.html(render.merge_list_html(view, k, present=present))
+    _corpus(view, k, present)
+
+
+def _merge_list_and_corpus(view: render.RunView, k: int, present: bool) -> None:
+    st.subheader("Merge list")
+    st.html(render.merge_list_html(view, k, present=present))
+    _corpus(view, k, present)
+
+
+def _predict_form(view: render.RunView, k: int, order: list[int], q: predict.SplitQuestion | None) -> None:
+    rows = view.run.events[k].top_pairs
+    with st.form("train_predict_form", border=True):
+        st.selectbox("Your answer: the pair that merges next", list(range(len(order))), key=_w("pick"),
+                     format_func=lambda i: f"#{i + 1}:  {render.pair_label(view, rows[order[i]][0])}")
+        if q is not None:
+            word = view.run.words.words[q.word]
+            st.markdown(f"…and after that merge, how does this word split? (now: "
+                        f"{len(view.tokens_at(q.word, k))} tokens)")
+            st.html(render.chips_inline(view, view.tokens_at(q.word, k)) + predict.options_html(view, q))
+            st.radio("Your answer: the split", list(predict.LETTERS[: len(q.options)]), key=_w("split"),
+                     horizontal=True, help=f"The word is {word!r}.")
+        st.form_submit_button("Check my answer", type="primary", key="train_btn_check",
+                              on_click=_on_check, args=(view.key, k, tuple(order), q))
+
+
+def _on_check(key: str, k: int, order: tuple[int, ...], q: predict.SplitQuestion | None) -> None:
+    state._interaction()
+    view = state.current_view()
+    if view.key != key or k >= view.steps:
+        return
+    pair = view.run.events[k].top_pairs[order[int(ss[_w("pick")])]][0]
+    result: dict = {"pair": predict.grade_pair(view, k, pair), "picked": pair, "split": None}
+    if q is not None:
+        picked = predict.LETTERS.index(ss.get(_w("split")) or "A")
+        result["split"] = picked == q.answer
+        result["split_pick"] = picked
+    state.record_answer(key, k, result)
+
+
+def _predict_feedback(view: render.RunView, k: int, answered: dict, q: predict.SplitQuestion | None) -> None:
+    fb = predict.pair_feedback(view, k, answered["picked"])
+    box = st.success if fb.ok else st.error
+    box("Right!" if fb.ok else "Not this time.")
+    st.html(f'<div class="tp-sentence">{fb.html}</div>')
+    if q is not None and answered.get("split") is not None:
+        sf = predict.split_feedback(view, q, answered["split_pick"])
+        st.html(f'<div class="tp-sentence">{sf.html}</div>')
+    st.button("Do the merge", icon=":material/navigate_next:", icon_position="right", key="train_btn_next", on_click=state.on_step_forward, type="primary")

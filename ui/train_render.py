@@ -1,0 +1,597 @@
+"""Train page, pure part 2: what the page shows at step k, as HTML strings and charts.
+
+`RunView` wraps an immutable `TrainingRun` with the lookups a view needs and keeps them
+cheap at any step of a large run: each word's tokens at step k come from the events'
+`words_changed` (an index built once per run: a bisect per word, no replay, no
+retraining), and only a sample of the words is drawn (the most frequent ones plus the
+ones the latest merges changed).
+
+Step k means "after k merges". The pair table drawn for merge j is the table *before*
+merge j (`events[j-1].top_pairs`); its "change" column is what merge j-1 did to each
+count, i.e. the change since the previous step.
+
+Every token is drawn with ui/tokens.py's chips (HTML-escaped, whitespace visible, the
+end-of-word marker styled apart). No Streamlit here; tests call these directly.
+"""
+from __future__ import annotations
+
+import html
+from bisect import bisect_right
+from collections import defaultdict
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Iterable, Sequence
+
+import altair as alt
+
+from bpe_core import TrainingRun
+from bpe_core.display import bytes_label, visible_whitespace
+from bpe_core.trainer import TIE_RULE_EXPLANATIONS
+from bpe_core.vocab import base_symbols
+from ui.tokens import TOKEN_CSS, TokenChip, chip_for, chip_html
+
+__all__ = [
+    "RunView", "PAGE_CSS", "explain_step", "pair_table_html", "merge_list_html",
+    "corpus_html", "vocab_html", "figures", "corpus_chart", "pair_label", "chips_inline",
+]
+
+#: Drawn words: all of a small corpus; else this many most frequent + recently changed.
+SMALL_CORPUS = 60
+FREQUENT_SHOWN = 40
+RECENT_SHOWN = 20
+#: Tokens drawn per word (a corpus without pre-tokenizer is one very long word).
+TOKENS_PER_WORD = 400
+MERGES_SHOWN = 15
+MERGED_TOKENS_SHOWN = 300
+#: How far back `first_seen_word` looks for the winning pair (words, in order).
+FIRST_SEEN_SCAN = 3000
+
+PAGE_CSS = TOKEN_CSS + """
+<style>
+.tp { font-size: 1.05rem; }
+.tp .bpe-tokens { font-size: 1.15rem; line-height: 2.0; }
+.tp-inline { display: inline; white-space: pre-wrap; }
+table.tp-table .tp-inline { white-space: nowrap; }
+table.tp-table .bpe-tok { white-space: pre; }
+.tp-sentence { font-size: 1.3rem; line-height: 2.1; padding: .5rem 1rem; border-left: 6px solid #D55E00;
+  background: rgba(213, 94, 0, .08); border-radius: 4px; }
+.tp-sentence .bpe-tokens { font-size: 1.3rem; }
+table.tp-table { border-collapse: collapse; width: 100%; }
+table.tp-table th { text-align: left; font-weight: 600; border-bottom: 2px solid rgba(128,128,128,.8);
+  padding: 4px 8px; white-space: nowrap; }
+table.tp-table td { padding: 2px 8px; border-bottom: 1px solid rgba(128,128,128,.25); vertical-align: middle; }
+table.tp-table td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+table.tp-table tr.win td { background: rgba(213, 94, 0, .16); font-weight: 700; }
+table.tp-table tr.win td:first-child { box-shadow: inset 6px 0 0 #D55E00; }
+table.tp-table tr.tie td { background: rgba(230, 159, 0, .12); }
+table.tp-table tr.now td { background: rgba(213, 94, 0, .16); font-weight: 700; }
+table.tp-table tr.now td:first-child { box-shadow: inset 6px 0 0 #D55E00; }
+.tp-barbox { display: inline-block; width: 7em; vertical-align: middle; margin-right: .4em; }
+.tp-bar { display: block; height: .9em; background: #0072B2; border-radius: 2px; min-width: 2px; }
+.tp-badge { display: inline-block; font-size: .8em; font-weight: 700; padding: 0 .5em; border-radius: .8em;
+  border: 2px solid currentColor; white-space: nowrap; line-height: 1.5; }
+.tp-badge.win { background: #D55E00; color: #fff; border-color: #D55E00; }
+.tp-badge.tie { color: #A25F00; }
+.tp-d { font-weight: 700; white-space: nowrap; }
+.tp-d.new { color: #007A52; } .tp-d.up { color: #007A52; } .tp-d.down { color: #C0392B; }
+.tp-note { font-size: .9em; opacity: .85; margin-top: .3em; }
+.tp-words { display: grid; grid-template-columns: repeat(auto-fill, minmax(15em, 1fr)); gap: .35em .8em; }
+.tp-word { padding: .15em .4em; border: 1px solid rgba(128,128,128,.3); border-radius: 6px; }
+.tp-word.long { grid-column: 1 / -1; }
+.tp-word.changed { border: 2px solid #D55E00; background: rgba(213, 94, 0, .08); }
+.tp-word .cnt { font-size: .85em; opacity: .8; margin-left: .3em; white-space: nowrap; }
+.tp-word .tag { font-size: .75em; color: #B34700; font-weight: 700; margin-left: .3em; }
+.tp-group { font-weight: 600; margin: .4em 0 .2em 0; }
+.bpe-tok.retired { opacity: .55; text-decoration: line-through; border-style: dashed; }
+.tp-vocab .bpe-tokens { line-height: 2.2; }
+.tp.present { font-size: 1.55rem; }
+.tp.present .bpe-tokens { font-size: 1.9rem; line-height: 2.0; }
+.tp.present .tp-barbox { width: 6em; }
+.tp.present .tp-words { grid-template-columns: repeat(auto-fill, minmax(18em, 1fr)); }
+.tp-sentence.present, .tp-sentence.present .bpe-tokens { font-size: 1.9rem; }
+</style>
+"""
+
+
+class RunView:
+    """A training run plus per-run lookups: each word's tokens at any step, the
+    frequency order of the words, the corpus size in characters and bytes.
+
+    >>> from bpe_core import WordTable, TrainerSettings, train
+    >>> run = train(WordTable.from_word_counts("low 5\\nlower 2\\nnewest 6\\nwidest 3"),
+    ...             TrainerSettings(end_of_word="separate", merges=4))
+    >>> v = RunView(run)
+    >>> [v.label(t) for t in v.tokens_at(2, 3)]
+    ['n', 'e', 'w', 'est</w>']
+    """
+
+    def __init__(self, run: TrainingRun, *, key: str = "", label: str = "", notes: Sequence[str] = ()):
+        self.run = run
+        self.key = key
+        self.label_text = label
+        self.notes = tuple(notes)
+        self.marker = run.settings.marker
+        steps: dict[int, list[int]] = defaultdict(list)
+        toks: dict[int, list[tuple[int, ...]]] = defaultdict(list)
+        for ev in run.events:
+            for w, t in ev.words_changed:
+                steps[w].append(ev.step)
+                toks[w].append(t)
+        self._steps = dict(steps)
+        self._toks = dict(toks)
+        self._base_ids = {tok: i for i, tok in enumerate(run.tokens[: run.base_size])}
+
+    # ---- sizes -----------------------------------------------------------------------------
+    @property
+    def steps(self) -> int:
+        return self.run.steps
+
+    @cached_property
+    def total_chars(self) -> int:
+        return sum(len(w) * c for w, c in zip(self.run.words.words, self.run.words.counts))
+
+    @cached_property
+    def total_bytes(self) -> int:
+        return sum(len(w.encode("utf-8")) * c for w, c in zip(self.run.words.words, self.run.words.counts))
+
+    @cached_property
+    def by_count(self) -> list[int]:
+        """Word indices, most frequent first (first appearance breaks ties)."""
+        counts = self.run.words.counts
+        return sorted(range(len(counts)), key=lambda w: (-counts[w], w))
+
+    @cached_property
+    def base_in_corpus(self) -> frozenset[int]:
+        """The base symbols the corpus uses at step 0 (byte vocabularies hold all 256)."""
+        used: set[int] = set()
+        for w in range(len(self.run.words)):
+            used.update(self.base_segmentation(w))
+        return frozenset(used)
+
+    # ---- tokens ----------------------------------------------------------------------------
+    def base_segmentation(self, w: int) -> tuple[int, ...]:
+        s = self.run.settings
+        return tuple(self._base_ids[sym] for sym in base_symbols(self.run.words.words[w], s.units, s.end_of_word))
+
+    def tokens_at(self, w: int, k: int) -> tuple[int, ...]:
+        """Word w's tokens after k merges: the last change at or before step k."""
+        st = self._steps.get(w)
+        if st:
+            i = bisect_right(st, k)
+            if i:
+                return self._toks[w][i - 1]
+        return self.base_segmentation(w)
+
+    def segmentations(self, k: int, words: Iterable[int]) -> dict[int, tuple[int, ...]]:
+        return {w: self.tokens_at(w, k) for w in words}
+
+    def changed_words(self, k: int) -> list[int]:
+        """The words merge k changed (none at step 0)."""
+        return [w for w, _ in self.run.events[k - 1].words_changed] if k else []
+
+    def recent_words(self, k: int, limit: int = RECENT_SHOWN) -> list[int]:
+        """Up to `limit` words changed most recently: by merge k, then k-1, ..."""
+        out: dict[int, None] = {}
+        for j in range(k, max(0, k - 200), -1):
+            for w, _ in self.run.events[j - 1].words_changed:
+                out.setdefault(w, None)
+                if len(out) >= limit:
+                    return list(out)
+        return list(out)
+
+    def chip(self, token_id: int, classes: tuple[str, ...] = ()) -> TokenChip:
+        body, eow = self.run.tokens[token_id]
+        title = f"token {token_id}" + (" (ends a word)" if eow else "")
+        return chip_for(body, eow, self.marker, title=title, classes=classes)
+
+    def label(self, token_id: int) -> str:
+        """A token as plain text: whitespace drawn (`·`), the marker appended.
+
+        For byte units: the bytes as text, or `<E4>` when they are not UTF-8 alone.
+        """
+        body, eow = self.run.tokens[token_id]
+        text = bytes_label(body) if isinstance(body, bytes) else body
+        return visible_whitespace(text) + (self.marker if eow else "")
+
+    def first_seen_word(self, k: int) -> int | None:
+        """The word where merge k's pair first occurs before the merge (words read in
+        order of first appearance), if found among the first words."""
+        a, b = self.run.events[k - 1].pair
+        for w in range(min(len(self.run.words), FIRST_SEEN_SCAN)):
+            seg = self.tokens_at(w, k - 1)
+            if any(x == a and y == b for x, y in zip(seg, seg[1:])):
+                return w
+        return None
+
+
+# ---- small pieces -------------------------------------------------------------------------
+def chips_inline(view: RunView, ids: Sequence[int], classes: Sequence[tuple[str, ...]] | None = None, start: int = 0) -> str:
+    """Token chips as an inline run (neighbours differ in colour)."""
+    body = "".join(
+        chip_html(view.chip(t, classes[i] if classes else ()), start + i) for i, t in enumerate(ids)
+    )
+    return f'<span class="bpe-tokens tp-inline">{body}</span>'
+
+
+def pair_label(view: RunView, pair: tuple[int, int]) -> str:
+    """`e + s` (plain text)."""
+    return f"{view.label(pair[0])} + {view.label(pair[1])}"
+
+
+def _pair_html(view: RunView, pair: tuple[int, int]) -> str:
+    return chips_inline(view, pair)
+
+
+def _join(items: list[str], more: int = 0) -> str:
+    """`a`, `a and b`, `a, b and c`, `a, b and 3 more pairs`."""
+    if more:
+        return ", ".join(items) + f" and {more} more pair{'s' if more != 1 else ''}"
+    if len(items) <= 1:
+        return "".join(items)
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _word_text(view: RunView, w: int) -> str:
+    return visible_whitespace(view.run.words.words[w])
+
+
+# ---- the sentence -------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Explanation:
+    text: str   # plain text
+    html: str   # the same with token chips
+
+
+TIES_NAMED = 5
+
+
+def explain_step(view: RunView, k: int, *, present: bool = False) -> Explanation:
+    """One sentence for step k: the merge, its count, its ties and how the rule chose.
+
+    >>> from bpe_core import WordTable, TrainerSettings, train
+    >>> run = train(WordTable.from_word_counts("low 5\\nlower 2\\nnewest 6\\nwidest 3"),
+    ...             TrainerSettings(end_of_word="separate", merges=4))
+    >>> explain_step(RunView(run), 1).text
+    'Merged e + s -> es (count 9). Tied with s + t and t + </w>; the first-seen rule picked e + s because it occurs first (in “newest”).'
+    """
+    run = view.run
+    cls = "tp-sentence present" if present else "tp-sentence"
+    if k == 0:
+        text = (
+            "Step 0: every word is split into base symbols, nothing merged yet. The table counts "
+            "each adjacent pair (weighted by word count); Step merges the most frequent one."
+        )
+        return Explanation(text, f'<div class="{cls}">{html.escape(text)}</div>')
+    ev = run.events[k - 1]
+    a, b = ev.pair
+    parts_t: list[str] = [f"Merged {pair_label(view, ev.pair)} -> {view.label(ev.token_id)} (count {ev.count})."]
+    parts_h: list[str] = [
+        f"Merged {_pair_html(view, ev.pair)} &rarr; {chips_inline(view, [ev.token_id], [('hl',)])} "
+        f"(count {ev.count})."
+    ]
+    if not ev.is_new_token:
+        note = (f" {view.label(ev.token_id)} was already in the vocabulary (an earlier merge made it), "
+                "so the vocabulary does not grow.")
+        parts_t.append(note)
+        parts_h.append(html.escape(note))
+    others = list(ev.ties[1:TIES_NAMED + 1])
+    more = ev.tie_count - 1 - len(others)
+    if not others:
+        note = " No other pair occurs that often, so no tie rule was needed."
+        parts_t.append(note)
+        parts_h.append(html.escape(note))
+    else:
+        rule = ev.tie_break
+        reason_t, reason_h = rule_reason(view, k)
+        parts_t.append(
+            f" Tied with {_join([pair_label(view, p) for p in others], more)}; the {rule} rule picked "
+            f"{pair_label(view, ev.pair)} {reason_t}."
+        )
+        parts_h.append(
+            f" Tied with {_join([_pair_html(view, p) for p in others], more)}; the "
+            f'<b title="{html.escape(TIE_RULE_EXPLANATIONS[rule], quote=True)}">{rule}</b> rule picked '
+            f"{_pair_html(view, ev.pair)} {reason_h}."
+        )
+    return Explanation("".join(parts_t), f'<div class="{cls}">{"".join(parts_h)}</div>')
+
+
+def rule_reason(view: RunView, k: int) -> tuple[str, str]:
+    ev = view.run.events[k - 1]
+    a, b = ev.pair
+    if ev.tie_break == "lexicographic":
+        t = "because it is the largest pair as strings"
+        return t, html.escape(t)
+    if ev.tie_break == "smallest-id":
+        t = f"because it has the smallest ids ({view.label(a)}={a}, {view.label(b)}={b})"
+        return t, html.escape(t)
+    w = view.first_seen_word(k)
+    t = "because it occurs first"
+    if w is None:
+        return t, html.escape(t)
+    word = _word_text(view, w)
+    return f"{t} (in “{word}”)", f"{html.escape(t)} (in “{html.escape(word)}”)"
+
+
+# ---- the pair table -----------------------------------------------------------------------
+def _delta_html(change) -> str:
+    if change is None:
+        return ""
+    kind = change.kind
+    if kind == "appeared":
+        return '<span class="tp-d new" title="this pair did not exist before the last merge">new</span>'
+    diff = change.after - change.before
+    if kind == "up":
+        return f'<span class="tp-d up" title="count went up at the last merge">&#9650; +{diff}</span>'
+    return f'<span class="tp-d down" title="count went down at the last merge">&#9660; &minus;{-diff}</span>'
+
+
+def pair_table_html(
+    view: RunView,
+    j: int,
+    *,
+    reveal: bool = True,
+    hide_counts: bool = False,
+    order: Sequence[int] | None = None,
+    present: bool = False,
+    numbered: bool = False,
+) -> str:
+    """The pair table before merge j (1-based): counts as bars, the change each count
+    saw at merge j-1, and (if `reveal`) the winner highlighted and its ties marked.
+
+    `order` re-orders the rows (predict mode shuffles tied rows so the order does not
+    give the answer away); `numbered` shows row numbers for answers to refer to.
+    """
+    ev = view.run.events[j - 1]
+    rows = list(ev.top_pairs)
+    if order is not None:
+        rows = [rows[i] for i in order]
+    prev = {c.pair: c for c in view.run.events[j - 2].count_changes} if j >= 2 else {}
+    top = max((c for _, c in rows), default=1) or 1
+    head = ("<th>#</th>" if numbered else "") + (
+        "<th>Pair</th><th>Count</th><th title='how the last merge changed this count'>Change</th><th></th>"
+    )
+    out = [f'<div class="tp{" present" if present else ""}"><table class="tp-table"><thead><tr>{head}</tr></thead><tbody>']
+    for n, (pair, count) in enumerate(rows, start=1):
+        win = reveal and pair == ev.pair
+        tie = reveal and not win and count == ev.count
+        cls = "win" if win else "tie" if tie else ""
+        badge = (
+            '<span class="tp-badge win">merged</span>' if win
+            else '<span class="tp-badge tie">tied</span>' if tie else ""
+        )
+        if hide_counts:
+            count_cell = "?"
+        else:
+            width = max(1.0, 100.0 * count / top)
+            count_cell = (f'<span class="tp-barbox"><span class="tp-bar" style="width:{width:.0f}%"></span></span>'
+                          f"{count}")
+        out.append(
+            f'<tr class="{cls}" data-pair="{html.escape(pair_label(view, pair), quote=True)}">'
+            + (f'<td class="num">{n}</td>' if numbered else "")
+            + f"<td>{_pair_html(view, pair)}</td><td>{count_cell}</td>"
+            f"<td>{'' if hide_counts else _delta_html(prev.get(pair))}</td><td>{badge}</td></tr>"
+        )
+    out.append("</tbody></table>")
+    gone = [c for c in prev.values() if c.kind == "vanished"]
+    if gone and not hide_counts:
+        shown = ", ".join(f"{_pair_html(view, c.pair)} (was {c.before})" for c in gone[:8])
+        extra = f" and {len(gone) - 8} more" if len(gone) > 8 else ""
+        out.append(f'<div class="tp-note">Gone since the last merge: {shown}{extra}.</div>')
+    if ev.tie_count > len([1 for _, c in rows if c == ev.count]) and reveal:
+        out.append(f'<div class="tp-note">{ev.tie_count} pairs are tied at {ev.count}; the table shows the first {len(rows)} rows.</div>')
+    out.append("</div>")
+    return "".join(out)
+
+
+# ---- the merge list -----------------------------------------------------------------------
+def merge_list_html(view: RunView, k: int, *, window: int = MERGES_SHOWN, present: bool = False) -> str:
+    """The merges so far (the last `window`), the current one highlighted.
+
+    Each row carries the engine's display strings as data attributes (data-left,
+    data-right, data-token) so a browser test can compare them with the events.
+    """
+    if k == 0:
+        return f'<div class="tp{" present" if present else ""}"><p>No merges yet.</p></div>'
+    first = max(1, k - window + 1)
+    out = [
+        f'<div class="tp{" present" if present else ""}"><table class="tp-table tp-merges"><thead><tr>'
+        "<th>Rank</th><th>Pair</th><th>New token</th><th>Count</th><th>Ties</th></tr></thead><tbody>"
+    ]
+    disp = view.run.displays
+    for ev in view.run.events[first - 1 : k]:
+        a, b = ev.pair
+        cls = "now" if ev.step == k else ""
+        ties = f"{ev.tie_count}&#8209;way" if ev.tie_count > 1 else ""
+        reuse = "" if ev.is_new_token else ' <span class="tp-badge tie" title="this token already existed">again</span>'
+        out.append(
+            f'<tr class="{cls}" data-rank="{ev.step}" data-left="{html.escape(disp[a], quote=True)}" '
+            f'data-right="{html.escape(disp[b], quote=True)}" data-token="{html.escape(ev.token, quote=True)}">'
+            f'<td class="num">{ev.step}</td><td>{_pair_html(view, ev.pair)}</td>'
+            f"<td>{chips_inline(view, [ev.token_id])}{reuse}</td><td class=\"num\">{ev.count}</td>"
+            f"<td>{ties}</td></tr>"
+        )
+    out.append("</tbody></table>")
+    if first > 1:
+        out.append(f'<div class="tp-note">Merges {first} to {k} of {k} so far; the full list is below.</div>')
+    out.append("</div>")
+    return "".join(out)
+
+
+# ---- the corpus ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class CorpusSample:
+    groups: tuple[tuple[str, tuple[int, ...]], ...]   # (heading, word indices)
+    shown: int
+    caption: str
+
+
+def corpus_sample(view: RunView, k: int) -> CorpusSample:
+    """Which words to draw at step k: all of a small corpus (in order), else the words
+    the latest merges changed and the most frequent ones."""
+    words = view.run.words
+    n = len(words)
+    if n <= SMALL_CORPUS:
+        cap = f"{n} distinct word{'s' if n != 1 else ''}, {words.total:,} in all."
+        return CorpusSample((("", tuple(range(n))),), n, cap)
+    recent = view.recent_words(k, RECENT_SHOWN)
+    seen = set(recent)
+    frequent = [w for w in view.by_count[: FREQUENT_SHOWN + len(recent)] if w not in seen][:FREQUENT_SHOWN]
+    groups = []
+    if recent:
+        groups.append(("Changed by the latest merges", tuple(recent)))
+    groups.append(("Most frequent words", tuple(frequent)))
+    shown = len(recent) + len(frequent)
+    cap = (f"Showing {shown} of {n:,} distinct words ({words.total:,} in all): the words the latest "
+           f"merges changed and the {len(frequent)} most frequent.")
+    return CorpusSample(tuple(groups), shown, cap)
+
+
+def corpus_html(view: RunView, k: int, *, present: bool = False, sample: CorpusSample | None = None) -> str:
+    """The sampled words at step k, each split into token chips with its count; the
+    words merge k changed are outlined and their new tokens highlighted."""
+    sample = sample or corpus_sample(view, k)
+    changed = set(view.changed_words(k))
+    new_id = view.run.events[k - 1].token_id if k else None
+    counts = view.run.words.counts
+    out = [f'<div class="tp{" present" if present else ""}">']
+    for heading, ws in sample.groups:
+        if heading:
+            out.append(f'<div class="tp-group">{html.escape(heading)}</div>')
+        out.append('<div class="tp-words">')
+        for w in ws:
+            toks = view.tokens_at(w, k)
+            is_changed = w in changed
+            shown = toks[:TOKENS_PER_WORD]
+            classes = [("hl",) if is_changed and t == new_id else () for t in shown]
+            body = chips_inline(view, shown, classes)
+            if len(toks) > TOKENS_PER_WORD:
+                body += f' <span class="cnt">… {len(toks) - TOKENS_PER_WORD:,} more tokens</span>'
+            cls = "tp-word" + (" changed" if is_changed else "") + (" long" if len(toks) > 14 else "")
+            tag = '<span class="tag">changed</span>' if is_changed else ""
+            out.append(
+                f'<div class="{cls}" data-word="{w}">{body}<span class="cnt">&times;{counts[w]:,}</span>{tag}</div>'
+            )
+        out.append("</div>")
+    out.append("</div>")
+    return "".join(out)
+
+
+# ---- the vocabulary -----------------------------------------------------------------------
+def vocab_summary(view: RunView, k: int) -> str:
+    """Why the vocabulary size is not base + merges, in words.
+
+    >>> from bpe_core import WordTable, TrainerSettings, train
+    >>> run = train(WordTable.from_word_counts("low 5\\nlower 2\\nnewest 6\\nwidest 3"),
+    ...             TrainerSettings(end_of_word="separate", merges=4))
+    >>> vocab_summary(RunView(run), 4)
+    '15 tokens: 11 base symbols + 4 merged tokens. The corpus uses 9 of them now; 6 (struck through) no longer occur anywhere, because every occurrence was merged into a longer token.'
+    """
+    run = view.run
+    size = run.vocab_size(k)
+    merged = size - run.base_size
+    in_use = run.tokens_in_use(k)
+    retired = len(run.retired_tokens(k))
+    again = sum(1 for ev in run.events[:k] if not ev.is_new_token)
+    parts = [f"{size:,} tokens: {run.base_size:,} base symbols + {merged:,} merged tokens."]
+    if again:
+        parts.append(f"{again} merge{'s' if again != 1 else ''} re-made a token that already existed, adding nothing.")
+    unused_base = run.base_size - len(view.base_in_corpus)
+    parts.append(f"The corpus uses {in_use:,} of them now;")
+    if retired:
+        parts.append(f"{retired:,} (struck through) no longer occur anywhere, because every occurrence was "
+                     "merged into a longer token.")
+    else:
+        parts[-1] = parts[-1][:-1] + "."
+    if unused_base:
+        parts.append(f"{unused_base} of the 256 byte values never occur in this corpus (every byte-level "
+                     "vocabulary holds all of them).")
+    return " ".join(parts)
+
+
+def vocab_html(view: RunView, k: int) -> str:
+    """Base symbols and merged tokens at step k; tokens the corpus no longer uses are
+    struck through, the newest token is highlighted."""
+    run = view.run
+    retired = run.retired_tokens(k)
+    new_id = run.events[k - 1].token_id if k else None
+
+    def classes(t: int) -> tuple[str, ...]:
+        return (("retired",) if t in retired else ()) + (("hl",) if t == new_id else ())
+
+    base = [t for t in range(run.base_size) if t in view.base_in_corpus]
+    merged = list(range(run.base_size, run.vocab_size(k)))
+    hidden = max(0, len(merged) - MERGED_TOKENS_SHOWN)
+    merged = merged[hidden:]
+    out = ['<div class="tp tp-vocab">', f'<div class="tp-group">Base symbols ({len(base)} in the corpus)</div>',
+           chips_inline(view, base, [classes(t) for t in base])]
+    out.append(f'<div class="tp-group">Merged tokens ({run.vocab_size(k) - run.base_size})</div>')
+    if merged:
+        if hidden:
+            out.append(f'<div class="tp-note">The latest {len(merged)} (ids {merged[0]} to {merged[-1]}):</div>')
+        out.append(chips_inline(view, merged, [classes(t) for t in merged]))
+    else:
+        out.append('<div class="tp-note">None yet.</div>')
+    out.append("</div>")
+    return "".join(out)
+
+
+# ---- figures and the chart ----------------------------------------------------------------
+@dataclass(frozen=True)
+class Figures:
+    vocab_size: int
+    vocab_delta: int
+    corpus_length: int
+    length_delta: int
+    per_token: float
+    per_token_start: float
+    unit: str            # "characters" or "bytes"
+    tokens_in_use: int
+
+
+def figures(view: RunView, k: int) -> Figures:
+    """Vocabulary size, corpus length in tokens and compression at step k."""
+    run = view.run
+    unit = "bytes" if run.settings.units == "byte" else "characters"
+    amount = view.total_bytes if unit == "bytes" else view.total_chars
+    length = run.corpus_length(k)
+    start = run.corpus_length(0)
+    return Figures(
+        vocab_size=run.vocab_size(k),
+        vocab_delta=run.vocab_size(k) - run.base_size,
+        corpus_length=length,
+        length_delta=length - start,
+        per_token=amount / length if length else 0.0,
+        per_token_start=amount / start if start else 0.0,
+        unit=unit,
+        tokens_in_use=run.tokens_in_use(k),
+    )
+
+
+CHART_POINTS = 1000
+
+
+def chart_rows(view: RunView) -> list[dict[str, int]]:
+    """(step, corpus length, vocabulary size) for every step, thinned to about
+    CHART_POINTS rows for long runs (Altair refuses more than 5000 by default)."""
+    run = view.run
+    n = run.steps
+    stride = max(1, -(-n // CHART_POINTS))
+    steps = list(range(0, n + 1, stride))
+    if steps[-1] != n:
+        steps.append(n)
+    return [{"step": s, "tokens": run.corpus_length(s), "vocab": run.vocab_size(s)} for s in steps]
+
+
+def corpus_chart(view: RunView, k: int, rows: list[dict[str, int]] | None = None) -> alt.Chart:
+    """Corpus length in tokens against step, with the current step marked."""
+    rows = rows if rows is not None else chart_rows(view)
+    base = alt.Chart(alt.Data(values=rows)).encode(
+        x=alt.X("step:Q", title="step (merges so far)", scale=alt.Scale(domain=[0, max(1, view.steps)])),
+        y=alt.Y("tokens:Q", title="tokens in the corpus", scale=alt.Scale(zero=False)),
+    )
+    line = base.mark_line(color="#0072B2", strokeWidth=3)
+    now = alt.Chart(alt.Data(values=[{"step": k, "tokens": view.run.corpus_length(k)}])).mark_point(
+        color="#D55E00", size=160, filled=True
+    ).encode(x="step:Q", y="tokens:Q", tooltip=["step:Q", "tokens:Q"])
+    rule = alt.Chart(alt.Data(values=[{"step": k}])).mark_rule(color="#D55E00", strokeDash=[4, 3]).encode(x="step:Q")
+    return (line + rule + now).properties(height=200)

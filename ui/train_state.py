@@ -1,0 +1,438 @@
+"""Train page, Streamlit part 1: session state, the shared run cache, training, the URL.
+
+Per session (st.session_state, keys "train.*"): the corpus choice, the settings, the
+step, play/pause, the view and mode, and predict-mode results. The real values live
+under non-widget keys and are copied into widget keys each run (ui.state.persist), so
+they survive visits to other pages; sidebar navigation drops query parameters, so the
+URL is rewritten from these values on every run.
+
+Shared by all sessions (st.cache_resource): finished runs, keyed by a hash of the
+corpus and the settings. A run is immutable, so sessions share it read-only. Training
+happens outside the cache function so the page can show a progress bar.
+
+Callbacks (on_click / on_change) only change state; the page script then calls
+`ensure_run()`, which trains if needed and, on a ValueError from the engine, keeps the
+previous run and records the message for st.error.
+"""
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from dataclasses import asdict, fields, replace
+from typing import Any
+
+import streamlit as st
+
+from bpe_core import train
+from ui.state import publish_run
+from ui.train_config import (
+    DEFAULT_PRESET, DEFAULT_TEXT, DEFAULT_WORDS, Corpus, Settings, build_word_table, describe,
+    from_params, load_presets, preset_corpus, read_upload, run_key, to_params,
+)
+from ui.train_render import RunView
+
+ss = st.session_state
+
+# Non-widget keys: the real values.
+INIT = "train.init"
+SOURCE = "train.source"
+PRESET = "train.preset"
+TEXT = "train.text"
+WORDS = "train.words"
+UPLOAD_TEXT = "train.upload_text"
+UPLOAD_NAME = "train.upload_name"
+UPLOAD_KIND = "train.upload_kind"
+UPLOAD_ERROR = "train.upload_error"
+STEP = "train.step"
+PLAYING = "train.playing"
+SPEED = "train.speed"
+VIEW = "train.view"          # "normal" or "present"
+MODE = "train.mode"          # "explore" or "predict"
+HIDE_COUNTS = "train.hide_counts"
+ACTIVE = "train.active"      # (key, Corpus, Settings) of the run on screen
+ERROR = "train.error"        # message for the requested corpus/settings, or None
+FAILED = "train.failed"      # run key -> message, so a bad setting is not retried each rerun
+RESET_STEP = "train.reset_step"
+PENDING_STEP = "train.pending_step"
+LINK_PROBLEMS = "train.link_problems"
+RESULTS = "train.results"    # predict mode: (run key, step) -> {"pair": grade, "split": bool | None}
+SKIP_TICK = "train.skip_tick"
+APP_RERUN = "train.app_rerun"
+
+SETTING = "train.s."         # + a Settings field name
+
+#: Seconds per step while playing.
+SPEEDS: dict[str, float] = {"slow": 2.0, "normal": 1.0, "fast": 0.5, "fastest": 0.3}
+#: Corpora longer than this (characters) show a progress bar while training.
+PROGRESS_FROM = 20_000
+
+DEFAULTS: dict[str, Any] = {
+    SOURCE: "preset", PRESET: DEFAULT_PRESET, TEXT: DEFAULT_TEXT, WORDS: DEFAULT_WORDS,
+    UPLOAD_TEXT: None, UPLOAD_NAME: "", UPLOAD_KIND: "text", UPLOAD_ERROR: None,
+    STEP: 0, PLAYING: False, SPEED: "normal", VIEW: "normal", MODE: "explore", HIDE_COUNTS: False,
+    ERROR: None, RESET_STEP: False, PENDING_STEP: None, LINK_PROBLEMS: (),
+}
+
+
+# ---- the shared cache of runs --------------------------------------------------------------
+class RunCache:
+    """A small LRU of RunViews, shared by every session (they are read-only)."""
+
+    def __init__(self, size: int = 24):
+        self.size = size
+        self._items: OrderedDict[str, RunView] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> RunView | None:
+        with self._lock:
+            view = self._items.get(key)
+            if view is not None:
+                self._items.move_to_end(key)
+            return view
+
+    def put(self, key: str, view: RunView) -> None:
+        with self._lock:
+            self._items[key] = view
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
+@st.cache_resource(show_spinner=False)
+def shared_runs() -> RunCache:
+    return RunCache()
+
+
+def train_view(corpus: Corpus, settings: Settings, *, key: str | None = None, progress: bool = True) -> RunView:
+    """The run of `corpus` under `settings`, from the shared cache or trained now (with a
+    progress bar for a large corpus). Raises ValueError/TypeError with a user message."""
+    key = key or run_key(corpus, settings)
+    cache = shared_runs()
+    view = cache.get(key)
+    if view is not None:
+        return view
+    bar = None
+    if progress and len(corpus.text) > PROGRESS_FROM:
+        bar = st.progress(0.0, text=f"Reading the corpus ({len(corpus.text):,} characters)…")
+    try:
+        words, notes = build_word_table(corpus, settings)
+        trainer_settings = settings.trainer_settings()
+        total = max(1, trainer_settings.merges or 1)
+        every = max(1, total // 50)
+
+        def report(step: int, _event) -> None:
+            if bar is not None and step % every == 0:
+                bar.progress(min(1.0, step / total), text=f"Training: merge {step:,} of up to {total:,}…")
+
+        run = train(words, trainer_settings, progress=report)
+        view = RunView(run, key=key, label=describe(corpus, settings), notes=notes)
+        view.by_count  # computed once here, not on the first step
+        cache.put(key, view)
+        return view
+    finally:
+        if bar is not None:
+            bar.empty()
+
+
+# ---- session state -------------------------------------------------------------------------
+def init() -> None:
+    """Set the defaults once per session, then apply the link's query parameters."""
+    if ss.get(INIT):
+        return
+    for k, v in DEFAULTS.items():
+        ss.setdefault(k, v)
+    ss.setdefault(FAILED, {})
+    ss.setdefault(RESULTS, {})
+    set_settings(load_presets()[DEFAULT_PRESET].settings)
+    restore_from_link({k: st.query_params[k] for k in st.query_params})
+    ss[INIT] = True
+
+
+def restore_from_link(params: dict[str, str]) -> None:
+    """Take corpus, settings, step, view and mode from a link's query parameters."""
+    if not params:
+        return
+    r = from_params(params)
+    if r.corpus is not None:
+        if r.corpus.source == "preset":
+            ss[SOURCE], ss[PRESET] = "preset", r.corpus.preset
+        elif r.corpus.kind == "words":
+            ss[SOURCE], ss[WORDS] = "words", r.corpus.text
+        else:
+            ss[SOURCE], ss[TEXT] = "text", r.corpus.text
+    if r.settings is not None:
+        set_settings(r.settings)
+    ss[PENDING_STEP] = r.step
+    ss[VIEW], ss[MODE] = r.view, r.mode
+    ss[LINK_PROBLEMS] = r.problems
+
+
+def settings() -> Settings:
+    return Settings(**{f.name: ss[SETTING + f.name] for f in fields(Settings)})
+
+
+def set_settings(s: Settings) -> None:
+    for name, value in asdict(s).items():
+        ss[SETTING + name] = value
+
+
+def requested_corpus() -> Corpus | None:
+    """The corpus the inputs ask for (None while the upload source has no file yet)."""
+    source = ss[SOURCE]
+    if source == "preset":
+        return preset_corpus(ss[PRESET])
+    if source == "text":
+        return Corpus("text", "text", ss[TEXT])
+    if source == "words":
+        return Corpus("words", "words", ss[WORDS])
+    if ss[UPLOAD_TEXT] is None:
+        return None
+    return Corpus("upload", ss[UPLOAD_KIND], ss[UPLOAD_TEXT], name=ss[UPLOAD_NAME])
+
+
+def ensure_run() -> RunView:
+    """The run to show: the requested one if it trains, else the previous one (with the
+    engine's message in ERROR). Sets the step for a new run."""
+    corpus = requested_corpus()
+    active = ss.get(ACTIVE)
+    if corpus is not None:
+        s = settings()
+        try:
+            key = run_key(corpus, s)
+        except (ValueError, TypeError) as exc:
+            key, ss[ERROR] = None, str(exc)
+        if key is not None and active is not None and key == active[0]:
+            ss[ERROR] = None
+        elif key is not None:
+            if key in ss[FAILED]:
+                ss[ERROR] = ss[FAILED][key]
+            else:
+                try:
+                    view = train_view(corpus, s, key=key)
+                except (ValueError, TypeError) as exc:
+                    ss[FAILED][key] = ss[ERROR] = str(exc)
+                    ss[RESET_STEP] = False
+                else:
+                    _activate(view, corpus, s)
+                    return view
+    if ss.get(ACTIVE) is None:  # nothing good yet (e.g. a link with a bad word list)
+        corpus, s = preset_corpus(DEFAULT_PRESET), load_presets()[DEFAULT_PRESET].settings
+        view = train_view(corpus, s)
+        _activate(view, corpus, s, keep_error=True)
+        return view
+    return current_view()
+
+
+def _activate(view: RunView, corpus: Corpus, s: Settings, *, keep_error: bool = False) -> None:
+    ss[ACTIVE] = (view.key, corpus, s)
+    if not keep_error:
+        ss[ERROR] = None
+    if ss.get(PENDING_STEP) is not None:
+        want = ss[PENDING_STEP]
+        if want > view.steps:
+            ss[LINK_PROBLEMS] = tuple(ss[LINK_PROBLEMS]) + (
+                f"The link asks for step {want}, but this training run has {view.steps} merges; showing the last step.",)
+        ss[STEP] = min(want, view.steps)
+        ss[PENDING_STEP] = None
+    elif ss.get(RESET_STEP):
+        ss[STEP] = 0
+    else:
+        ss[STEP] = min(ss[STEP], view.steps)
+    ss[RESET_STEP] = False
+
+
+def current_view() -> RunView:
+    """The run on screen (retrained quietly if the shared cache dropped it)."""
+    key, corpus, s = ss[ACTIVE]
+    view = shared_runs().get(key)
+    return view if view is not None else train_view(corpus, s, key=key, progress=False)
+
+
+def active_corpus() -> tuple[Corpus, Settings]:
+    _, corpus, s = ss[ACTIVE]
+    return corpus, s
+
+
+# ---- stepping ------------------------------------------------------------------------------
+def step() -> int:
+    return ss[STEP]
+
+
+def _interaction() -> None:
+    """Every callback: this rerun comes from the user, not the play timer."""
+    ss[SKIP_TICK] = True
+
+
+def set_step(k: int) -> None:
+    view = current_view()
+    ss[STEP] = max(0, min(k, view.steps))
+
+
+def on_step_forward() -> None:
+    _interaction()
+    set_step(ss[STEP] + 1)
+
+
+def on_step_back() -> None:
+    _interaction()
+    ss[PLAYING] = False
+    set_step(ss[STEP] - 1)
+
+
+def on_reset() -> None:
+    _interaction()
+    if ss[PLAYING]:
+        ss[PLAYING], ss[APP_RERUN] = False, True
+    set_step(0)
+
+
+def on_jump(widget_key: str) -> None:
+    _interaction()
+    set_step(int(ss[widget_key]))
+
+
+def on_play_pause() -> None:
+    """Play or pause. The timer (`run_every`) is read on full reruns, so this asks for one."""
+    _interaction()
+    view = current_view()
+    if ss[PLAYING]:
+        ss[PLAYING] = False
+    else:
+        if ss[STEP] >= view.steps:
+            ss[STEP] = 0  # at the end, Play starts over
+        ss[PLAYING] = True
+    ss[APP_RERUN] = True
+
+
+def stop_playing() -> None:
+    ss[PLAYING] = False
+
+
+def tick(view: RunView) -> bool:
+    """One play step. Returns True when play stopped at the last merge (the page then
+    reruns the whole app so the timer is switched off)."""
+    if not ss[PLAYING]:
+        return False
+    if ss[STEP] < view.steps:
+        ss[STEP] += 1
+    if ss[STEP] >= view.steps:
+        ss[PLAYING] = False
+        return True
+    return False
+
+
+def take_skip_tick() -> bool:
+    return bool(ss.pop(SKIP_TICK, False))
+
+
+def take_app_rerun() -> bool:
+    return bool(ss.pop(APP_RERUN, False))
+
+
+# ---- inputs --------------------------------------------------------------------------------
+def on_source(widget_key: str) -> None:
+    _interaction()
+    stop_playing()
+    ss[SOURCE] = ss[widget_key]
+    ss[RESET_STEP] = True
+    if ss[SOURCE] == "words" and not ss[WORDS].strip():
+        ss[WORDS] = DEFAULT_WORDS
+
+
+def on_preset(widget_key: str) -> None:
+    """A new preset brings its own default settings and starts at step 0."""
+    _interaction()
+    stop_playing()
+    ss[PRESET] = ss[widget_key]
+    set_settings(load_presets()[ss[PRESET]].settings)
+    ss[RESET_STEP] = True
+
+
+def on_corpus_text(widget_key: str, store_key: str) -> None:
+    _interaction()
+    stop_playing()
+    ss[store_key] = ss[widget_key]
+    ss[RESET_STEP] = True
+
+
+def on_setting(widget_key: str, name: str) -> None:
+    """A setting changed: retrain (cached); the step stays where it was if it exists, so
+    a student can flip the tie rule at step 4 and compare."""
+    _interaction()
+    stop_playing()
+    value = ss[widget_key]
+    if name in ("merges", "vocab_size", "min_count") and value is not None:
+        value = int(value)
+    ss[SETTING + name] = value
+
+
+def handle_upload(data: bytes | None, name: str) -> str | None:
+    """Store an uploaded file's text; return an error message (the previous corpus is
+    kept) or None. `data` None means the file was removed: keep what was read."""
+    if data is None:
+        return None
+    try:
+        text = read_upload(data, name)
+    except ValueError as exc:
+        ss[UPLOAD_ERROR] = str(exc)
+        return str(exc)
+    ss[UPLOAD_TEXT], ss[UPLOAD_NAME], ss[UPLOAD_ERROR] = text, name, None
+    ss[RESET_STEP] = True
+    return None
+
+
+def on_upload(widget_key: str) -> None:
+    _interaction()
+    stop_playing()
+    f = ss.get(widget_key)
+    if f is not None:
+        handle_upload(f.getvalue(), f.name)
+
+
+def on_upload_kind(widget_key: str) -> None:
+    _interaction()
+    ss[UPLOAD_KIND] = ss[widget_key]
+    ss[RESET_STEP] = True
+
+
+def on_toggle(widget_key: str, store_key: str, on_value: str, off_value: str) -> None:
+    _interaction()
+    stop_playing()
+    ss[store_key] = on_value if ss[widget_key] else off_value
+
+
+def on_plain(widget_key: str, store_key: str) -> None:
+    _interaction()
+    ss[store_key] = ss[widget_key]
+
+
+# ---- sharing -------------------------------------------------------------------------------
+def link_params() -> dict[str, str]:
+    corpus, s = active_corpus()
+    return to_params(corpus, s, ss[STEP], view=ss[VIEW], mode=ss[MODE])
+
+
+def sync_url() -> None:
+    """Write the view into the URL (sidebar navigation drops it; this puts it back)."""
+    params = link_params()
+    current = {k: st.query_params[k] for k in st.query_params}
+    if current != params:
+        st.query_params.from_dict(params)
+
+
+def publish(view: RunView) -> None:
+    """Let the other pages use this session's tokenizer at the current step."""
+    publish_run(view.run, ss[STEP], view.label_text)
+
+
+def record_answer(key: str, k: int, result: dict[str, Any]) -> None:
+    ss[RESULTS] = {**ss[RESULTS], (key, k): result}
+
+
+def reset_score() -> None:
+    _interaction()
+    ss[RESULTS] = {}
+
+
+def replace_settings(**changes: Any) -> None:
+    set_settings(replace(settings(), **changes))
