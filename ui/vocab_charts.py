@@ -25,6 +25,8 @@ __all__ = [
     "MAX_POINTS",
     "PICK",
     "HOVER",
+    "CHOSEN",
+    "set_param",
     "curves_chart",
     "real_vocab_chart",
     "language_tokens_chart",
@@ -37,6 +39,7 @@ __all__ = [
 MAX_POINTS = 1500
 PICK = "pick"
 HOVER = "hover"
+CHOSEN = "chosen"
 
 BLUE, ORANGE, GREEN, VERMILLION, PURPLE, SKY, YELLOW = (
     "#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9", "#F0E442",
@@ -70,21 +73,46 @@ def _vocab_x(title: str = "Vocabulary size (tokens)", domain=None) -> alt.X:
     return alt.X("vocab_size:Q", title=title, scale=scale, axis=alt.Axis(format=",d", tickCount=8))
 
 
-def _chosen_layers(chosen_vocab: int | None, label: bool) -> list:
-    """A dashed rule at the chosen vocabulary size (and its label in the top panel)."""
-    if chosen_vocab is None:
-        return []
-    frame = pd.DataFrame({"vocab_size": [chosen_vocab], "label": [f"chosen: {chosen_vocab:,}"]})
-    rule = alt.Chart(frame).mark_rule(color="#000", strokeDash=[6, 4], strokeWidth=2).encode(
+def _chosen_layers(label: bool) -> list:
+    """A dashed rule at the chosen vocabulary size (and its label in the top panel).
+
+    The size is the `chosen` variable parameter, not data, so the chart does not change
+    when the slider moves: a page can build (and cache) it once per run and only set
+    the parameter's value (`set_param`).
+    """
+    one = pd.DataFrame({"row": [0]})
+    base = alt.Chart(one).transform_calculate(
+        vocab_size=CHOSEN, label=f"'chosen: ' + format({CHOSEN}, ',d')"
+    )
+    rule = base.mark_rule(color="#000", strokeDash=[6, 4], strokeWidth=2).encode(
         x="vocab_size:Q",
         tooltip=[alt.Tooltip("vocab_size:Q", title="Chosen vocabulary size", format=",d")],
     )
     if not label:
         return [rule]
-    text = alt.Chart(frame).mark_text(align="left", dx=6, dy=-6, fontSize=15, fontWeight="bold", color="#000").encode(
+    text = base.mark_text(align="left", dx=6, dy=-6, fontSize=15, fontWeight="bold", color="#000").encode(
         x="vocab_size:Q", y=alt.value(12), text="label:N"
     )
     return [rule, text]
+
+
+def set_param(spec: dict, name: str, value) -> dict:
+    """A copy of a chart spec (from `to_dict`) with variable parameter `name` set to
+    `value`. Datasets are shared with the original, not copied; nothing is mutated.
+
+    >>> spec = {"params": [{"name": "chosen", "value": 1}], "datasets": {"d": [1, 2]}}
+    >>> new = set_param(spec, "chosen", 7)
+    >>> new["params"], spec["params"], new["datasets"] is not spec["datasets"], new["datasets"] == spec["datasets"]
+    ([{'name': 'chosen', 'value': 7}], [{'name': 'chosen', 'value': 1}], True, True)
+    """
+    import copy
+
+    out = {k: (dict(v) if k == "datasets" else copy.deepcopy(v)) for k, v in spec.items()}
+    for param in out.get("params", []):
+        if param.get("name") == name:
+            param["value"] = value
+            return out
+    raise ValueError(f"The chart has no parameter named {name!r}.")
 
 
 def _hover_layers(curve: pd.DataFrame, tooltip: list, pick: alt.Parameter, hover: alt.Parameter) -> list:
@@ -158,7 +186,7 @@ def curves_chart(
                 scale=alt.Scale(zero=False)),
     )
     panel1 = alt.layer(length_line, *hover_layers,
-                       *_chosen_layers(chosen_vocab, label=True)).properties(
+                       *_chosen_layers(label=True)).properties(
         width=width, height=PANEL_HEIGHT,
         title=alt.Title("Training corpus length shrinks with every merge",
                         subtitle="Tokens needed to write the whole training corpus, read off the merge events"),
@@ -186,7 +214,7 @@ def curves_chart(
         layers2.append(base.mark_line(strokeWidth=3).encode(strokeDash=dash))
         layers2.append(base.mark_point(size=90, filled=True).encode(tooltip=held_tooltip))
     panel2 = alt.layer(*layers2, *hover_layers,
-                       *_chosen_layers(chosen_vocab, label=False)).properties(
+                       *_chosen_layers(label=False)).properties(
         width=width, height=PANEL_HEIGHT,
         title=alt.Title(f"{unit.capitalize()} per token: the text the run learned from, and text it never saw",
                         subtitle="Held-out text is encoded with the first k merges at the marked sizes; "
@@ -222,7 +250,7 @@ def curves_chart(
         layers3.append(alt.Chart(first).mark_text(align="left", dx=6, dy=14, fontSize=15, color=VERMILLION, fontWeight="bold").encode(
             x="vocab_size:Q", y=alt.value(0), text="label:N"))
     panel3 = alt.layer(*layers3, *hover_layers,
-                       *_chosen_layers(chosen_vocab, label=False)).properties(
+                       *_chosen_layers(label=False)).properties(
         width=width, height=PANEL_HEIGHT,
         title=alt.Title("Vocabulary size against the tokens actually in use",
                         subtitle="Triangles: a base symbol whose every occurrence has been merged into longer tokens"),
@@ -233,6 +261,7 @@ def curves_chart(
         warnings.filterwarnings("ignore", message="Automatically deduplicated selection parameter")
         chart = alt.vconcat(panel1, panel2, panel3, spacing=36).resolve_scale(
             color="independent", strokeDash="independent")
+    chart = chart.add_params(alt.param(name=CHOSEN, value=int(chosen_vocab if chosen_vocab is not None else domain[0])))
     return _readable(chart)
 
 

@@ -164,7 +164,7 @@ def sample_steps(n_steps: int, max_points: int, keep: Iterable[int] = ()) -> lis
     return sorted(chosen)
 
 
-def held_out_steps(run: TrainingRun, points: int = 16, keep: Iterable[int] = ()) -> list[int]:
+def held_out_steps(run: TrainingRun, points: int = 12, keep: Iterable[int] = ()) -> list[int]:
     """Steps at which to encode a held-out text: about `points`, denser at the start
     (where the curve bends most), always 0 and the last step.
 

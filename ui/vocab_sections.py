@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import altair as alt
 import pandas as pd
 import streamlit as st
 
@@ -30,7 +31,9 @@ from ui.model_cost import (
 )
 from ui.state import persist, remember, session_label, session_run, session_step
 from ui.vocab_charts import (
+    CHOSEN,
     cost_share_chart,
+    set_param,
     display_height,
     curves_chart,
     language_ratio_chart,
@@ -40,6 +43,7 @@ from ui.vocab_charts import (
 )
 from ui.vocab_curves import (
     base_retirements,
+    held_out_steps,
     language_table,
     overlapping_merges,
     step_for_vocab,
@@ -84,9 +88,26 @@ class RunChoice:
         return unit_name(self.run.settings.units)
 
 
-def _show(chart, key: str) -> None:
-    """A single chart at its own height (Streamlit would otherwise shrink it)."""
-    st.altair_chart(chart, key=key, height=display_height(chart))
+@st.cache_resource(show_spinner=False, max_entries=256)
+def _spec(cache_key: str, _build) -> tuple[dict, int | None]:
+    """Build a chart once per distinct input (`cache_key` names all of them) and keep
+    its Vega-Lite spec: building and validating an Altair chart takes longer than
+    everything else on this page, and the spec is read-only."""
+    chart = _build()
+    height = display_height(chart) if not isinstance(chart, alt.VConcatChart) else None
+    # Tests validate every chart builder against the Vega-Lite schema (chart.to_dict());
+    # the page skips that second validation, which costs more than building the chart.
+    return chart.to_dict(validate=False), height
+
+
+def _show(cache_key: str, build, *, key: str, chosen: int | None = None, **kwargs):
+    """Draw a chart from the spec cache; `chosen` sets its `chosen` parameter.
+
+    Single charts get their own height (Streamlit would otherwise shrink them).
+    """
+    spec, height = _spec(cache_key, build)
+    spec = set_param(spec, CHOSEN, chosen) if chosen is not None else {**spec, "datasets": dict(spec.get("datasets", {}))}
+    return st.vega_lite_chart(spec=spec, key=key, height=height if height else "content", **kwargs)
 
 
 def _widget(widget_key: str, store_key: str, default) -> dict:
@@ -179,6 +200,12 @@ def choose_vocab(choice: RunChoice) -> tuple[int, int]:
 
 
 # ---- the curves -------------------------------------------------------------------------
+def held_steps(choice: RunChoice) -> list[int]:
+    """The sizes at which held-out text is measured for the chart (not the chosen one,
+    so the chart stays the same while the slider moves)."""
+    return held_out_steps(choice.run)
+
+
 def _held_out(choice: RunChoice, k: int) -> pd.DataFrame:
     frames = []
     for item in held_out_texts(choice.source, choice.run):
@@ -212,8 +239,10 @@ def curves_section(choice: RunChoice, vocab: int, k: int) -> None:
                        delta=f"{gap:+.2f} vs training", delta_color="normal",
                        help=f"{h.text}: {int(h.tokens):,} tokens at this size")
 
-    chart = curves_chart(curve, held, retired, chosen_vocab=vocab, unit=unit, training_label=f"Training text ({choice.label})")
-    st.altair_chart(chart, key=CURVES_KEY, on_select=_pick_callback(choice), selection_mode=["pick"])
+    held_grid = held[held["step"].isin(held_steps(choice))]
+    _show(f"curves:{choice.key}", lambda: curves_chart(
+        curve, held_grid, retired, chosen_vocab=vocab, unit=unit, training_label=f"Training text ({choice.label})"),
+        key=CURVES_KEY, chosen=vocab, on_select=_pick_callback(choice), selection_mode=["pick"])
     _explain_curves(choice, vocab, k, curve, held, retired)
 
 
@@ -238,8 +267,8 @@ def _explain_curves(choice, vocab, k, curve, held, retired) -> None:
         )
         if len(overlaps):
             o = overlaps.iloc[0]
-            text += (f"In this run {len(overlaps):,} merges overlapped; merge {int(o.step):,} "
-                     f"(`{o.token}`) had count {int(o.count):,} but merged {int(o.merged):,} places. ")
+            text += (f"In this run {len(overlaps):,} merges overlapped; merge {int(o['step']):,} "
+                     f"(`{o['token']}`) had count {int(o['count']):,} but merged {int(o['merged']):,} places. ")
         else:
             text += "No merge in this run overlapped itself. "
         text += ("The curve comes straight from the merge events, one point per merge: nothing is "
@@ -371,12 +400,13 @@ def cost_section(chart_vocab: int) -> None:
     if cost.embedding_params > config.total_params:
         st.warning(f"The embeddings alone ({cost.embedding_params:,}) exceed the total N ({config.total_params:,}): "
                    "raise N, or lower V or d.")
-    _show(cost_share_chart(parts), "vocab.cost_chart")
+    _show("cost:" + ":".join(map(str, parts["value"])), lambda: cost_share_chart(parts), key="vocab.cost_chart")
     reals = pd.DataFrame([dict(name=r.name, size=r.size, kind="published") for r in REAL_VOCABS])
     yours = [dict(name="chosen above", size=chart_vocab, kind="yours")]
     if int(vocab) != chart_vocab:
         yours.append(dict(name="calculator", size=int(vocab), kind="yours"))
-    _show(real_vocab_chart(pd.concat([reals, pd.DataFrame(yours)], ignore_index=True)), "vocab.real_chart")
+    frame = pd.concat([reals, pd.DataFrame(yours)], ignore_index=True)
+    _show("real:" + ":".join(str(y["size"]) for y in yours), lambda: real_vocab_chart(frame), key="vocab.real_chart")
 
 
 def _cost_metrics(cost) -> None:
@@ -447,14 +477,17 @@ def languages_section(choice: RunChoice, vocab: int, k: int) -> None:
     texts = language_texts()
     table = openai_language_table()
     ours = {f"{choice.label}, V = {vocab:,}": choice.run.tokenizer(k, special_tokens={})}
+    ours_keys = [choice.key, str(k)]
     session = session_run()
     if session is not None and choice.source != "session":
         step = session_step()
         ours[f"Train page tokenizer, V = {session.vocab_size(step):,}"] = session.tokenizer(step, special_tokens={})
+        ours_keys += [run_key(session), str(step)]
     table = pd.concat([table, language_table(ours, texts)], ignore_index=True)
 
-    _show(language_tokens_chart(table), "vocab.lang_tokens")
-    _show(language_ratio_chart(table), "vocab.lang_ratio")
+    lang_key = f"{choice.key}:{k}:" + ":".join(ours_keys)
+    _show("lang-tokens:" + lang_key, lambda: language_tokens_chart(table), key="vocab.lang_tokens")
+    _show("lang-ratio:" + lang_key, lambda: language_ratio_chart(table), key="vocab.lang_ratio")
     _explain_languages(table, list(ours))
     with st.expander("Exact numbers"):
         st.dataframe(

@@ -1,0 +1,237 @@
+"""The Vocabulary size page under AppTest: every control, with and without a session run.
+
+Each test opens the app, switches to pages/vocab_size.py and drives one control by its
+widget key, then checks what the page shows. Built-in runs are cached per process
+(st.cache_resource), so only the first test pays for training.
+"""
+import json
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from bpe_core import TrainerSettings, WordTable, train
+
+APP = "../app.py"
+PAGE = "pages/vocab_size.py"
+
+
+def _open(**state) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    for key, value in state.items():
+        at.session_state[key] = value
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _ok(at: AppTest) -> AppTest:
+    assert not at.exception, at.exception
+    return at
+
+
+def _metric(at: AppTest, label: str) -> str:
+    return next(m.value for m in at.metric if m.label == label)
+
+
+def _specs(at: AppTest) -> list[dict]:
+    return [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
+
+
+def _markdown(at: AppTest) -> str:
+    return "\n".join(m.value for m in at.markdown)
+
+
+def _rows(at: AppTest, index: int) -> list[dict]:
+    """Every data row of chart `index` (Streamlit ships chart data as Arrow)."""
+    import pyarrow as pa
+
+    rows = []
+    for dataset in at.get("vega_lite_chart")[index].proto.datasets:
+        rows.extend(pa.ipc.open_stream(dataset.data.data).read_all().to_pylist())
+    return rows
+
+
+def _chosen_rule_value(at: AppTest) -> int:
+    """The vocabulary size drawn as the dashed 'chosen' rule on the curves chart."""
+    params = {p["name"]: p for p in _specs(at)[0]["params"]}
+    return params["chosen"]["value"]
+
+
+def test_default_page_shows_every_section_and_chart():
+    at = _open()
+    assert at.title[0].value == "Vocabulary size: what it buys, what it costs"
+    assert [h.value for h in at.header] == [
+        "1. Sequence length against vocabulary size",
+        "2. What the vocabulary costs a model",
+        "3. The same text in ten languages",
+    ]
+    specs = _specs(at)
+    assert len(specs) == 5
+    assert "vconcat" in specs[0] and {p["name"] for p in specs[0]["params"]} == {"pick", "hover", "chosen"}
+    assert at.radio(key="vocab.source_w").value == "english"
+    slider = at.slider(key="vocab.chosen_w")
+    assert slider.min == 256 and slider.value > 256
+    assert _metric(at, "Vocabulary size") == f"{slider.value:,}"
+    assert _chosen_rule_value(at) == slider.value
+    text = _markdown(at)
+    assert "the number of places it merges" in text and "counted twice" in text
+    assert "= vocabulary size" in text and "= tokens the corpus uses" in text
+    assert "held-out 20%" in text
+
+
+def test_vocab_slider_moves_metrics_chart_rule_and_calculator():
+    at = _open()
+    at.slider(key="vocab.chosen_w").set_value(400).run()
+    _ok(at)
+    assert _metric(at, "Vocabulary size") == "400"
+    assert _chosen_rule_value(at) == 400
+    # the calculator follows the chart's vocabulary: 400 x 768, tied
+    assert at.number_input(key="vocab.cost.vocab_w").value == 400
+    assert at.number_input(key="vocab.cost.vocab_w").proto.disabled
+    assert _metric(at, "Embedding parameters") == f"{400 * 768:,}"
+    # and so does the languages chart's own tokenizer
+    tokenizers = {row["tokenizer"] for row in _rows(at, 3)}
+    assert "English sample run (bytes), V = 400" in tokenizers
+    # at the smallest size there are no merges: one token per byte of the training text
+    at.slider(key="vocab.chosen_w").set_value(256).run()
+    _ok(at)
+    assert _metric(at, "Bytes per token, training text") == "1.00"
+
+
+def test_merges_select_slider_and_units_radio_retrain():
+    at = _open()
+    at.select_slider(key="vocab.merges_w").set_value(250).run()
+    _ok(at)
+    assert at.slider(key="vocab.chosen_w").max == 256 + 250
+    at.radio(key="vocab.units_w").set_value("char").run()
+    _ok(at)
+    slider = at.slider(key="vocab.chosen_w")
+    assert slider.min < 256  # each distinct character, not all 256 bytes
+    assert slider.max == slider.min + 250
+    assert "Characters per token, training text" in [m.label for m in at.metric]
+    assert "each distinct character" in _markdown(at)
+
+
+def test_python_reference_source_trains_with_a_progress_bar_and_shows_overlaps():
+    at = _open(**{"vocab.merges.python": 500})
+    at.radio(key="vocab.source_w").set_value("python").run()
+    _ok(at)
+    assert at.slider(key="vocab.chosen_w").max == 256 + 500
+    text = _markdown(at)
+    assert "merges overlapped" in text  # runs of spaces: count > places merged
+    assert "Python reference: the held-out 10%" in text
+    assert "English sample (another kind of text)" in text
+
+
+@pytest.mark.parametrize("preset, embedding, share", [
+    ("llama3_8b", "1,050,673,152", "6.5%"),
+    ("qwen3_0_6b", "155,582,464", "25.9%"),
+    ("d8192_70b", "2,489,319,424", "1.8%"),
+    ("gpt2_small", "38,597,376", "31.0%"),
+])
+def test_cost_presets_reproduce_published_figures(preset, embedding, share):
+    at = _open()
+    at.selectbox(key="vocab.cost.preset_w").select(preset).run()
+    _ok(at)
+    assert _metric(at, "Embedding parameters") == embedding
+    assert _metric(at, "Share of the forward pass") == share
+    assert not at.number_input(key="vocab.cost.vocab_w").proto.disabled
+    text = _markdown(at)
+    assert "Published figures" in text and "✗" not in text and text.count("✓") >= 1
+
+
+def test_doubling_preset_compares_two_vocabulary_sizes():
+    at = _open()
+    at.selectbox(key="vocab.cost.preset_w").select("double_v").run()
+    _ok(at)
+    assert at.number_input(key="vocab.cost.compare_w").value == 128_000
+    assert "524,288,000 more parameters" in _markdown(at)
+    assert "(about 524M)" in _markdown(at)
+
+
+def test_cost_inputs_each_change_the_result():
+    at = _open()
+    at.selectbox(key="vocab.cost.preset_w").select("llama3_8b").run()
+    at.radio(key="vocab.cost.tied_w").set_value("tied").run()
+    _ok(at)
+    assert _metric(at, "Embedding parameters") == "525,336,576"
+    at.radio(key="vocab.cost.precision_w").set_value("int4").run()
+    _ok(at)
+    assert _metric(at, "Their memory at int4") == "263 MB"
+    at.number_input(key="vocab.cost.hidden_w").set_value(2048).run()
+    _ok(at)
+    assert _metric(at, "Embedding parameters") == f"{128_256 * 2048:,}"
+    at.number_input(key="vocab.cost.vocab_w").set_value(32_000).run()
+    _ok(at)
+    assert _metric(at, "Output-layer FLOPs per token") == f"{2 * 2048 * 32_000:,}"
+    at.number_input(key="vocab.cost.total_w").set_value(1_000_000_000).run()
+    _ok(at)
+    assert _metric(at, "Share of the forward pass") == f"{2048 * 32_000 / 1e9:.1%}"
+    at.number_input(key="vocab.cost.compare_w").set_value(64_000).run()
+    _ok(at)
+    assert f"{32_000 * 2048:,} more parameters" in _markdown(at)
+    assert "You have changed the Llama 3 8B figures" in "\n".join(c.value for c in at.caption)
+    # back to the chart's vocabulary: V follows the slider again
+    at.selectbox(key="vocab.cost.preset_w").select("chart").run()
+    _ok(at)
+    assert at.number_input(key="vocab.cost.vocab_w").value == at.slider(key="vocab.chosen_w").value
+
+
+def test_settings_survive_a_visit_to_another_page():
+    at = _open()
+    at.slider(key="vocab.chosen_w").set_value(333).run()
+    at.selectbox(key="vocab.cost.preset_w").select("gpt2_small").run()
+    at.switch_page("pages/home.py").run()
+    at.switch_page(PAGE).run()
+    _ok(at)
+    assert at.slider(key="vocab.chosen_w").value == 333
+    assert at.selectbox(key="vocab.cost.preset_w").value == "gpt2_small"
+    assert _metric(at, "Embedding parameters") == "38,597,376"
+
+
+def test_languages_section_counts_all_tokenizers():
+    at = _open()
+    tokenizers = {row["tokenizer"] for row in _rows(at, 3)}
+    assert {"GPT-2 (50K)", "GPT-4 cl100k (100K)", "GPT-4o o200k (200K)"} <= tokenizers
+    assert any(t.startswith("English sample run (bytes), V = ") for t in tokenizers)
+    languages = {row["language"] for row in _rows(at, 3)}
+    assert len(languages) == 10
+    assert "byte-level fallback" in _markdown(at)
+
+
+@pytest.fixture(scope="module")
+def session_state():
+    """What the Train page publishes: a char-level run on Sennrich's toy corpus."""
+    run = train(WordTable.from_word_counts("low 5\nlower 2\nnewest 6\nwidest 3"),
+                TrainerSettings(end_of_word="separate", merges=10))
+    return {"shared.run": run, "shared.step": 4, "shared.label": "Sennrich toy corpus"}
+
+
+def test_session_run_is_the_default_source(session_state):
+    at = _open(**session_state)
+    assert at.radio(key="vocab.source_w").value == "session"
+    run = session_state["shared.run"]
+    slider = at.slider(key="vocab.chosen_w")
+    assert (slider.min, slider.max) == (run.base_size, run.vocab_size(10))
+    assert slider.value == run.vocab_size(4)  # the Train page's step
+    text = _markdown(at)
+    assert "English sample" in text and "Python reference" in text  # held-out texts
+    assert "Characters per token, training text" in [m.label for m in at.metric]
+    # the char-level vocabulary does not know most characters of the other languages
+    infos = "\n".join(i.value for i in at.info)
+    assert "has never seen some characters" in infos and "Russian" in infos
+
+
+def test_builtin_source_with_a_session_run_also_shows_the_train_page_tokenizer(session_state):
+    at = _open(**session_state)
+    at.radio(key="vocab.source_w").set_value("english").run()
+    _ok(at)
+    tokenizers = {row["tokenizer"] for row in _rows(at, 3)}
+    assert any(t.startswith("Train page tokenizer, V = ") for t in tokenizers)
+
+
+def test_session_run_without_merges_says_so():
+    run = train(WordTable.from_word_counts("low 5"), TrainerSettings(merges=0))
+    at = _open(**{"shared.run": run, "shared.step": 0, "shared.label": "empty"})
+    assert "has no merges yet" in at.warning[0].value
