@@ -15,6 +15,7 @@ import pytest
 from bpe_core import TrainerSettings, WordTable, train
 from ui.model_cost import REAL_VOCABS
 from ui.vocab_charts import (
+    CHOSEN,
     HOVER,
     MAX_POINTS,
     PICK,
@@ -25,6 +26,7 @@ from ui.vocab_charts import (
     language_tokens_chart,
     picked_vocab,
     real_vocab_chart,
+    set_param,
 )
 from ui.vocab_curves import (
     base_retirements,
@@ -270,7 +272,7 @@ def test_curves_chart_has_three_titled_panels(curves_spec):
 
 def test_curves_chart_links_one_selection_across_the_panels(curves_spec):
     params = {p["name"]: p for p in curves_spec["params"]}
-    assert set(params) == {PICK, HOVER}
+    assert set(params) == {PICK, HOVER, CHOSEN}
     assert params[PICK]["select"] == {"type": "point", "fields": ["vocab_size"], "nearest": True, "on": "click"}
     assert params[HOVER]["select"]["on"] == "pointerover"
     panel_views = set()
@@ -285,11 +287,20 @@ def test_curves_chart_links_one_selection_across_the_panels(curves_spec):
 
 
 def test_curves_chart_marks_the_chosen_size_in_every_panel(curves_spec):
-    datasets = curves_spec["datasets"]
+    """The dashed rule reads the `chosen` parameter, so moving the slider changes only
+    that value (set_param), never the chart."""
+    params = {p["name"]: p for p in curves_spec["params"]}
+    assert params[CHOSEN]["value"] == 600
     for panel in curves_spec["vconcat"]:
         chosen = [layer for layer in panel["layer"] if layer.get("mark", {}).get("strokeDash") == [6, 4]
                   and layer["mark"]["type"] == "rule"]
-        assert chosen and datasets[chosen[0]["data"]["name"]][0]["vocab_size"] == 600
+        assert len(chosen) == 1
+        assert {"calculate": CHOSEN, "as": "vocab_size"} in chosen[0]["transform"]
+    moved = set_param(curves_spec, CHOSEN, 700)
+    assert {p["name"]: p for p in moved["params"]}[CHOSEN]["value"] == 700
+    assert params[CHOSEN]["value"] == 600  # the original is untouched
+    with pytest.raises(ValueError, match="no parameter named 'nope'"):
+        set_param(curves_spec, "nope", 1)
 
 
 def test_curves_tooltips_give_exact_numbers(curves_spec):
