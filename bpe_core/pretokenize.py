@@ -5,6 +5,7 @@ Each pre-tokenizer is a name and a regular expression (the `regex` module, for \
 `pretokenize` returns the pieces with their (start, end) character offsets, which
 always tile the input exactly for the regex ones (every character lands in one piece),
 except `whitespace`, which drops the whitespace between words as subword-nmt does.
+`none` makes the whole text one piece.
 
 The GPT-2, cl100k and o200k patterns are OpenAI's, as published in tiktoken
 (tiktoken_ext/openai_public.py). Normalisation (NFC, lowercasing) is not done here:
@@ -37,7 +38,11 @@ O200K_PATTERN = "|".join(
         r"""\s+""",
     ]
 )
-SIMPLE_PATTERN = r""" ?[^\W\d_]+| ?\d{1,3}| ?[^\s\w]+|\s+"""
+# The simple regex names letters, 1-3 digits, punctuation and whitespace. Word characters
+# that are none of these (`_`, the zero-width joiner inside emoji, other connector
+# punctuation) would fall between pieces and be lost, so a last alternative `\S` keeps
+# each of them as a piece of its own.
+SIMPLE_PATTERN = r""" ?[^\W\d_]+| ?\d{1,3}| ?[^\s\w]+|\s+|\S"""
 WHITESPACE_PATTERN = r"""\S+"""
 
 #: name -> regex. `none` has no pattern: the whole text is one piece.
@@ -56,7 +61,8 @@ DESCRIPTIONS: dict[str, str] = {
     "gpt2": "GPT-2's regex: letters, digits, punctuation; a space sticks to the next word",
     "cl100k": "GPT-4's regex: digits in groups of up to 3, case-insensitive contractions",
     "o200k": "GPT-4o's regex: camelCase-aware words, digits in groups of up to 3",
-    "simple": "a simple regex: ` ?letters`, ` ?1-3 digits`, ` ?punctuation`, whitespace",
+    "simple": "a simple regex: ` ?letters`, ` ?1-3 digits`, ` ?punctuation`, whitespace "
+    "(anything else, such as `_`, is a piece of its own)",
     "none": "no pre-tokenization: merges may cross spaces",
 }
 

@@ -317,14 +317,23 @@ class Tokenizer:
             for piece, _ in self.pieces(chunk):
                 ids = self._encode_piece(piece)
                 if None in ids:
-                    bad = next(ch for ch in piece if (ch, False) not in self._base_ids and (ch, True) not in self._base_ids)
-                    raise ValueError(
-                        f"The character {bad!r} (U+{ord(bad):04X}) is not in this character-level "
-                        "vocabulary, so it has no token id. Train on text that contains it, or "
-                        "train with byte units, which cover every character."
-                    )
+                    raise ValueError(self._unknown_message(piece))
                 out.extend(ids)  # type: ignore[arg-type]
         return out
+
+    def _unknown_message(self, piece: str) -> str:
+        """Name the first symbol of `piece` that has no id (a character-level vocabulary)."""
+        for (body, eow), sid in zip(
+            base_symbols(piece, self.units, self.end_of_word), self._base(piece)
+        ):
+            if sid is None:
+                where = f" at the end of a word ({body}{self.marker})" if eow and body else ""
+                return (
+                    f"The character {body!r} (U+{ord(body):04X}){where} is not in this "
+                    "character-level vocabulary, so it has no token id. Train on text that "
+                    "contains it, or train with byte units, which cover every character."
+                )
+        return f"The piece {piece!r} has a symbol with no token id in this vocabulary."
 
     def _encode_piece(self, piece: str) -> tuple[int | None, ...]:
         ids = self._cache.get(piece)
@@ -451,11 +460,13 @@ class Tokenizer:
         char_of_byte: list[int] = []
         for i, ch in enumerate(piece):
             char_of_byte.extend([i] * len(ch.encode("utf-8")))
+        char_of_byte.append(len(piece))  # where a zero-byte token (a separate marker) sits
         out, b = [], 0
         for tid in ids:
             data = self._bytes[tid]
-            first, last = char_of_byte[b], char_of_byte[b + len(data) - 1]
-            out.append(TokenSpan(tid, data, bytes_label(data), start + first, start + last + 1, piece_index))
+            first = char_of_byte[b]
+            end = char_of_byte[b + len(data) - 1] + 1 if data else first
+            out.append(TokenSpan(tid, data, bytes_label(data), start + first, start + end, piece_index))
             b += len(data)
         return out
 

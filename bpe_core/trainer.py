@@ -177,7 +177,11 @@ class BPETrainer:
         symbol_lists = [base_symbols(w, s.units, s.end_of_word) for w in words.words]
         base: set = {sym for syms in symbol_lists for sym in syms}
         if s.units == "byte":
+            # Byte units cover any text: every byte, and every byte ending a word when
+            # the marker is attached to the last symbol.
             base |= {(bytes((b,)), False) for b in range(256)}
+            if s.end_of_word == "attached":
+                base |= {(bytes((b,)), True) for b in range(256)}
         if s.end_of_word == "separate":
             base.add((marker_body, True))
         self.vocab = Vocab(s.units, s.marker, base)

@@ -98,6 +98,8 @@ class NaiveBPE:
         base = {sym for syms in symbol_lists for sym in syms}
         if units == "byte":
             base |= {(bytes([b]), False) for b in range(256)}
+            if end_of_word == "attached":  # any byte may end a word
+                base |= {(bytes([b]), True) for b in range(256)}
         self.tokens: list[tuple[str | bytes, bool]] = sorted(base, key=lambda t: (self.display(t), t[1]))
         self._displays = [self.display(t) for t in self.tokens]
         self.base_size = len(self.tokens)

@@ -265,8 +265,8 @@ any_text = st.text(st.characters(exclude_categories=["Cs"]), max_size=60)
 @pytest.mark.parametrize(
     "pretokenizer, end_of_word",
     [("gpt2", "none"), ("cl100k", "none"), ("o200k", "none"), ("none", "none"),
-     ("gpt2", "separate")],
-)  # not "simple" nor "attached": see the two xfail tests below
+     ("gpt2", "separate"), ("simple", "none"), ("gpt2", "attached")],
+)
 @settings(max_examples=60, deadline=None)
 @given(text=any_text)
 def test_trained_byte_tokenizer_round_trips_any_text(pretokenizer, end_of_word, text):
@@ -278,8 +278,6 @@ def test_trained_byte_tokenizer_round_trips_any_text(pretokenizer, end_of_word, 
     assert tok.decode_bytes(ids) == text.encode("utf-8")
 
 
-@pytest.mark.xfail(strict=True, reason="bug: the simple pattern matches no alternative for '_' "
-                   "([^\\W\\d_] and [^\\s\\w] both exclude it), so '_' is silently dropped")
 @pytest.mark.parametrize("text", ["_", "snake_case", "a _ b", "__init__"])
 def test_simple_pretokenizer_keeps_every_character(text):
     """pretokenize.py promises that the regex pre-tokenizers tile the input (every
@@ -293,8 +291,6 @@ def test_simple_pretokenizer_keeps_every_character(text):
     assert tok.decode(tok.encode(text)) == text
 
 
-@pytest.mark.xfail(strict=True, reason="bug: byte units with an attached marker only have "
-                   "end-of-word byte tokens for bytes that ended a word in the corpus")
 @pytest.mark.parametrize("text", ["ba", "x", "0", "é"])
 def test_byte_units_with_attached_marker_encode_any_text(text):
     """Byte units promise that any text encodes. With end_of_word="attached", a piece's
@@ -370,8 +366,6 @@ def test_token_spans_follow_encode_and_cover_the_text(which, text):
         assert b.start == a.end or ((a.partial or b.partial) and b.start < a.end)
 
 
-@pytest.mark.xfail(strict=True, raises=IndexError,
-                   reason="bug: _piece_spans indexes past the piece for the 0-byte separate marker")
 @pytest.mark.parametrize("text", ["hi", "a b"])
 def test_token_spans_with_byte_units_and_a_separate_marker(text):
     """With byte units and a separate marker, each piece ends with the marker token,
