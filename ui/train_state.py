@@ -364,6 +364,10 @@ def on_setting(widget_key: str, name: str) -> None:
     if name in ("merges", "vocab_size", "min_count") and value is not None:
         value = int(value)
     ss[SETTING + name] = value
+    if name == "stop" and value == "vocab" and ss.get(ACTIVE) is not None:
+        # start from the vocabulary the current run reaches, so the switch alone changes nothing
+        run = current_view().run
+        ss[SETTING + "vocab_size"] = run.vocab_size(run.steps)
 
 
 def handle_upload(data: bytes | None, name: str) -> str | None:

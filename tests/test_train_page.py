@@ -1,0 +1,519 @@
+"""The Train page under AppTest: every control, every bad input, the URL.
+
+Each test opens the app, goes to the Train page and drives it through its widgets
+(found by their stable keys), then checks what the page shows against the engine:
+the merge list's rows carry the engine's display strings as data attributes, so
+"the merge list equals the engine's" is a direct comparison. Play ticks: timers never
+fire in AppTest, so a test reruns with the playing state set (each rerun is one tick).
+"""
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from bpe_core import WordTable, train
+from ui import train_state as state
+from ui.train_config import Settings, build_word_table, load_presets, preset_corpus
+
+APP = "../app.py"
+PAGE = "pages/train.py"
+
+
+def open_train(query: dict[str, str] | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    for k, v in (query or {}).items():
+        at.query_params[k] = v
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def engine_run(preset: str = "sennrich", **changes):
+    s = load_presets()[preset].settings
+    s = Settings(**{**s.__dict__, **changes})
+    words, _ = build_word_table(preset_corpus(preset), s)
+    return train(words, s.trainer_settings())
+
+
+def all_html(at: AppTest) -> str:
+    return "\n".join(h.value for h in at.html)
+
+
+def merge_rows(at: AppTest) -> list[tuple[int, str, str, str]]:
+    """(rank, left, right, token) of every row of the merge list on the page."""
+    rows = re.findall(r'data-rank="(\d+)" data-left="([^"]*)" data-right="([^"]*)" data-token="([^"]*)"', all_html(at))
+    return [(int(r), html.unescape(a), html.unescape(b), html.unescape(t)) for r, a, b, t in rows]
+
+
+def engine_rows(run, k: int) -> list[tuple[int, str, str, str]]:
+    return [(e.step, e.pair_text[0], e.pair_text[1], e.token) for e in run.events[:k]]
+
+
+def step_of(at: AppTest) -> int:
+    return at.session_state[state.STEP]
+
+
+def click(at: AppTest, key: str) -> AppTest:
+    at.button(key=key).click().run()
+    assert not at.exception, at.exception
+    return at
+
+
+def errors(at: AppTest) -> str:
+    return " ".join(e.value for e in at.error)
+
+
+# ---- stepping ------------------------------------------------------------------------------
+def test_opens_on_sennrich_at_step_0():
+    at = open_train()
+    run = engine_run()
+    assert step_of(at) == 0
+    assert at.session_state[state.PRESET] == "sennrich"
+    assert "No merges yet." in all_html(at)
+    assert "Step 0 of 10" in at.slider(key="train_w_step").label
+    # the pair table before merge 1, in the engine's order
+    rows = re.findall(r'<tr class="[^"]*" data-pair="([^"]*)"', all_html(at))
+    assert rows[:3] == ["e + s", "s + t", "t + &lt;/w&gt;"]
+    assert len(rows) == len(run.events[0].top_pairs)
+
+
+def test_step_back_jump_reset_and_merge_list_equals_engine():
+    at = open_train()
+    run = engine_run()
+    for _ in range(3):
+        click(at, "train_btn_step")
+    assert step_of(at) == 3
+    assert merge_rows(at) == engine_rows(run, 3)
+    assert at.query_params["step"] == ["3"] or at.query_params["step"] == "3"
+    click(at, "train_btn_back")
+    assert step_of(at) == 2 and merge_rows(at) == engine_rows(run, 2)
+    at.slider(key="train_w_step").set_value(7).run()
+    assert not at.exception
+    assert step_of(at) == 7 and merge_rows(at) == engine_rows(run, 7)
+    assert "Step 7 of 10" in at.slider(key="train_w_step").label
+    click(at, "train_btn_reset")
+    assert step_of(at) == 0 and merge_rows(at) == []
+
+
+def test_the_sentence_names_the_ties_and_the_rule():
+    at = open_train()
+    click(at, "train_btn_step")
+    sentence = [h.value for h in at.html if "tp-sentence" in h.value and "Merged" in h.value][0]
+    text = html.unescape(re.sub(r"<[^>]+>", "", sentence))  # chips lose their borders here
+    assert text == ("Merged es → es (count 9). Tied with st and t</w>; the first-seen rule picked es "
+                    "because it occurs first (in “newest”).")
+    at.selectbox(key="train_w_tie_break").set_value("smallest-id").run()
+    sentence = [h.value for h in at.html if "tp-sentence" in h.value and "Merged" in h.value][0]
+    assert "the <b" in sentence and "smallest-id</b> rule picked" in sentence
+    assert "because it has the smallest ids (" in sentence
+
+
+def test_step_is_published_for_the_other_pages():
+    at = open_train()
+    click(at, "train_btn_step")
+    click(at, "train_btn_step")
+    assert at.session_state["shared.step"] == 2
+    assert at.session_state["shared.run"].steps == 10
+    assert "Sennrich" in at.session_state["shared.label"]
+
+
+def test_play_ticks_to_the_end_then_stops():
+    at = open_train()
+    click(at, "train_btn_play")
+    assert at.session_state[state.PLAYING] is True
+    assert step_of(at) == 0  # pressing Play does not itself step
+    ticks = 0
+    while at.session_state[state.PLAYING] and ticks < 20:
+        at.run()  # a timer tick reruns the page (AppTest never fires timers)
+        assert not at.exception, at.exception
+        ticks += 1
+    assert ticks == 10 and step_of(at) == 10
+    assert at.session_state[state.PLAYING] is False
+    assert merge_rows(at) == engine_rows(engine_run(), 10)
+    assert "Training stopped after 10 merges" in " ".join(s.value for s in at.success)
+
+
+def test_pause_stops_and_play_at_the_end_starts_over():
+    at = open_train()
+    click(at, "train_btn_play")
+    at.run()
+    at.run()
+    assert step_of(at) == 2
+    click(at, "train_btn_play")  # now it reads Pause
+    assert at.session_state[state.PLAYING] is False
+    at.run()
+    assert step_of(at) == 2  # no tick while paused
+    at.slider(key="train_w_step").set_value(10).run()
+    click(at, "train_btn_play")
+    assert step_of(at) == 0 and at.session_state[state.PLAYING]
+
+
+def test_tick_function_directly():
+    at = open_train()
+    view = state.train_view(preset_corpus("sennrich"), load_presets()["sennrich"].settings)
+    assert view.steps == 10
+    # the tick logic on a plain dict standing in for session state
+    fake = {state.PLAYING: True, state.STEP: 9}
+    old = state.ss
+    try:
+        state.ss = fake
+        assert state.tick(view) is True and fake[state.STEP] == 10 and fake[state.PLAYING] is False
+        assert state.tick(view) is False and fake[state.STEP] == 10
+    finally:
+        state.ss = old
+    assert not at.exception
+
+
+def test_speed_control():
+    at = open_train()
+    at.button_group(key="train_w_speed").set_value("fastest").run()
+    assert at.session_state[state.SPEED] == "fastest"
+    assert not at.exception
+
+
+# ---- corpus and settings -------------------------------------------------------------------
+@pytest.mark.parametrize("preset", list(load_presets()))
+def test_every_preset_trains_and_shows_its_merges(preset):
+    at = open_train()
+    at.selectbox(key="train_w_preset").set_value(preset).run()
+    assert not at.exception, at.exception
+    run = engine_run(preset)
+    k = min(3, run.steps)
+    at.slider(key="train_w_step").set_value(k).run()
+    assert merge_rows(at) == engine_rows(run, k)
+    assert at.session_state[state.SETTING + "marker"] == load_presets()[preset].settings.marker
+
+
+def test_preset_change_resets_step_and_applies_its_settings():
+    at = open_train()
+    click(at, "train_btn_step")
+    at.selectbox(key="train_w_preset").set_value("classroom").run()
+    assert step_of(at) == 0
+    assert at.session_state[state.SETTING + "marker"] == "_"
+    assert at.text_input(key="train_w_marker").value == "_"
+    click(at, "train_btn_step")
+    assert merge_rows(at) == engine_rows(engine_run("classroom"), 1)
+
+
+@pytest.mark.parametrize("rule", ["lexicographic", "smallest-id"])
+def test_settings_change_retrains_and_keeps_the_step(rule):
+    at = open_train()
+    at.slider(key="train_w_step").set_value(4).run()
+    at.selectbox(key="train_w_tie_break").set_value(rule).run()
+    assert not at.exception
+    assert step_of(at) == 4
+    assert merge_rows(at) == engine_rows(engine_run(tie_break=rule), 4)
+    assert at.query_params["tie"] in (rule, [rule])
+
+
+def test_units_end_of_word_and_stop_settings():
+    at = open_train()
+    at.radio(key="train_w_end_of_word").set_value("attached").run()
+    at.radio(key="train_w_units").set_value("byte").run()
+    at.number_input(key="train_w_merges").set_value(5).run()
+    assert not at.exception
+    run = engine_run(end_of_word="attached", units="byte", merges=5)
+    at.slider(key="train_w_step").set_value(5).run()
+    assert merge_rows(at) == engine_rows(run, 5)
+    at.selectbox(key="train_w_stop").set_value("vocab").run()
+    assert not at.error  # switching starts from the vocabulary the run reached
+    assert at.number_input(key="train_w_vocab_size").value == run.vocab_size(5)
+    at.number_input(key="train_w_vocab_size").set_value(520).run()
+    assert not at.exception and not at.error
+    assert at.session_state[state.ACTIVE][2].stop == "vocab"
+    assert at.session_state["shared.run"].events[-1].vocab_size == 520
+
+
+def test_paste_text():
+    at = open_train()
+    at.radio(key="train_w_source").set_value("text").run()
+    at.selectbox(key="train_w_pretokenizer").set_value("gpt2").run()
+    text = "the cat, the hat & the <mat> #1"
+    at.text_area(key="train_w_text").set_value(text).run()
+    assert not at.exception and not at.error
+    run = at.session_state["shared.run"]
+    assert run.words.words[:2] == ("the", " cat")
+    at.slider(key="train_w_step").set_value(run.steps).run()
+    assert [r[1:] for r in merge_rows(at)][-3:] == [r[1:] for r in engine_rows(run, run.steps)][-3:]
+    assert at.query_params["text"] in (text, [text])
+
+
+def test_word_list_edit():
+    at = open_train()
+    at.radio(key="train_w_source").set_value("words").run()
+    assert at.text_area(key="train_w_words").value.startswith("low 5")
+    at.text_area(key="train_w_words").set_value("hug 10\npug 5\npun 12\nbun 4\nhugs 5").run()
+    assert not at.exception and not at.error
+    at.slider(key="train_w_step").set_value(3).run()
+    run = train(WordTable.from_word_counts("hug 10\npug 5\npun 12\nbun 4\nhugs 5"), Settings().trainer_settings())
+    assert merge_rows(at) == engine_rows(run, 3)
+
+
+def test_upload_a_text_file_and_read_it_as_words():
+    at = open_train()
+    at.radio(key="train_w_source").set_value("upload").run()
+    assert "at most 2 MB" in at.get("file_uploader")[0].proto.label
+    at.get("file_uploader")[0].upload("toy.txt", "aaabdaaabac".encode(), "text/plain").run()
+    assert not at.exception and not at.error
+    assert at.session_state["shared.run"].words.words == ("aaabdaaabac",)
+    at.radio(key="train_w_upload_kind").set_value("words").run()
+    # not a word-count list: the engine's message, the previous run kept
+    assert "is not a 'word count' line" in errors(at)
+    assert at.session_state["shared.run"].words.words == ("aaabdaaabac",)
+
+
+# ---- bad input -----------------------------------------------------------------------------
+def test_empty_text_shows_an_error_and_keeps_the_previous_state():
+    at = open_train()
+    at.radio(key="train_w_source").set_value("text").run()  # starts with a sample text
+    assert not at.error
+    click(at, "train_btn_step")
+    key = at.session_state[state.ACTIVE][0]
+    at.text_area(key="train_w_text").set_value("   ").run()
+    assert not at.exception
+    assert "The corpus is empty" in errors(at)
+    # the empty text never trained: the page still shows the sample text at step 1
+    assert at.session_state[state.ACTIVE][0] == key and step_of(at) == 1
+    click(at, "train_btn_step")  # still usable
+    assert step_of(at) == 2 and "The corpus is empty" in errors(at)
+
+
+def test_malformed_word_line():
+    at = open_train()
+    at.radio(key="train_w_source").set_value("words").run()
+    before = at.session_state[state.ACTIVE][0]
+    at.text_area(key="train_w_words").set_value("low 5\nlower two\n").run()
+    assert not at.exception
+    assert "Line 2" in errors(at) and "'lower two'" in errors(at)
+    assert at.session_state[state.ACTIVE][0] == before
+    at.text_area(key="train_w_words").set_value("low 5\nlower 2\n").run()
+    assert not at.error
+
+
+def test_non_utf8_upload_shows_an_error_and_keeps_the_corpus():
+    at = open_train()
+    at.radio(key="train_w_source").set_value("upload").run()
+    at.get("file_uploader")[0].upload("latin1.txt", "café naïve".encode("latin-1"), "text/plain").run()
+    assert not at.exception
+    assert "latin1.txt is not valid UTF-8 text" in errors(at)
+    assert at.session_state[state.UPLOAD_TEXT] is None
+    assert at.session_state["shared.run"].words.words[0] == "low"  # Sennrich still shown
+
+
+def test_upload_handler_directly():
+    """The handler the uploader calls, on its own (no widget)."""
+    fake = {state.UPLOAD_TEXT: "old", state.UPLOAD_NAME: "old.txt", state.UPLOAD_ERROR: None, state.RESET_STEP: False}
+    old = state.ss
+    try:
+        state.ss = fake
+        msg = state.handle_upload(b"\xff\xfe\x00a", "bin.txt")
+        assert "binary file" in msg and fake[state.UPLOAD_TEXT] == "old"
+        msg = state.handle_upload(b"\xe9t\xe9", "latin.txt")
+        assert "not valid UTF-8" in msg and fake[state.UPLOAD_TEXT] == "old"
+        assert state.handle_upload(b"  \n", "blank.txt").startswith("blank.txt is empty")
+        assert state.handle_upload("low lower".encode(), "ok.txt") is None
+        assert fake[state.UPLOAD_TEXT] == "low lower" and fake[state.UPLOAD_ERROR] is None
+        assert state.handle_upload(None, "gone.txt") is None and fake[state.UPLOAD_TEXT] == "low lower"
+    finally:
+        state.ss = old
+
+
+@pytest.mark.parametrize("change, message", [
+    (("selectbox", "train_w_stop", "vocab"), None),
+])
+def test_vocab_size_below_base(change, message):
+    at = open_train()
+    click(at, "train_btn_step")
+    at.selectbox(key="train_w_stop").set_value("vocab").run()
+    at.number_input(key="train_w_vocab_size").set_value(5).run()
+    assert not at.exception
+    assert "smaller than the 11 base symbols" in errors(at)
+    assert step_of(at) == 1 and at.session_state["shared.run"].steps == 10
+    at.number_input(key="train_w_vocab_size").set_value(15).run()
+    assert not at.error and at.session_state["shared.run"].events[-1].vocab_size == 15
+
+
+def test_empty_marker_is_refused():
+    at = open_train()
+    at.text_input(key="train_w_marker").set_value("").run()
+    assert not at.exception
+    assert "end-of-word marker is empty" in errors(at)
+    at.text_input(key="train_w_marker").set_value("_").run()
+    assert not at.error
+    assert at.session_state["shared.run"].events[2].token == "est_"
+
+
+def test_min_count_too_high_leaves_nothing_to_step():
+    at = open_train()
+    at.number_input(key="train_w_min_count").set_value(100).run()
+    assert not at.exception
+    assert at.session_state["shared.run"].steps == 0
+    assert "nothing to step through" in " ".join(i.value for i in at.info)
+
+
+def test_no_pretokenizer_on_a_long_text_is_cut_with_a_note():
+    at = open_train()
+    at.radio(key="train_w_source").set_value("text").run()
+    at.selectbox(key="train_w_pretokenizer").set_value("none").run()
+    assert not at.exception and not at.warning
+    assert len(at.session_state["shared.run"].words) == 1
+    at.text_area(key="train_w_text").set_value("low lower newest widest " * 500).run()  # 12,000 characters
+    assert not at.exception
+    assert "first 10,000 characters" in " ".join(w.value for w in at.warning)
+    assert at.session_state["shared.run"].words.words[0] == ("low lower newest widest " * 500)[:10_000]
+
+
+# ---- every symbol --------------------------------------------------------------------------
+SYMBOLS = '", 5\n"" 4\n<< 3\n&& 3\n## 3\n🙂🙂 2\n</w></w> 2\n,, 3\n\'\' 2\n<b>& 2\n'
+
+
+@pytest.mark.parametrize("units", ["char", "byte"])
+def test_symbols_display_and_merge(units):
+    at = open_train()
+    at.radio(key="train_w_source").set_value("words").run()
+    at.text_area(key="train_w_words").set_value(SYMBOLS).run()
+    at.radio(key="train_w_units").set_value(units).run()
+    at.number_input(key="train_w_merges").set_value(40).run()
+    assert not at.exception and not at.error
+    run = at.session_state["shared.run"]
+    assert run.steps > 8
+    for k in (1, run.steps // 2, run.steps):
+        at.slider(key="train_w_step").set_value(k).run()
+        assert not at.exception
+        assert merge_rows(at) == engine_rows(run, k)[-15:]
+        page = all_html(at)
+        assert "<b>" not in page.replace("<b>first-seen</b>", "").replace("<b title=", "")
+        assert "&lt;" in page and "&amp;" in page
+
+
+def test_the_marker_itself_as_a_word_with_a_separate_marker():
+    at = open_train()
+    at.radio(key="train_w_source").set_value("words").run()
+    at.text_area(key="train_w_words").set_value("</w> 5\nw> 3").run()
+    assert not at.error
+    run = at.session_state["shared.run"]
+    at.slider(key="train_w_step").set_value(run.steps).run()
+    assert merge_rows(at) == engine_rows(run, run.steps)
+    # the literal characters and the marker are different tokens
+    assert ("w", ">") == run.events[0].pair_text or ">" in run.events[0].pair_text
+
+
+# ---- the URL -------------------------------------------------------------------------------
+def test_url_restores_preset_settings_and_step():
+    at = open_train({"preset": "hf_course", "step": "4", "tie": "lexicographic"})
+    assert at.session_state[state.PRESET] == "hf_course"
+    assert at.session_state[state.SETTING + "tie_break"] == "lexicographic"
+    assert step_of(at) == 4
+    assert merge_rows(at) == engine_rows(engine_run("hf_course", tie_break="lexicographic"), 4)
+    assert not at.warning
+
+
+def test_url_restores_a_word_list_and_the_views():
+    at = open_train({"words": "aa 3\nab 2", "step": "1", "view": "present", "mode": "predict"})
+    assert at.session_state[state.SOURCE] == "words"
+    assert at.session_state[state.VIEW] == "present" and at.session_state[state.MODE] == "predict"
+    assert step_of(at) == 1
+    assert "present" in all_html(at)
+
+
+def test_url_with_bad_values_warns_and_falls_back():
+    at = open_train({"preset": "nope", "step": "99", "units": "qubits", "merges": "-3"})
+    assert not at.exception
+    warnings = " ".join(w.value for w in at.warning)
+    assert "unknown preset 'nope'" in warnings and "qubits" in warnings and "'-3'" in warnings
+    assert "asks for step 99" in warnings
+    assert step_of(at) == 10
+
+
+def test_url_with_a_bad_word_list_falls_back_to_the_default_preset():
+    at = open_train({"words": "low five"})
+    assert not at.exception
+    assert "is not a 'word count' line" in errors(at)
+    assert at.session_state["shared.run"].words.words[0] == "low"
+
+
+def test_leaving_and_coming_back_keeps_corpus_and_step():
+    at = open_train()
+    at.selectbox(key="train_w_preset").set_value("hf_course").run()
+    click(at, "train_btn_step")
+    click(at, "train_btn_step")
+    at.switch_page("pages/home.py").run()
+    assert not at.exception
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    assert at.session_state[state.PRESET] == "hf_course" and step_of(at) == 2
+    assert at.selectbox(key="train_w_preset").value == "hf_course"
+    assert at.query_params["preset"] in ("hf_course", ["hf_course"])
+
+
+# ---- predict mode and presentation view ----------------------------------------------------
+def test_predict_mode_grades_a_tied_pair_as_right_and_keeps_a_score():
+    at = open_train()
+    at.toggle(key="train_w_predict").set_value(True).run()
+    assert not at.exception
+    assert at.session_state[state.MODE] == "predict"
+    assert "merged" not in re.findall(r'tp-badge (\w+)', all_html(at))  # the winner is hidden
+    pick = at.selectbox(key="train_w_pick")
+    s_t = [i for i in pick.options if i.endswith("s + t")]
+    assert s_t, pick.options
+    pick.set_value(pick.options.index(s_t[0]) if isinstance(pick.value, int) else s_t[0])
+    at.button(key="train_btn_check").click().run()
+    assert not at.exception, at.exception
+    page = all_html(at)
+    assert "Counts as right" in page and "first-seen" in page
+    result = at.session_state[state.RESULTS][(at.session_state[state.ACTIVE][0], 0)]
+    assert result["pair"] == "tied"
+    assert "Score: 1 of 1 pair right" in " ".join(c.value for c in at.caption)
+    click(at, "train_btn_next")
+    assert step_of(at) == 1
+
+
+def test_predict_mode_wrong_answer_and_play_disabled():
+    at = open_train()
+    at.toggle(key="train_w_predict").set_value(True).run()
+    assert at.button(key="train_btn_play").disabled
+    pick = at.selectbox(key="train_w_pick")
+    low = [o for o in pick.options if o.endswith("w + </w>")]
+    pick.set_value(pick.options.index(low[0]) if isinstance(pick.value, int) else low[0])
+    at.button(key="train_btn_check").click().run()
+    assert "Not this time" in all_html(at)
+    assert "Score: 0 of 1 pair right" in " ".join(c.value for c in at.caption)
+
+
+def test_presentation_view_shows_only_the_essentials_in_large_type():
+    at = open_train()
+    click(at, "train_btn_step")
+    at.toggle(key="train_w_present").set_value(True).run()
+    assert not at.exception
+    assert not at.expander or all("Corpus and settings" not in e.label for e in at.expander)
+    page = all_html(at)
+    assert 'class="tp present"' in page and "tp-sentence present" in page
+    assert 'class="tp tp-vocab"' not in page and not at.get("vega_lite_chart")
+    assert merge_rows(at) == engine_rows(engine_run(), 1)
+    click(at, "train_btn_step")
+    assert step_of(at) == 2
+    assert at.query_params["view"] in ("present", ["present"])
+
+
+def test_downloads_and_share_link():
+    at = open_train()
+    click(at, "train_btn_step")
+    labels = [d.proto.label for d in at.get("download_button")]
+    assert any("JSON" in x for x in labels) and any("Merges" in x for x in labels) and any("Vocabulary" in x for x in labels)
+    code = " ".join(c.value for c in at.code)
+    assert "preset=sennrich" in code and "step=1" in code
+
+
+def test_large_corpus_shows_a_sample_of_words():
+    at = open_train()
+    at.selectbox(key="train_w_preset").set_value("english").run()
+    at.slider(key="train_w_step").set_value(50).run()
+    assert not at.exception
+    cap = " ".join(c.value for c in at.caption)
+    assert "Showing" in cap and "distinct words" in cap
+    assert len(re.findall(r'<div class="tp-word[ "]', all_html(at))) <= 60
+    assert at.get("vega_lite_chart")
