@@ -1,0 +1,379 @@
+"""The Train page's pure helpers: configuration and URL, drawing, predict mode.
+
+No Streamlit here: the helpers take a TrainingRun (wrapped in a RunView) and return
+plain values or HTML strings, so these tests check them directly against the engine.
+"""
+from __future__ import annotations
+
+import dataclasses
+import html
+import re
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from bpe_core import TrainerSettings, WordTable, train
+from ui import train_predict as predict
+from ui import train_render as render
+from ui.train_config import (
+    MAX_WORD_LENGTH, NO_PRETOKENIZER_LIMIT, SHARE_TEXT_LIMIT, UPLOAD_LIMIT_MB, Corpus, Settings,
+    build_word_table, describe, from_params, load_presets, preset_corpus, read_upload, run_key, to_params,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+SENNRICH = "low 5\nlower 2\nnewest 6\nwidest 3"
+FIGURE1 = "low 1\nlowest 1\nnewer 1\nwider 1"
+
+
+def run_of(words: str, **settings) -> render.RunView:
+    s = dict(end_of_word="separate", merges=10)
+    s.update(settings)
+    return render.RunView(train(WordTable.from_word_counts(words), TrainerSettings(**s)), key="t")
+
+
+def text_run(text: str, pretokenizer: str = "gpt2", **settings) -> render.RunView:
+    s = dict(units="byte", merges=60)
+    s.update(settings)
+    return render.RunView(train(WordTable.from_text(text, pretokenizer), TrainerSettings(**s)), key="t")
+
+
+def strip(h: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", h))
+
+
+# ---- configuration and the URL -------------------------------------------------------------
+def test_upload_limit_matches_the_server_config():
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    assert config["server"]["maxUploadSize"] == UPLOAD_LIMIT_MB
+
+
+@pytest.mark.parametrize("preset", list(load_presets()))
+def test_every_preset_builds_and_round_trips_through_the_url(preset):
+    corpus = preset_corpus(preset)
+    s = load_presets()[preset].settings
+    table, notes = build_word_table(corpus, s)
+    assert len(table) > 0 and notes == ()
+    params = to_params(corpus, s, 3)
+    assert params == {"preset": preset, "step": "3"}  # the preset's own settings are left out
+    r = from_params(params)
+    assert r.corpus == corpus and r.settings == s and r.step == 3 and not r.problems
+
+
+@pytest.mark.parametrize("changes", [
+    {"tie_break": "smallest-id"},
+    {"units": "byte", "end_of_word": "attached", "marker": "@@"},
+    {"stop": "vocab", "vocab_size": 40, "min_count": 2},
+    {"pretokenizer": "gpt2", "merges": 0},
+    {"marker": "a&b=c d#"},  # characters that need URL escaping
+])
+def test_changed_settings_round_trip(changes):
+    s = dataclasses.replace(load_presets()["sennrich"].settings, **changes)
+    r = from_params(to_params(preset_corpus("sennrich"), s, 0))
+    assert r.settings == s and not r.problems
+
+
+def test_short_pasted_corpora_travel_in_the_link_and_long_ones_do_not():
+    short = Corpus("text", "text", 'a "quoted", <tag> & #hash 🙂')
+    r = from_params(to_params(short, Settings(), 2))
+    assert r.corpus == short and r.step == 2
+    words = Corpus("words", "words", "low 5\nlower 2")
+    assert from_params(to_params(words, Settings(), 0)).corpus == words
+    long = Corpus("text", "text", "x " * SHARE_TEXT_LIMIT)
+    params = to_params(long, Settings(), 1)
+    assert "text" not in params and not long.shareable
+    upload = Corpus("upload", "text", "x", name="f.txt")
+    assert not upload.shareable and "text" not in to_params(upload, Settings(), 0)
+
+
+def test_bad_link_values_are_ignored_with_a_message():
+    r = from_params({"preset": "sennrich", "units": "qubits", "merges": "lots", "view": "huge", "mode": "x"})
+    assert r.settings == load_presets()["sennrich"].settings
+    assert len(r.problems) == 4
+    assert from_params({}).corpus is None and from_params({}).settings is None
+
+
+def test_run_key_changes_with_corpus_and_settings():
+    a = run_key(Corpus("words", "words", "a 1"), Settings())
+    assert a == run_key(Corpus("words", "words", "a 1"), Settings())
+    assert a != run_key(Corpus("words", "words", "a 2"), Settings())
+    assert a != run_key(Corpus("text", "text", "a 1"), Settings())
+    assert a != run_key(Corpus("words", "words", "a 1"), Settings(merges=11))
+    # the pre-tokenizer does not matter for a word list, and does for text
+    assert a == run_key(Corpus("words", "words", "a 1"), Settings(pretokenizer="gpt2"))
+    assert run_key(Corpus("text", "text", "a"), Settings()) != run_key(Corpus("text", "text", "a"), Settings(pretokenizer="gpt2"))
+
+
+def test_settings_the_engine_rejects_raise_value_error():
+    with pytest.raises(ValueError, match="marker is empty"):
+        Settings(marker="").trainer_settings()
+    with pytest.raises(ValueError, match="at most 5,000 merges"):
+        Settings(merges=6000).trainer_settings()
+    table, _ = build_word_table(Corpus("words", "words", SENNRICH), Settings())
+    with pytest.raises(ValueError, match="smaller than the 11 base symbols"):
+        train(table, Settings(stop="vocab", vocab_size=5).trainer_settings())
+
+
+def test_no_pretokenizer_cuts_long_text_and_long_words_are_refused():
+    text = "ab " * (NO_PRETOKENIZER_LIMIT // 2)
+    table, notes = build_word_table(Corpus("text", "text", text), Settings(pretokenizer="none"))
+    assert len(table.words[0]) == NO_PRETOKENIZER_LIMIT and "first 10,000 characters" in notes[0]
+    with pytest.raises(ValueError, match="One word of this corpus is 10,001 characters long"):
+        build_word_table(Corpus("text", "text", "a" * (MAX_WORD_LENGTH + 1)), Settings(pretokenizer="gpt2"))
+
+
+@pytest.mark.parametrize("data, message", [
+    ("café".encode("latin-1"), "is not valid UTF-8 text"),
+    (b"PK\x03\x04\x00\x00", "looks like a binary file"),
+    (b"", "is empty"),
+    (b" \n\t", "is empty"),
+    (b"x" * (UPLOAD_LIMIT_MB * 1024 * 1024 + 1), "the limit is 2 MB"),
+])
+def test_bad_uploads(data, message):
+    with pytest.raises(ValueError, match=message):
+        read_upload(data, "f.txt")
+
+
+def test_upload_with_bom_and_describe():
+    assert read_upload("\ufefflow 5".encode("utf-8")) == "low 5"
+    assert describe(Corpus("upload", "text", "x", name="notes.txt"), Settings(units="byte", end_of_word="none")) == \
+        "notes.txt · byte, none, first-seen"
+
+
+# ---- RunView: segmentations at any step, without replay ------------------------------------
+@pytest.mark.parametrize("units", ["char", "byte"])
+@pytest.mark.parametrize("eow", ["none", "separate", "attached"])
+@pytest.mark.parametrize("rule", ["first-seen", "lexicographic", "smallest-id"])
+def test_tokens_at_equals_the_engines_replay(units, eow, rule):
+    text = (ROOT / "corpora" / "multilingual_short.txt").read_text(encoding="utf-8")
+    view = render.RunView(train(WordTable.from_text(text, "gpt2"),
+                                TrainerSettings(units=units, end_of_word=eow, tie_break=rule, merges=40)))
+    words = range(len(view.run.words))
+    for k in (0, 1, 7, 20, view.steps):
+        assert view.segmentations(k, words) == view.run.segmentations(k, words), k
+
+
+def test_changed_and_recent_words_follow_the_events():
+    view = run_of(SENNRICH)
+    assert view.changed_words(0) == []
+    assert view.changed_words(1) == [2, 3]  # e + s: newest and widest
+    assert view.recent_words(4)[:2] == [w for w, _ in view.run.events[3].words_changed][:2]
+    assert view.by_count == [2, 0, 3, 1]
+
+
+def test_labels_show_whitespace_and_partial_bytes():
+    view = text_run("a é b", units="byte", merges=3)
+    labels = {view.label(t) for t in range(view.run.base_size) if t in view.base_in_corpus}
+    assert "·" in labels and "a" in labels and "<C3>" in labels and "<A9>" in labels
+
+
+# ---- the sentence --------------------------------------------------------------------------
+def test_sentence_first_seen_names_ties_rule_and_word():
+    view = run_of(SENNRICH)
+    assert render.explain_step(view, 1).text == (
+        "Merged e + s -> es (count 9). Tied with s + t and t + </w>; the first-seen rule picked "
+        "e + s because it occurs first (in “newest”).")
+    assert render.explain_step(view, 3).text == \
+        "Merged est + </w> -> est</w> (count 9). No other pair occurs that often, so no tie rule was needed."
+    assert render.explain_step(view, 0).text.startswith("Step 0")
+
+
+def test_sentence_lexicographic_and_smallest_id():
+    lex = run_of(SENNRICH, tie_break="lexicographic")
+    ev = lex.run.events[0]
+    assert render.explain_step(lex, 1).text.endswith(
+        f"the lexicographic rule picked {render.pair_label(lex, ev.pair)} because it is the largest pair as strings.")
+    sid = run_of(SENNRICH, tie_break="smallest-id")
+    ev = sid.run.events[0]
+    a, b = ev.pair
+    text = render.explain_step(sid, 1).text
+    assert f"because it has the smallest ids ({sid.label(a)}={a}, {sid.label(b)}={b})." in text
+
+
+def test_sentence_figure1_five_way_tie():
+    view = run_of(FIGURE1)
+    ev = view.run.events[0]
+    assert ev.tie_count == 5
+    text = render.explain_step(view, 1).text
+    assert text.count(" + ") == 6 and "first-seen rule picked" in text and "r + </w>" in text
+    assert render.explain_step(view, 1).html.count('class="bpe-tok') >= 10
+
+
+def test_sentence_names_many_ties_and_reused_tokens():
+    view = text_run("abcdefghij " * 3, "whitespace", units="char", merges=2)
+    ev = view.run.events[0]
+    assert ev.tie_count == 9
+    assert "Tied with b + c, c + d, d + e, e + f, f + g and 3 more pairs;" in render.explain_step(view, 1).text
+    # a merge that re-makes an existing token (is_new_token False) says so
+    events = list(view.run.events)
+    events[1] = dataclasses.replace(events[1], is_new_token=False)
+    fake = render.RunView(dataclasses.replace(view.run, events=tuple(events)))
+    assert "was already in the vocabulary" in render.explain_step(fake, 2).text
+    assert "re-made a token" in render.vocab_summary(fake, 2)
+    assert ">again<" in render.merge_list_html(fake, 2)
+
+
+# ---- the pair table, merge list, corpus, vocabulary ----------------------------------------
+def test_pair_table_marks_winner_ties_and_changes():
+    view = run_of(SENNRICH)
+    out = render.pair_table_html(view, 1)
+    assert out.count('class="win"') == 1 and out.count('class="tie"') == 2
+    assert 'data-pair="e + s"' in out and "tp-d" not in out  # nothing changed before merge 1
+    out3 = render.pair_table_html(view, 3)
+    # merge 2 (es + t) changed counts: est + </w> is new, es + t is gone
+    assert "new</span>" in out3 and "Gone since the last merge" in out3
+    hidden = render.pair_table_html(view, 1, reveal=False, hide_counts=True)
+    assert 'class="win"' not in hidden and "tp-bar" not in hidden and ">?<" in hidden
+
+
+def test_pair_table_rows_follow_the_event_and_the_order():
+    view = run_of(SENNRICH)
+    rows = re.findall(r'data-pair="([^"]*)"', render.pair_table_html(view, 2))
+    assert rows == [html.escape(render.pair_label(view, p)) for p, _ in view.run.events[1].top_pairs]
+    order = list(reversed(range(len(rows))))
+    assert re.findall(r'data-pair="([^"]*)"', render.pair_table_html(view, 2, order=order)) == rows[::-1]
+
+
+def test_merge_list_equals_the_engine_and_windows():
+    view = text_run((ROOT / "corpora" / "english_sample.txt").read_text(), merges=40)
+    out = render.merge_list_html(view, 30)
+    rows = re.findall(r'data-rank="(\d+)" data-left="([^"]*)" data-right="([^"]*)" data-token="([^"]*)"', out)
+    assert [(int(r), html.unescape(a), html.unescape(b), html.unescape(t)) for r, a, b, t in rows] == [
+        (e.step, e.pair_text[0], e.pair_text[1], e.token) for e in view.run.events[15:30]]
+    assert 'class="now" data-rank="30"' in out and "Merges 16 to 30" in out
+    assert render.merge_list_html(view, 0).count("No merges yet") == 1
+
+
+def test_corpus_sample_small_and_large():
+    small = run_of(SENNRICH)
+    s = render.corpus_sample(small, 2)
+    assert s.groups == (("", (0, 1, 2, 3)),) and s.caption == "4 distinct words, 16 in all."
+    out = render.corpus_html(small, 1)
+    assert out.count("tp-word changed") == 2 and out.count('class="bpe-tok hl"') == 2
+    big = text_run((ROOT / "corpora" / "english_sample.txt").read_text(), merges=80)
+    s = render.corpus_sample(big, 80)
+    recent = dict(s.groups)["Changed by the latest merges"]
+    assert set(big.changed_words(80)) <= set(recent) or len(recent) == render.RECENT_SHOWN
+    assert s.shown <= render.FREQUENT_SHOWN + render.RECENT_SHOWN
+    assert s.caption.startswith(f"Showing {s.shown} of {len(big.run.words):,} distinct words")
+
+
+def test_a_long_word_is_drawn_in_part():
+    view = text_run("ab" * 600, "none", units="char", merges=1)
+    out = render.corpus_html(view, 0)
+    assert "… 800 more tokens" in out
+
+
+def test_vocab_marks_retired_tokens_and_figures():
+    view = run_of(SENNRICH, merges=4)
+    out = render.vocab_html(view, 4)
+    retired = view.run.retired_tokens(4)
+    assert out.count("bpe-tok retired") == len(retired) == 6
+    assert render.vocab_summary(view, 4).startswith("15 tokens: 11 base symbols + 4 merged tokens.")
+    f = render.figures(view, 4)
+    assert (f.vocab_size, f.corpus_length, f.unit) == (15, view.run.corpus_length(4), "characters")
+    assert f.per_token == pytest.approx(view.total_chars / view.run.corpus_length(4))
+    assert f.length_delta < 0 and f.per_token > f.per_token_start
+
+
+def test_byte_vocab_mentions_unused_bytes():
+    view = text_run("hello", units="byte", merges=2)
+    assert "256 byte values never occur" in render.vocab_summary(view, 1).replace("252 of the ", "")
+
+
+def test_chart_rows_are_thinned_and_the_chart_builds():
+    view = text_run((ROOT / "corpora" / "english_sample.txt").read_text(), merges=200)
+    rows = render.chart_rows(view)
+    assert rows[0]["step"] == 0 and rows[-1]["step"] == view.steps and len(rows) == view.steps + 1
+    spec = render.corpus_chart(view, 5, rows).to_dict()
+    assert spec["layer"][0]["mark"]["type"] == "line"
+    big_rows = render.chart_rows(dataclasses.replace(view, run=view.run) if False else view)
+    assert len(big_rows) <= render.CHART_POINTS + 2
+
+
+# ---- every symbol --------------------------------------------------------------------------
+SYMBOL_WORDS = '", 5\n"" 4\n<< 3\n&& 3\n## 3\n🙂🙂 2\n</w></w> 2\n,, 3\n\'\' 2\n<script>alert(1)</script> 2\n'
+
+
+@pytest.mark.parametrize("units", ["char", "byte"])
+@pytest.mark.parametrize("eow", ["separate", "attached", "none"])
+def test_symbols_merge_and_are_escaped_everywhere(units, eow):
+    view = run_of(SYMBOL_WORDS, units=units, end_of_word=eow, merges=60)
+    assert view.steps > 10
+    merged = {e.token for e in view.run.events}
+    assert {'""', "<<", "&&", "##", ",,"} <= {t.replace("</w>", "") for t in merged} or units == "byte"
+    for k in range(0, view.steps + 1):
+        pieces = [render.corpus_html(view, k), render.merge_list_html(view, k), render.vocab_html(view, k),
+                  render.explain_step(view, k).html]
+        if k:
+            pieces.append(render.pair_table_html(view, k))
+        out = "".join(pieces)
+        assert "<script" not in out and "<<" not in out and "&&" not in out.replace("&amp;&amp;", "")
+    rows = re.findall(r'data-left="([^"]*)" data-right="([^"]*)" data-token="([^"]*)"', render.merge_list_html(view, view.steps, window=10_000))
+    assert [tuple(html.unescape(x) for x in r) for r in rows] == [(*e.pair_text, e.token) for e in view.run.events]
+
+
+def test_text_with_spaces_quotes_and_emoji():
+    view = text_run('He said, "hi" & <b>left</b> #1 🙂🙂 — he said, "hi"', merges=40)
+    out = render.corpus_html(view, view.steps)
+    for escaped in ('<span class="ws">·</span>', "&quot;", "&lt;", "&amp;", "#", "🙂", ","):
+        assert escaped in out, escaped
+    assert "<b>" not in out
+    labels = [view.label(e.token_id) for e in view.run.events]
+    assert any(label.startswith("·") for label in labels)
+
+
+# ---- predict mode --------------------------------------------------------------------------
+def test_row_order_shuffles_only_within_counts():
+    view = run_of(FIGURE1)
+    rows = view.run.events[0].top_pairs
+    order = predict.row_order(view, 0, "seed")
+    counts = [rows[i][1] for i in order]
+    assert counts == sorted(counts, reverse=True) and sorted(order) == list(range(len(rows)))
+    assert any(predict.row_order(view, 0, str(s))[0] != 0 for s in range(20))  # the winner is not always first
+    assert sorted(predict.row_order(view, 0, "seed", hide_counts=True)) == list(range(len(rows)))
+
+
+def test_grading_exact_tied_wrong_and_feedback():
+    view = run_of(SENNRICH)
+    ev = view.run.events[0]
+    assert predict.grade_pair(view, 0, ev.pair) == "exact"
+    assert predict.grade_pair(view, 0, ev.ties[1]) == "tied"
+    low = [p for p, c in ev.top_pairs if c < ev.count][0]
+    assert predict.grade_pair(view, 0, low) == "wrong"
+    fb = predict.pair_feedback(view, 0, ev.pair)
+    assert fb.ok and fb.text.startswith("Right: e + s merges next (count 9), tied with 2 other pairs.")
+    assert "The first-seen rule picks e + s because it occurs first" in fb.text
+    fb = predict.pair_feedback(view, 0, low)
+    assert not fb.ok and fb.text.startswith(f"Not this time: {render.pair_label(view, low)} occurs")
+    no_tie = predict.pair_feedback(view, 2, view.run.events[2].pair)
+    assert no_tie.text == "Right: est + </w> merges next, the most frequent pair (count 9)."
+
+
+@pytest.mark.parametrize("words", [SENNRICH, FIGURE1, "hug 10\npug 5\npun 12\nbun 4\nhugs 5", "aaabdaaabac 1"])
+def test_split_questions_always_include_the_engines_answer(words):
+    view = run_of(words)
+    for k in range(view.steps):
+        for seed in ("a", "b", "c"):
+            q = predict.split_question(view, k, range(len(view.run.words)), seed)
+            if q is None:
+                continue
+            right = tuple(view.run.tokens[t] for t in view.tokens_at(q.word, k + 1))
+            assert q.options[q.answer] == right
+            assert len(set(q.options)) == len(q.options) >= 2
+            fb = predict.split_feedback(view, q, q.answer)
+            assert fb.ok and fb.text.startswith("Right: after the merge")
+            assert predict.LETTERS[q.answer] in predict.options_html(view, q)
+
+
+def test_split_question_is_none_at_the_end():
+    view = run_of(SENNRICH)
+    assert predict.split_question(view, view.steps, range(4), "x") is None
+
+
+def test_score():
+    assert predict.score({}) == predict.Score(0, 0, 0, 0)
+    s = predict.score({("r", 0): {"pair": "exact", "split": True}, ("r", 1): {"pair": "tied", "split": None},
+                       ("r", 2): {"pair": "wrong", "split": False}})
+    assert s == predict.Score(2, 3, 1, 2)
+    assert s.text() == "Score: 2 of 3 pairs right, 1 of 2 splits right."
