@@ -22,11 +22,13 @@ if not tw.no_tokenizer_yet():
     if analysis is not None:
         tw.counts(analysis)
         tw.special_notice(analysis)
-        tw.tokens(analysis, highlight=tw.replay_highlight(analysis))
-    view = tw.view_selector()
-    if analysis is not None:
-        tw.VIEW_FUNCTIONS[view](analysis)
-    elif view == "decode":
-        tw.view_decode(None)
+        with st.container(key="tokenize-tokens"):
+            tw.tokens(analysis, highlight=tw.replay_highlight(analysis))
+    with st.container(key="tokenize-view"):
+        view = tw.view_selector()
+        if analysis is not None:
+            tw.VIEW_FUNCTIONS[view](analysis)
+        elif view == "decode":
+            tw.view_decode(None)
 
 tw.sync_to_url()

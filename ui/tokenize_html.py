@@ -17,7 +17,7 @@ from .tokenize_logic import Piece, token_rank, token_title
 from .tokens import PALETTE, TOKEN_CSS, TokenChip, chip_for, chip_html, visible
 
 __all__ = [
-    "TOKENIZE_CSS", "chip_for_id", "text_html", "pieces_html", "ids_html", "replay_rows",
+    "TOKENIZE_CSS", "reveal", "chip_html_for", "chip_for_id", "text_html", "pieces_html", "ids_html", "replay_rows",
     "replay_html", "symbol_text",
 ]
 
@@ -25,6 +25,7 @@ __all__ = [
 #: type for projectors. Page-wide, so every class is prefixed `bpe-`.
 TOKENIZE_CSS = TOKEN_CSS + """
 <style>
+.bpe-tokens { overflow-wrap: anywhere; }
 .bpe-tokens .bpe-tok { white-space: pre; }
 .bpe-tokens .bpe-gap { color: #666; }
 .bpe-tokens.bpe-scroll { font-size: 1.3rem; }
@@ -42,9 +43,51 @@ TOKENIZE_CSS = TOKEN_CSS + """
 """
 
 
-#: Between chips: a line may break there, never inside a chip (chips are white-space: pre,
-#: so "Byte" never becomes "By" + "te" at a line end and looks like two tokens).
-_BREAK = "<wbr>"
+#: Chips are joined with nothing between them. A line breaks between two chips, never
+#: inside one: chips are `white-space: pre` and the container may wrap anywhere
+#: (TOKEN_CSS's word-break), so "Byte" never ends a line as "By" and looks like two
+#: tokens. (A <wbr> between chips did the same at the cost of one more DOM node per
+#: token, which the browser's HTML sanitizer pays for on long texts.)
+_BREAK = ""
+
+
+#: Names for characters that draw nothing (or look like a plain space); others get U+XXXX.
+_INVISIBLE_NAMES = {
+    0x00: "NUL", 0x0B: "VT", 0x0C: "FF", 0x1B: "ESC", 0x7F: "DEL", 0x85: "NEL", 0xAD: "SHY",
+    0x034F: "CGJ", 0x180E: "MVS", 0x2002: "ENSP", 0x2003: "EMSP", 0x2009: "THSP", 0x200A: "HSP",
+    0x200B: "ZWSP", 0x200C: "ZWNJ", 0x200D: "ZWJ", 0x200E: "LRM", 0x200F: "RLM", 0x2028: "LS",
+    0x2029: "PS", 0x202A: "LRE", 0x202B: "RLE", 0x202C: "PDF", 0x202D: "LRO", 0x202E: "RLO",
+    0x202F: "NNBSP", 0x205F: "MMSP", 0x2060: "WJ", 0x2066: "LRI", 0x2067: "RLI", 0x2068: "FSI",
+    0x2069: "PDI", 0xFE0E: "VS15", 0xFE0F: "VS16", 0xFEFF: "BOM",
+}
+#: Drawn by ui/tokens.visible already (·, ↵, →, ␍, ⍽, □).
+_ALREADY_VISIBLE = frozenset(" \n\t\r\u00a0\u3000")
+
+
+def reveal(text: str) -> str:
+    """Name the characters that would otherwise be invisible in a chip: ⟨ZWJ⟩ for a
+    zero-width joiner, ⟨VS16⟩ for the emoji variation selector, ⟨U+E0041⟩ for a tag...
+
+    >>> reveal("a\u200db"), reveal("❤\ufe0f"), reveal("plain text"), reveal("\x01")
+    ('a⟨ZWJ⟩b', '❤⟨VS16⟩', 'plain text', '⟨U+0001⟩')
+    """
+    if text.isprintable() and not any(0xFE00 <= ord(c) <= 0xFE0F or 0xE0100 <= ord(c) <= 0xE01EF for c in text):
+        return text
+    out = []
+    for ch in text:
+        cp = ord(ch)
+        if ch in _ALREADY_VISIBLE or (ch.isprintable() and not (0xFE00 <= cp <= 0xFE0F or 0xE0100 <= cp <= 0xE01EF)):
+            out.append(ch)
+        else:
+            out.append(f"⟨{_INVISIBLE_NAMES.get(cp, f'U+{cp:04X}')}⟩")
+    return "".join(out)
+
+
+def _revealed(chip: TokenChip, show_whitespace: bool) -> TokenChip:
+    if not show_whitespace:
+        return chip
+    text = reveal(chip.text)
+    return chip if text == chip.text else TokenChip(text, chip.title, chip.classes, chip.marker)
 
 
 def chip_for_id(tok: Tokenizer, token_id: int | None, *, title: str = "", classes: tuple[str, ...] = (),
@@ -63,6 +106,13 @@ def chip_for_id(tok: Tokenizer, token_id: int | None, *, title: str = "", classe
         return TokenChip(special[token_id], title=title, classes=classes + ("special",))
     body, eow = tok.tokens[token_id]
     return chip_for(body, eow, tok.marker, title=title, classes=classes)
+
+
+def chip_html_for(tok: Tokenizer, token_id: int | None, index: int, *, show_whitespace: bool = True,
+                  title: str = "") -> str:
+    """One token id as a chip's HTML, invisible characters named (captions, notices)."""
+    chip = chip_for_id(tok, token_id, title=title)
+    return chip_html(_revealed(chip, show_whitespace), index, show_whitespace=show_whitespace)
 
 
 def symbol_text(tok: Tokenizer, token_id: int | None) -> str:
@@ -120,7 +170,8 @@ def text_html(
         key = (span.id, span.special, span.token_bytes, i % n_colours, i == highlight)
         chip = memo.get(key)
         if chip is None:
-            chip = memo[key] = chip_html(_span_chip(tok, span, i == highlight), i, show_whitespace=show_whitespace)
+            chip = memo[key] = chip_html(_revealed(_span_chip(tok, span, i == highlight), show_whitespace), i,
+                                         show_whitespace=show_whitespace)
         parts.append(chip)
         pos = max(pos, span.end)
     if complete and pos < len(text):
@@ -148,8 +199,8 @@ def pieces_html(pieces: Sequence[Piece], *, show_whitespace: bool = True, css: b
     for i, p in enumerate(pieces):
         what = "special token" if p.special else f"{p.n_tokens} token{'s' if p.n_tokens != 1 else ''}"
         title = f"piece {i + 1} · characters {p.start} to {p.end} · {what}"
-        chips.append(chip_html(TokenChip(p.text, title=title, classes=("special",) if p.special else ()), i,
-                               show_whitespace=show_whitespace))
+        chip = TokenChip(p.text, title=title, classes=("special",) if p.special else ())
+        chips.append(chip_html(_revealed(chip, show_whitespace), i, show_whitespace=show_whitespace))
     return _wrap(_BREAK.join(chips), css=css, scroll=True)
 
 
@@ -162,8 +213,8 @@ def ids_html(tok: Tokenizer, ids: Sequence[int], *, show_whitespace: bool = True
     (2, True)
     """
     chips = [
-        chip_html(chip_for_id(tok, tid, title=token_title(tok, tid, tok.token_bytes(tid), position=i)), i,
-                  show_whitespace=show_whitespace)
+        chip_html(_revealed(chip_for_id(tok, tid, title=token_title(tok, tid, tok.token_bytes(tid), position=i)),
+                            show_whitespace), i, show_whitespace=show_whitespace)
         for i, tid in enumerate(ids)
     ]
     return _wrap(_BREAK.join(chips), css=css, scroll=True)
@@ -214,8 +265,8 @@ def replay_html(
         for i, sid in enumerate(symbols):
             data = tok.token_bytes(sid) if sid is not None else b""
             title = token_title(tok, sid, data)
-            chips.append(chip_html(chip_for_id(tok, sid, title=title, classes=("hl",) if i == new else ()), i,
-                                   show_whitespace=show_whitespace))
+            chip = chip_for_id(tok, sid, title=title, classes=("hl",) if i == new else ())
+            chips.append(chip_html(_revealed(chip, show_whitespace), i, show_whitespace=show_whitespace))
         now = " now" if k == upto else ""
         rows_html.append(
             f'<div class="bpe-row{now}"><span class="bpe-rank">{label}</span>'

@@ -24,7 +24,7 @@ from bpe_core import Tokenizer, visible_whitespace
 from bpe_core.pretrained import TITLES, openai_tokenizer
 from ui.state import STEP_KEY, persist, remember, session_label, session_run, session_step, session_tokenizer
 from ui.tokenize_html import (
-    TOKENIZE_CSS, chip_for_id, ids_html, pieces_html, replay_html, symbol_text, text_html,
+    TOKENIZE_CSS, chip_html_for, ids_html, pieces_html, replay_html, reveal, symbol_text, text_html,
 )
 from ui.tokenize_logic import (
     COMPARE_DRAW_LIMIT_BYTES, COUNT_LIMIT_BYTES, DRAW_LIMIT_BYTES, EXAMPLES, IDS_SHOWN_LIMIT,
@@ -32,7 +32,10 @@ from ui.tokenize_logic import (
     Analysis, analyse, default_replay_token, hex_bytes, human_bytes, parse_ids, pieces_of,
     read_url, special_in_text, token_rank, top_tokens, url_for,
 )
-from ui.tokens import chip_html, visible
+
+#: A one-shot request for the Train page: "open at this step" (it should pop it and go
+#: there). STEP_KEY is set too, but the Train page republishes its own step on each run.
+GOTO_STEP_KEY = "shared.goto_step"
 
 K = "tokenize."          # stored values
 W = "tokenize.w."        # widget keys
@@ -202,7 +205,9 @@ def controls() -> None:
     left, right = st.columns(2)
     with left:
         key, cb = _bind("show_ws")
-        st.toggle("Show whitespace (· space, ↵ newline, → tab)", key=key, **cb)
+        st.toggle("Show whitespace and invisible characters", key=key, **cb,
+                  help="· space, ↵ newline, → tab, ⍽ no-break space; characters that draw nothing are "
+                       "named, e.g. ⟨ZWJ⟩ (zero-width joiner, glues emoji together) or ⟨VS16⟩.")
     with right:
         key, cb = _bind("special")
         st.checkbox(
@@ -269,7 +274,7 @@ def special_notice(a: Analysis) -> None:
     special_id = tok.special_tokens[s]
     as_text = tok.token_spans(s)
     text_chips = text_html(s, as_text, tok, css=False, scroll=False)
-    special_chip = chip_html(chip_for_id(tok, special_id, title=f"id {special_id} · special token"), 0)
+    special_chip = chip_html_for(tok, special_id, 0, title=f"id {special_id} · special token")
     n = len(as_text)
     others = f" (and {len(found) - 1} other special token{'s' if len(found) > 2 else ''})" if len(found) > 1 else ""
     if get("special"):
@@ -442,7 +447,7 @@ def visible_plain(text: str) -> str:
 
 def cell(tok: Tokenizer, token_id: int | None) -> str:
     """A token for a table cell: bytes as <E4>, whitespace visible."""
-    return visible_whitespace(symbol_text(tok, token_id))
+    return visible_whitespace(reveal(symbol_text(tok, token_id)))
 
 
 def _token_changed(key: str) -> None:
@@ -504,6 +509,7 @@ def replay_stepper(tok: Tokenizer, piece: str, token_id: int | None) -> None:
                      help="The Train page jumps to the step that learned this merge "
                           "(your tokenizer here then has that many merges)."):
             st.session_state[STEP_KEY] = rank
+            st.session_state[GOTO_STEP_KEY] = rank
             st.switch_page("pages/train.py")
     if n:
         with st.expander("All merges as a table"):
@@ -526,7 +532,9 @@ def _merge_caption(tok: Tokenizer, replay, k: int, trained: bool) -> str:
                 f"to apply merge 1 of {n}.</div>")
     s = replay.steps[k - 1]
     rank = f"training step {s.rank}" if trained else f"rank {s.rank:,}"
-    chip = lambda tid, i: chip_html(chip_for_id(tok, tid), i, show_whitespace=get("show_ws"))  # noqa: E731
+    def chip(tid: int, i: int) -> str:
+        return chip_html_for(tok, tid, i, show_whitespace=get("show_ws"))
+
     return (
         f'<div class="bpe-big"><b>Merge {k} of {n}</b> · {rank}: '
         f'<span class="bpe-tokens">{chip(s.left, 0)} + {chip(s.right, 1)} → {chip(s.token_id, 2)}</span> '

@@ -1,0 +1,180 @@
+"""The Tokenize page in a real browser: count shown equals tiktoken's, replay steps,
+pasted HTML stays text, and screenshots to look at (test-artifacts/tokenize_*.png).
+
+Waits use Playwright's auto-retrying `expect`, never sleeps. The first request for a
+deep link on a freshly started server can show Streamlit's "Page not found" notice
+(the page list is only known once app.py has run), so each test opens the home page first.
+"""
+from __future__ import annotations
+
+import json
+import re
+import time
+
+import pytest
+import tiktoken
+from playwright.sync_api import Page, expect
+
+from bpe_core.openai_files import load_openai_encoding
+
+MULTILINGUAL = (
+    "English: Good morning! The library opens at 9:30 today.\n"
+    "Deutsch: Guten Morgen! Die Bibliothek öffnet heute um 9:30 Uhr.\n"
+    "Ελληνικά: Καλημέρα! Η βιβλιοθήκη ανοίγει σήμερα.\n"
+    "Русский: Доброе утро! Сегодня библиотека открывается в 9:30.\n"
+    "中文：早上好！图书馆今天九点半开门。\n"
+    "日本語：おはようございます！\n"
+    "한국어: 좋은 아침입니다!\n"
+    "Emoji: 👩‍💻 👍🏽 🇯🇵"
+)
+PAYLOAD = "<img src=x onerror=alert(1)><script>window.__pwned=1</script>"
+
+
+@pytest.fixture(autouse=True)
+def patient_expect(page: Page, app_url):
+    """Tokenizers load on first use (about a second each): wait up to 20 s, then restore.
+    Pasting goes through the real clipboard, as a user's paste does."""
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=app_url)
+    expect.set_options(timeout=20_000)
+    yield
+    expect.set_options(timeout=5_000)
+
+
+def reference(name: str) -> tiktoken.Encoding:
+    f = load_openai_encoding(name)
+    return tiktoken.Encoding(name, pat_str=f.pattern, mergeable_ranks=f.mergeable_ranks,
+                             special_tokens=f.special_tokens)
+
+
+def open_tokenize(page: Page, app_url: str, query: str = "") -> None:
+    page.goto(app_url)
+    expect(page.get_by_role("heading", name="Byte-pair encoding, step by step")).to_be_visible()
+    page.goto(f"{app_url}/tokenize-text{query}")
+    expect(page.get_by_role("heading", name="Tokenize text")).to_be_visible()
+    expect(metric(page, "Tokens")).to_be_visible()
+
+
+def metric(page: Page, label: str):
+    box = page.locator('[data-testid="stMetric"]').filter(has=page.get_by_text(label, exact=True))
+    return box.locator('[data-testid="stMetricValue"]')
+
+
+def paste(page: Page, text: str, *, apply: bool = True) -> None:
+    """Paste text over the Text box's content through the clipboard, then apply it
+    (Ctrl+Enter). (Playwright's fill types through the editing pipeline, which takes
+    a minute for 100 kB; a real paste takes well under a second.)"""
+    page.evaluate("(t) => navigator.clipboard.writeText(t)", text)
+    box = page.get_by_role("textbox", name="Text")
+    box.click()
+    box.press("Control+A")
+    box.press("Control+V")
+    expect(box).to_have_value(text)
+    if apply:
+        box.press("Control+Enter")
+
+
+def chips(page: Page):
+    return page.locator(".bpe-tokens.bpe-scroll").first.locator(".bpe-tok")
+
+
+def test_multilingual_count_equals_tiktoken_and_replay_steps(page: Page, app_url, artifacts):
+    open_tokenize(page, app_url)
+    page.get_by_role("radio", name="GPT-4o · o200k").click()
+    expect(page.get_by_text("GPT-4o (o200k_base, 200,019 tokens)")).to_be_visible()
+    paste(page, MULTILINGUAL)
+    ids = reference("o200k_base").encode_ordinary(MULTILINGUAL)
+    expect(metric(page, "Tokens")).to_have_text(f"{len(ids):,}")
+    expect(metric(page, "Characters")).to_have_text(f"{len(MULTILINGUAL):,}")
+    expect(chips(page)).to_have_count(len(ids))
+    expect(page.locator('[data-testid="stCode"]').first).to_contain_text(", ".join(map(str, ids[:5])))
+    title = chips(page).first.get_attribute("title")
+    assert title.startswith(f"id {ids[0]}\nbytes ") and f"rank {ids[0]}" in title
+    page.locator(".bpe-tokens.bpe-scroll").first.screenshot(path=str(artifacts / "tokenize_multilingual_tokens.png"))
+    page.screenshot(path=str(artifacts / "tokenize_page.png"), full_page=True)
+
+    # Replay one token: pick it in the list, then step through every merge.
+    page.get_by_role("radio", name="Replay merges").click()
+    picker = page.get_by_role("combobox", name=re.compile("Token to replay"))
+    expect(picker).to_be_visible()
+    picker.click()
+    picker.fill("library")
+    page.get_by_role("option", name=re.compile(r"·library")).first.click()
+    expect(picker).to_have_value(re.compile(r"·library"))
+    expect(page.locator(".bpe-scroll .bpe-tok.hl")).to_have_count(1)
+    ladder_rows = page.locator(".bpe-ladder .bpe-row")
+    expect(ladder_rows).to_have_count(1)
+    next_button = page.get_by_role("button", name="Next")
+    merges = 0
+    while next_button.is_enabled():
+        next_button.click()
+        merges += 1
+        expect(ladder_rows).to_have_count(merges + 1)
+        expect(page.get_by_text(re.compile(rf"Merge {merges} of \d+"))).to_be_visible()
+        if merges == 2:
+            page.locator(".st-key-tokenize-view").screenshot(path=str(artifacts / "tokenize_replay_midway.png"))
+    assert merges >= 2
+    expect(ladder_rows.last.locator(".bpe-tok")).to_have_count(1)  # " library" is one token at the end
+    expect(ladder_rows.last.locator(".bpe-tok")).to_have_text("·library")
+    page.get_by_role("button", name="Back").click()
+    expect(ladder_rows).to_have_count(merges)
+    page.locator(".st-key-tokenize-view").screenshot(path=str(artifacts / "tokenize_replay.png"))
+
+
+def test_pasted_html_and_script_stay_text(page: Page, app_url, artifacts):
+    dialogs = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    open_tokenize(page, app_url)
+    paste(page, PAYLOAD)
+    n = len(reference("cl100k_base").encode_ordinary(PAYLOAD))
+    expect(metric(page, "Tokens")).to_have_text(str(n))
+    expect(chips(page)).to_have_count(n)
+    expect(page.locator(".bpe-tokens").first).to_contain_text("<img")  # shown as text
+    expect(page.locator("img[src=x]")).to_have_count(0)
+    expect(page.locator(".bpe-tokens script")).to_have_count(0)
+    assert page.evaluate("typeof window.__pwned") == "undefined"
+    assert dialogs == []
+    page.locator(".bpe-tokens.bpe-scroll").first.screenshot(path=str(artifacts / "tokenize_html_as_text.png"))
+
+
+def test_special_tokens_and_compare(page: Page, app_url, artifacts):
+    open_tokenize(page, app_url)
+    page.get_by_role("radio", name="Special token", exact=True).click()
+    expect(page.get_by_text("It is encoded as ordinary text", exact=False)).to_be_visible()
+    page.locator('[data-testid="stCheckbox"]').get_by_text("Allow special tokens").click()
+    expect(page.get_by_text("Special tokens are allowed", exact=False)).to_be_visible()
+    expect(page.locator(".bpe-scroll .bpe-tok.special")).to_have_count(1)
+    page.locator(".st-key-tokenize-tokens").screenshot(path=str(artifacts / "tokenize_special_tokens.png"))
+    page.locator('[data-testid="stAlert"]').first.screenshot(path=str(artifacts / "tokenize_special_notice.png"))
+    page.get_by_role("radio", name="Compare").click()
+    expect(page.locator(".bpe-tokens.bpe-scroll")).to_have_count(4)
+    page.locator(".st-key-tokenize-view").screenshot(path=str(artifacts / "tokenize_compare.png"))
+
+
+def test_a_link_reproduces_the_view(page: Page, app_url, artifacts):
+    open_tokenize(page, app_url, "?tokenizer=gpt2&text=unbelievable%20tokenization&view=replay&token=2")
+    ids = reference("gpt2").encode_ordinary("unbelievable tokenization")
+    expect(metric(page, "Tokens")).to_have_text(str(len(ids)))
+    expect(page.get_by_role("radio", name="GPT-2", exact=True)).to_be_checked()
+    expect(page.locator(".bpe-ladder")).to_be_visible()
+    expect(page.get_by_role("combobox", name=re.compile("Token to replay"))).to_have_value(re.compile(r"^#2 "))
+    assert "tokenizer=gpt2" in page.url and "view=replay" in page.url
+
+
+def test_paint_times_for_20_and_100_kB(page: Page, app_url, artifacts):
+    """Measures (does not assert) how long a paste takes to show its count and chips."""
+    import pydoc_data.topics
+
+    corpus = "".join(pydoc_data.topics.topics.values())
+    open_tokenize(page, app_url)
+    timings = {}
+    for size in (20_000, 100_000):
+        text = corpus.encode()[:size].decode("utf-8", errors="ignore")
+        n = len(reference("cl100k_base").encode_ordinary(text))
+        paste(page, text, apply=False)
+        start = time.perf_counter()
+        page.get_by_role("textbox", name="Text").press("Control+Enter")
+        expect(metric(page, "Tokens")).to_have_text(f"{n:,}", timeout=30_000)
+        expect(chips(page)).to_have_count(n, timeout=30_000)
+        timings[f"{size // 1000} kB"] = {"tokens": n, "seconds_to_count_and_chips": round(time.perf_counter() - start, 3)}
+    (artifacts / "tokenize_timings.json").write_text(json.dumps(timings, indent=2))
+    print(timings)
