@@ -204,3 +204,19 @@ def test_approx_bytes(value, text):
 def test_exact_uses_thousands_separators():
     assert exact(1_050_673_152) == "1,050,673,152"
     assert exact(Fraction(5, 2)) == "2.5"
+
+
+def test_the_docs_quote_the_same_figures(repo_root):
+    """docs/vocab_size_page.md states every preset's and every real model's numbers."""
+    doc = (repo_root / "docs" / "vocab_size_page.md").read_text(encoding="utf-8")
+    for r in REAL_VOCABS:
+        assert f"{r.size:,}" in doc, r.name
+    for key, preset in PRESETS.items():
+        cost = model_cost(preset.config, preset.precision)
+        assert f"{preset.config.vocab_size:,}" in doc and f"{preset.config.hidden_size:,}" in doc, key
+        for figure in preset.figures:
+            if figure.quantity != "delta_params":
+                value = getattr(cost, figure.quantity)
+                if figure.fmt != "below":
+                    assert exact(value) in doc, (key, figure.text)
+    assert "524,288,000" in doc

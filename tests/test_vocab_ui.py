@@ -267,7 +267,7 @@ def test_curves_chart_has_three_titled_panels(curves_spec):
                 if isinstance(e.get("encoding"), dict) and isinstance(e["encoding"].get("x"), dict)}
     assert "Vocabulary size (tokens)" in x_titles
     y_titles = {t for t in _titled_axes(curves_spec)}
-    assert {"Tokens in training corpus", "Bytes per token", "Tokens"} <= y_titles
+    assert {"Tokens in training corpus", "Bytes per token", "Tokens (logarithmic scale)"} <= y_titles
 
 
 def test_curves_chart_links_one_selection_across_the_panels(curves_spec):
@@ -316,7 +316,7 @@ def test_curves_tooltips_give_exact_numbers(curves_spec):
 def test_curves_chart_marks_base_symbols_stopping(curves_spec, byte_run):
     first = base_retirements(byte_run).iloc[0]
     texts = [row["label"] for data in curves_spec["datasets"].values() for row in data if "label" in row]
-    assert f"first base symbol used up: {first.symbol} at {int(first.vocab_size):,}" in texts
+    assert f"first base symbol used up: '{first.symbol}' at {int(first.vocab_size):,}" in texts
 
 
 def test_long_curves_are_thinned_but_keep_retirements():

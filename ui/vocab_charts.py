@@ -232,20 +232,25 @@ def curves_chart(
                           legend=alt.Legend(orient="top", direction="horizontal"))
     use_dash = alt.StrokeDash("series:N", legend=None, sort=use_series,
                               scale=alt.Scale(domain=use_series, range=[[6, 4], [1, 0], [1, 0]]))
-    layers3 = [alt.Chart(long).mark_line(strokeWidth=3).encode(
-        x=x, y=alt.Y("tokens:Q", title="Tokens", axis=alt.Axis(format=",d")), color=use_color, strokeDash=use_dash)]
+    # A logarithmic (symlog, so 0 is allowed) axis: the few dozen base symbols in use
+    # would otherwise be a flat line under a vocabulary of thousands.
+    top = max(1, int(long["tokens"].max()))
+    ticks = [v for v in (0, 1, 3, 10, 30, 100, 300, 1_000, 3_000, 10_000, 30_000, 100_000) if v <= top * 1.2]
+    y3 = alt.Y("tokens:Q", title="Tokens (logarithmic scale)", scale=alt.Scale(type="symlog", constant=1),
+               axis=alt.Axis(format=",d", values=ticks))
+    layers3 = [alt.Chart(long).mark_line(strokeWidth=3).encode(x=x, y=y3, color=use_color, strokeDash=use_dash)]
     if retirements is not None and len(retirements):
         base_at = curve.set_index("step")["base_in_use"]
         marks = retirements.assign(tokens=[int(base_at.get(s, 0)) for s in retirements["step"]])
         layers3.append(alt.Chart(marks).mark_point(shape="triangle-down", size=160, filled=True, color=VERMILLION).encode(
-            x="vocab_size:Q", y="tokens:Q",
+            x="vocab_size:Q", y=y3,
             tooltip=[alt.Tooltip("symbol:N", title="Base symbol used up"),
                      alt.Tooltip("vocab_size:Q", title="At vocabulary size", format=",d"),
                      alt.Tooltip("step:Q", title="Merge", format=",d"),
                      alt.Tooltip("merge:N", title="By the merge"),
                      alt.Tooltip("token:N", title="Which made")],
         ))
-        first = marks.iloc[[0]].assign(label=lambda f: f"first base symbol used up: {f['symbol'].iloc[0]} at {int(f['vocab_size'].iloc[0]):,}")
+        first = marks.iloc[[0]].assign(label=lambda f: f"first base symbol used up: '{f['symbol'].iloc[0]}' at {int(f['vocab_size'].iloc[0]):,}")
         layers3.append(alt.Chart(first).mark_rule(color=VERMILLION, strokeWidth=2).encode(x="vocab_size:Q"))
         layers3.append(alt.Chart(first).mark_text(align="left", dx=6, dy=14, fontSize=15, color=VERMILLION, fontWeight="bold").encode(
             x="vocab_size:Q", y=alt.value(0), text="label:N"))

@@ -157,8 +157,8 @@ def choose_run() -> RunChoice | None:
         return None
     st.caption(
         f"Trained on this page on the first {builtin.fraction:.0%} of the {builtin.short} with GPT-2's "
-        f"pre-tokenizer ({run.steps:,} merges; {run.stop_message()[0].lower()}{run.stop_message()[1:]}) "
-        "The rest is held out. Runs are kept for everyone on this server, so switching back is instant."
+        f"pre-tokenizer; the rest is held out. {run.stop_message()} Runs are kept for everyone on this "
+        "server, so switching back is instant."
     )
     return RunChoice(run, run_key(run, (source, units, merges)), source,
                      f"{builtin.short} run ({unit_name(units)})")
@@ -317,7 +317,7 @@ def _explain_curves(choice, vocab, k, curve, held, retired) -> None:
             "of them, and a base symbol whose every occurrence was merged away stays in the "
             "vocabulary (other text may need it) but is used no more"
             + (f": the first here is `{first.symbol}`, used up at {int(first.vocab_size):,} tokens by "
-               f"{first.merge} → `{first.token}` (the red rule)." if first is not None else
+               f"{first.merge} → `{first.token}` (the vermilion rule in the third chart)." if first is not None else
                "; none is used up in this run.")
         )
     if len(retired):

@@ -1,21 +1,70 @@
-"""The Vocabulary size page in a real browser: it renders its charts, and a click on
-the curves picks a vocabulary size. Screenshots go to test-artifacts/ (look at them)."""
+"""The Vocabulary size page in a real browser: it renders its five charts, a click on
+the curves picks a vocabulary size (the slider and the metrics follow), and it saves
+screenshots to test-artifacts/ (look at them)."""
+import re
+
 from playwright.sync_api import expect
 
 CHART_COUNT = 5  # curves, cost share, real vocabularies, tokens per language, ratio to English
+SLIDER = re.compile("Vocabulary size to study")
 
 
-def _open(page, app_url):
-    page.set_viewport_size({"width": 1400, "height": 7600})
-    page.goto(app_url + "/vocabulary-size")
+def _open(page, app_url, height=1800):
+    """Open the app, then the page from the sidebar, as a student would."""
+    page.set_viewport_size({"width": 1400, "height": height})
+    page.goto(app_url)
+    page.get_by_role("link", name="Vocabulary size", exact=True).click()
     expect(page.get_by_role("heading", name="Vocabulary size: what it buys, what it costs")).to_be_visible()
     charts = page.locator("[data-testid='stVegaLiteChart'] canvas, [data-testid='stVegaLiteChart'] svg.marks")
     expect(charts).to_have_count(CHART_COUNT, timeout=60_000)
+    _finished(page)
     return charts
 
 
-def test_vocab_page_renders_charts_and_screenshot(page, app_url, artifacts):
-    _open(page, app_url)
+def _finished(page):
+    """Wait until the whole page has been drawn: its last element and the calculator's
+    inputs (drawn in the same run) are on screen."""
+    expect(page.get_by_text("The ten texts")).to_be_visible(timeout=60_000)
+    for label in ("Hidden size d (model width)", "Total parameters N"):
+        expect(page.get_by_label(label, exact=True)).to_be_visible()
+
+
+def test_vocab_page_renders_every_section_and_saves_a_screenshot(page, app_url, artifacts):
+    _open(page, app_url, height=6600)
+    for heading in ("1. Sequence length against vocabulary size", "2. What the vocabulary costs a model",
+                    "3. The same text in ten languages"):
+        expect(page.get_by_role("heading", name=heading)).to_be_visible()
     expect(page.get_by_text("Why the corpus gets shorter")).to_be_visible()
-    expect(page.get_by_text("Published figures", exact=False)).to_have_count(0)
-    page.screenshot(path=str(artifacts / "vocab_size.png"), full_page=True)
+    expect(page.get_by_text("= tokens the corpus uses")).to_be_visible()
+    page.screenshot(path=str(artifacts / "vocab_size.png"))
+    page.set_viewport_size({"width": 1400, "height": 1000})
+    page.screenshot(path=str(artifacts / "vocab_size_top.png"))
+
+
+def test_clicking_the_curves_picks_a_vocabulary_size(page, app_url, artifacts):
+    charts = _open(page, app_url)
+    slider = page.get_by_role("slider", name=SLIDER)
+    before = slider.input_value()
+    curves = charts.first
+    box = curves.bounding_box()
+    # a third of the way along the top panel: a smaller vocabulary than the default
+    page.mouse.move(box["x"] + box["width"] * 0.3, box["y"] + 150)
+    page.mouse.click(box["x"] + box["width"] * 0.3, box["y"] + 150)
+    expect(slider).not_to_have_value(before)
+    picked = int(slider.input_value())
+    assert picked < int(before)
+    metric = page.get_by_test_id("stMetric").filter(has_text="Vocabulary size").first
+    expect(metric).to_contain_text(f"{picked:,}")
+    page.screenshot(path=str(artifacts / "vocab_size_picked.png"))
+
+
+def test_a_cost_preset_reproduces_llama3(page, app_url):
+    _open(page, app_url)
+    combo = page.get_by_role("combobox", name="Start from")
+    combo.click()
+    combo.fill("Llama 3")
+    option = page.get_by_role("option").filter(has_text="Llama 3 8B")
+    expect(option).to_be_visible()
+    option.click()
+    expect(page.get_by_test_id("stMetric").filter(has_text="Embedding parameters")).to_contain_text("1,050,673,152")
+    expect(page.get_by_text("computed 525M", exact=False)).to_be_visible()
