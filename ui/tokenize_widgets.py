@@ -130,12 +130,14 @@ def load_openai(name: str) -> Tokenizer:
     return openai_tokenizer(name)
 
 
-@st.cache_resource(max_entries=32, show_spinner=False)
+# Shared across sessions: an analysis is frozen, so sessions read the same object. Bounded:
+# a 2 MB text's analysis holds ~450,000 ids (~20 MB), so at most 16 entries, 15 minutes.
+@st.cache_resource(max_entries=16, ttl=900, show_spinner=False)
 def _analyse_openai(name: str, text: str, allow_special: bool) -> Analysis:
     return analyse(load_openai(name), text, allow_special=allow_special)
 
 
-@st.cache_resource(max_entries=32, show_spinner=False)
+@st.cache_resource(max_entries=16, ttl=900, show_spinner=False)
 def _text_html_openai(name: str, text: str, allow_special: bool, show_ws: bool, highlight: int | None) -> str:
     a = _analyse_openai(name, text, allow_special)
     return text_html(text, a.spans, load_openai(name), show_whitespace=show_ws, highlight=highlight,
@@ -287,7 +289,7 @@ def special_notice(a: Analysis) -> None:
         st.info(head + "\n\n" + INJECTION_NOTE, icon=":material/shield:")
     st.html(
         '<div class="bpe-big" style="display:grid;grid-template-columns:max-content 1fr;gap:0.3rem 1rem;align-items:center">'
-        f"<div>As ordinary text ({n} token{'s' if n != 1 else ''}, ids {', '.join(str(x.id) for x in as_text)}):</div>{text_chips}"
+        f"<div>As ordinary text ({n} token{'s' if n != 1 else ''}, ids {', '.join('?' if x.id is None else str(x.id) for x in as_text)}):</div>{text_chips}"
         f'<div>As the special token (1 token, id {special_id}):</div><div class="bpe-tokens">{special_chip}</div></div>'
     )
 
@@ -495,6 +497,10 @@ def replay_stepper(tok: Tokenizer, piece: str, token_id: int | None) -> None:
         st.session_state[W + "replay_step"] = k
         b[4].slider("Merge", 0, n, key=W + "replay_step", on_change=_slider_changed, label_visibility="collapsed")
         st.html(_merge_caption(tok, replay, k, trained))
+    elif trained and not tok.merges:
+        st.info("Your tokenizer is at step 0 on the Train page: it has learned no merges yet, so every "
+                "piece stays as its base symbols. Step forward on the Train page, then come back.")
+        st.page_link("pages/train.py", label="Go to the Train page", icon=":material/model_training:")
     else:
         st.caption("No merge applies: no adjacent pair in this piece has a rank.")
     st.html(TOKENIZE_CSS + replay_html(tok, replay, k, show_whitespace=get("show_ws"), trained=trained, css=False))
