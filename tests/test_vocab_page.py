@@ -235,3 +235,12 @@ def test_session_run_without_merges_says_so():
     run = train(WordTable.from_word_counts("low 5"), TrainerSettings(merges=0))
     at = _open(**{"shared.run": run, "shared.step": 0, "shared.label": "empty"})
     assert "has no merges yet" in at.warning[0].value
+
+
+def test_session_run_without_pre_tokenizer_stays_quick():
+    """The Wikipedia example trains with pre-tokenizer `none`: held-out text is encoded
+    line by line, so the page does not run BPE over 12 kB as one piece."""
+    run = train(WordTable.from_text("aaabdaaabac", "none"), TrainerSettings(merges=3, tie_break="smallest-id"))
+    at = _open(**{"shared.run": run, "shared.step": 3, "shared.label": "Wikipedia: aaabdaaabac"})
+    assert at.slider(key="vocab.chosen_w").max == run.vocab_size(3)
+    assert "English sample" in _markdown(at)

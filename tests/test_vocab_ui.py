@@ -392,3 +392,13 @@ def test_cost_share_chart_stacks_to_one_hundred_percent():
     assert bar["encoding"]["x"]["stack"] == "normalize"
     shares = [row["share"] for rows in spec["datasets"].values() for row in rows]
     assert shares == [0.25, 0.75]
+
+
+def test_a_run_without_pre_tokenizer_encodes_held_out_text_line_by_line():
+    """Pre-tokenizer `none`: merges cross spaces, so held-out text is one piece per line."""
+    run = train(WordTable.from_text("aaabdaaabac aaab", "none"), TrainerSettings(merges=3))
+    text = "aaab aaab\ndaaabac\n"
+    held = held_out_curve(run, text, [0, 3], "lines")
+    tok = run.tokenizer(3, special_tokens={})
+    assert held.loc[1, "tokens"] == len(tok.encode("aaab aaab")) + len(tok.encode("daaabac"))
+    assert held.loc[0, "tokens"] == len("aaab aaab") + len("daaabac")

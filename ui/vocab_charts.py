@@ -59,9 +59,10 @@ def display_height(chart) -> int:
 def _readable(chart):
     """Large fonts for a projector; legends on top so panels keep their width."""
     return (
-        chart.configure_axis(labelFontSize=15, titleFontSize=16, titlePadding=10, labelLimit=260)
+        chart.configure_axis(labelFontSize=15, titleFontSize=16, titlePadding=10, labelLimit=260,
+                             labelColor="#222", titleColor="#222")
         .configure_title(fontSize=20, anchor="start", subtitleFontSize=15, subtitleColor="#444")
-        .configure_legend(labelFontSize=15, titleFontSize=15, orient="top", labelLimit=420,
+        .configure_legend(labelFontSize=15, titleFontSize=15, orient="top", labelLimit=420, labelColor="#222",
                           symbolStrokeWidth=3, symbolSize=220)
         .configure_header(labelFontSize=15, titleFontSize=16)
         .configure_view(strokeWidth=0)

@@ -20,6 +20,7 @@ Streamlit, so tests check them directly.
 """
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
@@ -39,6 +40,7 @@ __all__ = [
     "sample_steps",
     "held_out_steps",
     "count_tokens",
+    "text_chunks",
     "held_out_curve",
     "base_retirements",
     "overlapping_merges",
@@ -203,6 +205,33 @@ class TokenCount:
     bytes: int
 
 
+def text_chunks(tokenizer: Tokenizer, text: str) -> list[str]:
+    """What to hand the tokenizer: the whole text, unless it has no pre-tokenizer pattern.
+
+    A tokenizer with no pre-tokenizer at all knows only words, so text is split at
+    whitespace. A run trained with pre-tokenizer `none` learned
+    merges across spaces; its text is encoded one line at a time (BPE on one very long
+    piece is slow, and the corpus it learned from had lines too).
+
+    >>> from bpe_core import Tokenizer, WordTable, TrainerSettings, train
+    >>> words = Tokenizer.from_merges(tokens=[("l", False), ("o", False)], merges=[], units="char",
+    ...                               end_of_word="none", pretokenizer=None)
+    >>> text_chunks(words, "lo ol\\nll")
+    ['lo', 'ol', 'll']
+    >>> whole = train(WordTable.from_text("ab ab\\nab", "none"), TrainerSettings(merges=1)).tokenizer()
+    >>> text_chunks(whole, "ab ab\\nab")
+    ['ab ab', 'ab']
+    >>> gpt2_like = train(WordTable.from_text("ab ab", "gpt2"), TrainerSettings(merges=1)).tokenizer()
+    >>> text_chunks(gpt2_like, "ab ab\\nab")
+    ['ab ab\\nab']
+    """
+    if tokenizer.pattern is not None or tokenizer.ranks is not None:
+        return [text]
+    if tokenizer.pretokenizer is None:
+        return text.split()
+    return [line for line in text.splitlines() if line]
+
+
 def count_tokens(tokenizer: Tokenizer, text: str) -> TokenCount:
     """Encode `text` (special tokens as plain text) and count.
 
@@ -214,19 +243,21 @@ def count_tokens(tokenizer: Tokenizer, text: str) -> TokenCount:
     >>> count_tokens(tok, "aab"), count_tokens(tok, "aabz")
     (TokenCount(tokens=2, unknown=0, chars=3, bytes=3), TokenCount(tokens=3, unknown=1, chars=4, bytes=4))
     """
-    chars, nbytes = len(text), len(text.encode("utf-8"))
-    try:
-        return TokenCount(len(tokenizer.encode(text)), 0, chars, nbytes)
-    except ValueError:
-        spans = tokenizer.token_spans(text)
-        unknown = sum(1 for s in spans if s.id is None)
-        return TokenCount(len(spans), unknown, chars, nbytes)
+    tokens = unknown = 0
+    for chunk, times in Counter(text_chunks(tokenizer, text)).items():
+        try:
+            tokens += len(tokenizer.encode(chunk)) * times
+        except ValueError:
+            spans = tokenizer.token_spans(chunk)
+            tokens += len(spans) * times
+            unknown += sum(1 for s in spans if s.id is None) * times
+    return TokenCount(tokens, unknown, len(text), len(text.encode("utf-8")))
 
 
 def _pieces_units(tokenizer: Tokenizer, text: str, units: str) -> int:
     """The units BPE sees: the pre-tokenized pieces (whitespace pre-tokenizing drops
     the spaces between words, as it does for the training corpus)."""
-    return sum(_units_of(p, units) for p, _ in tokenizer.pieces(text))
+    return sum(_units_of(p, units) for chunk in text_chunks(tokenizer, text) for p, _ in tokenizer.pieces(chunk))
 
 
 def held_out_curve(run: TrainingRun, text: str, steps: Sequence[int], label: str) -> pd.DataFrame:

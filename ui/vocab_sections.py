@@ -382,6 +382,8 @@ def cost_section(chart_vocab: int) -> None:
                               step=1_000, **_widget("vocab.cost.compare_w", "vocab.cost.compare", 0))
 
     config = ModelConfig(int(vocab), int(hidden), tied == "tied", int(total))
+    st.caption(f"V = {config.vocab_size:,} · d = {config.hidden_size:,} · N = {config.total_params:,} "
+               f"(≈ {approx(config.total_params)}) · {tied} · {precision}")
     cost = model_cost(config, precision)
     _cost_metrics(cost)
     _cost_table(cost)

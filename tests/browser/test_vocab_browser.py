@@ -13,8 +13,11 @@ def _open(page, app_url, height=1800):
     """Open the app, then the page from the sidebar, as a student would."""
     page.set_viewport_size({"width": 1400, "height": height})
     page.goto(app_url)
+    expect(page.get_by_role("heading", name="Byte-pair encoding, step by step")).to_be_visible(timeout=60_000)
     page.get_by_role("link", name="Vocabulary size", exact=True).click()
-    expect(page.get_by_role("heading", name="Vocabulary size: what it buys, what it costs")).to_be_visible()
+    # the first visit after the server starts trains a run and loads three tokenizers
+    expect(page.get_by_role("heading", name="Vocabulary size: what it buys, what it costs")).to_be_visible(
+        timeout=60_000)
     charts = page.locator("[data-testid='stVegaLiteChart'] canvas, [data-testid='stVegaLiteChart'] svg.marks")
     expect(charts).to_have_count(CHART_COUNT, timeout=60_000)
     _finished(page)
