@@ -483,15 +483,16 @@ def replay_stepper(tok: Tokenizer, piece: str, token_id: int | None) -> None:
         f"**{n} merge{'s' if n != 1 else ''}** make{'s' if n == 1 else ''} its "
         f"**{len(replay.ids)} token{'s' if len(replay.ids) != 1 else ''}**. At each step the encoder "
         "merges the adjacent pair with the lowest rank (the earliest-learned merge)."
+        + (" Keys: → next merge, ← back." if n else "")
     )
     if n:
-        b = st.columns([1, 1, 1, 1, 4])
+        b = st.columns([1, 1.3, 1.3, 1, 3.4], vertical_alignment="center")
         b[0].button("Start", key=W + "first", on_click=_step_to, args=(0,), disabled=k == 0, width="stretch",
                     icon=":material/first_page:")
         b[1].button("Back", key=W + "prev", on_click=_step_to, args=(k - 1,), disabled=k == 0, width="stretch",
-                    icon=":material/chevron_left:")
+                    icon=":material/chevron_left:", shortcut="Left")
         b[2].button("Next", key=W + "next", on_click=_step_to, args=(k + 1,), disabled=k == n, width="stretch",
-                    type="primary", icon=":material/chevron_right:", icon_position="right")
+                    type="primary", icon=":material/chevron_right:", icon_position="right", shortcut="Right")
         b[3].button("End", key=W + "last", on_click=_step_to, args=(n,), disabled=k == n, width="stretch",
                     icon=":material/last_page:", icon_position="right")
         st.session_state[W + "replay_step"] = k

@@ -117,6 +117,10 @@ def test_multilingual_count_equals_tiktoken_and_replay_steps(page: Page, app_url
     expect(ladder_rows.last.locator(".bpe-tok")).to_have_text("·library")
     page.get_by_role("button", name="Back").click()
     expect(ladder_rows).to_have_count(merges)
+    page.keyboard.press("ArrowLeft")  # keyboard shortcuts: ← back, → next
+    expect(ladder_rows).to_have_count(merges - 1)
+    page.keyboard.press("ArrowRight")
+    expect(ladder_rows).to_have_count(merges)
     page.locator(".st-key-tokenize-view").screenshot(path=str(artifacts / "tokenize_replay.png"))
 
 
