@@ -8,6 +8,7 @@ run) and switches to the page.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import pytest
 import tiktoken
@@ -114,6 +115,12 @@ def test_counts_and_ids_equal_tiktoken(name):
     assert at.code[0].value == ", ".join(map(str, ids))
     html = token_html(at)
     assert html.count('<span class="bpe-tok') == len(ids)  # one chip per token, partial ones too
+    top = at.dataframe[0].value  # most frequent tokens
+    assert list(zip(top["id"], top["count"]))[:3] == Counter(ids).most_common(3)
+    assert at.download_button[0].proto.label == "Download all ids (JSON)"
+    assert at.download_button[0].proto.url.endswith(".json")
+    table = at.dataframe[1].value  # the token table
+    assert list(table["id"]) == ids[:2000]
 
 
 def test_tokens_that_are_part_of_a_character_get_their_own_chip_with_bytes():
