@@ -217,6 +217,7 @@ def test_session_run_is_the_default_source(session_state):
     assert slider.value == run.vocab_size(4)  # the Train page's step
     text = _markdown(at)
     assert "English sample" in text and "Python reference" in text  # held-out texts
+    assert "characters per token starts below 1" in text  # the </w> markers are tokens
     assert "Characters per token, training text" in [m.label for m in at.metric]
     # the char-level vocabulary does not know most characters of the other languages
     infos = "\n".join(i.value for i in at.info)

@@ -236,7 +236,7 @@ def curves_chart(
     # A logarithmic (symlog, so 0 is allowed) axis: the few dozen base symbols in use
     # would otherwise be a flat line under a vocabulary of thousands.
     top = max(1, int(long["tokens"].max()))
-    ticks = [v for v in (0, 1, 3, 10, 30, 100, 300, 1_000, 3_000, 10_000, 30_000, 100_000) if v <= top * 1.2]
+    ticks = [0] + [m * 10**e for e in range(6) for m in (1, 2, 5) if m * 10**e <= top * 1.2]
     y3 = alt.Y("tokens:Q", title="Tokens (logarithmic scale)", scale=alt.Scale(type="symlog", constant=1),
                axis=alt.Axis(format=",d", values=ticks))
     layers3 = [alt.Chart(long).mark_line(strokeWidth=3).encode(x=x, y=y3, color=use_color, strokeDash=use_dash)]

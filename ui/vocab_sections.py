@@ -287,10 +287,15 @@ def _explain_curves(choice, vocab, k, curve, held, retired) -> None:
                 f"{unit} per token; " + "; ".join(gaps) + ". Later merges learn whole words and phrases "
                 "of the training text; unseen text, above all another kind of text, reuses fewer of them."
             )
+            if run.settings.end_of_word == "separate":
+                st.markdown("This run writes an end-of-word marker after every word. The marker is a "
+                            "token but not text, so before any merge there are fewer characters than "
+                            "tokens: characters per token starts below 1.")
             unknown = held[held["unknown"] > 0]
             if len(unknown):
                 st.markdown(f"Some held-out characters are not in this character-level vocabulary "
-                            f"(up to {int(unknown['unknown'].max()):,}); each counts as one unknown token.")
+                            f"(up to {int(unknown['unknown'].max()):,} in one text); each counts as one "
+                            "unknown token.")
         else:
             st.markdown("No held-out text is available for this run.")
     with right:
