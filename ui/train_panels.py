@@ -39,12 +39,15 @@ RULE_CAPTIONS = {
     "lexicographic": "the largest pair as strings (subword-nmt)",
     "smallest-id": "the pair with the smallest ids (Hugging Face tokenizers)",
 }
-STOP_LABELS = {"merges": "number of merges", "vocab": "target vocabulary size"}
+STOP_LABELS = {"merges": "merges", "vocab": "vocabulary size"}
+
+#: Rows of the pair table and the merge list in the presentation view.
+PRESENT_ROWS = 10
 
 PRESENT_CSS = """
 <style>
 .stMainBlockContainer h3 { font-size: 2.1rem; }
-.stMainBlockContainer .stButton button p, .stMainBlockContainer .stButton button { font-size: 1.5rem; }
+.stMainBlockContainer .stButton button p { font-size: 1.3rem; }
 .stMainBlockContainer .stSlider p { font-size: 1.4rem; }
 </style>
 """
@@ -138,7 +141,7 @@ def _settings_inputs() -> None:
     with c2:
         _, kw = _setting("marker")
         st.text_input("Marker", max_chars=12, disabled=s.end_of_word == "none", **kw)
-    c1, c2, c3 = st.columns([1.4, 1.2, 1])
+    c1, c2, c3 = st.columns([1.5, 1.2, 1])
     with c1:
         _, kw = _setting("stop")
         st.selectbox("Stop at", ["merges", "vocab"], format_func=STOP_LABELS.get, **kw)
@@ -163,15 +166,16 @@ def _rule_inputs() -> None:
     c1, c2 = st.columns([1, 1])
     with c1:
         _, kw = _setting("pretokenizer")
-        st.selectbox("Pre-tokenizer", PRETOKENIZERS, format_func=lambda n: f"{n}: {DESCRIPTIONS[n]}",
-                     disabled=words_kind,
-                     help="A word-count list is already split into words." if words_kind else
-                     "BPE never merges across the pieces the pre-tokenizer makes.", **kw)
+        st.selectbox("Pre-tokenizer", PRETOKENIZERS, disabled=words_kind,
+                     help="BPE never merges across the pieces the pre-tokenizer makes.", **kw)
+        st.caption("A word-count list is already split into words." if words_kind
+                   else DESCRIPTIONS[ss[state.SETTING + "pretokenizer"]])
     with c2:
         _, kw = _setting("tie_break")
-        st.selectbox("Tie rule (which of equally frequent pairs merges)", TIE_RULES, **kw,
-                     format_func=lambda r: f"{r}: {RULE_CAPTIONS[r]}",
-                     help="; ".join(f"{r}: {TIE_RULE_EXPLANATIONS[r]}" for r in TIE_RULES))
+        st.selectbox("Tie rule", TIE_RULES, **kw,
+                     help="Which of several equally frequent pairs merges. "
+                     + " ".join(f"{r}: {TIE_RULE_EXPLANATIONS[r]}." for r in TIE_RULES))
+        st.caption(RULE_CAPTIONS[ss[state.SETTING + "tie_break"]])
 
 
 # ---- mode and view -------------------------------------------------------------------------
@@ -258,10 +262,11 @@ def _explore_view(view: render.RunView, k: int, present: bool) -> None:
         j = max(k, 1)
         title = f"Pair counts before merge {k}" if k else "Pair counts now (before merge 1)"
         st.subheader(title)
-        st.html(render.pair_table_html(view, j, reveal=k > 0, present=present))
+        st.html(render.pair_table_html(view, j, reveal=k > 0, present=present,
+                                       max_rows=PRESENT_ROWS if present else None))
     with right:
         st.subheader("Merge list")
-        st.html(render.merge_list_html(view, k, present=present))
+        st.html(render.merge_list_html(view, k, present=present, window=PRESENT_ROWS if present else render.MERGES_SHOWN))
         if k > render.MERGES_SHOWN and not present:
             if st.toggle("Show all merges so far", key="train_w_all_merges"):
                 st.dataframe(_merges_frame(view, k), hide_index=True, height=300)
@@ -369,7 +374,7 @@ def _predict_view(view: render.RunView, k: int, present: bool) -> None:
         hide = ss[state.HIDE_COUNTS] and answered is None
         order = predict.row_order(view, k, view.key, hide_counts=ss[state.HIDE_COUNTS])
         st.html(render.pair_table_html(view, k + 1, reveal=answered is not None, hide_counts=hide, order=order,
-                                       numbered=True, present=present))
+                                       numbered=True, present=present, winner_badge="merges next"))
         sample = render.corpus_sample(view, k)
         words = [w for _, ws in sample.groups for w in ws]
         q = predict.split_question(view, k, words, view.key)
@@ -399,9 +404,10 @@ def _predict_form(view: render.RunView, k: int, order: list[int], q: predict.Spl
                      format_func=lambda i: f"#{i + 1}:  {render.pair_label(view, rows[order[i]][0])}")
         if q is not None:
             word = view.run.words.words[q.word]
-            st.markdown(f"…and after that merge, how does this word split? (now: "
-                        f"{len(view.tokens_at(q.word, k))} tokens)")
-            st.html(render.chips_inline(view, view.tokens_at(q.word, k)) + predict.options_html(view, q))
+            st.markdown("…and how will this word split after that merge?")
+            st.html('<div class="tp"><div class="tp-option">now&nbsp; '
+                    + render.chips_inline(view, view.tokens_at(q.word, k)) + "</div></div>"
+                    + predict.options_html(view, q))
             st.radio("Your answer: the split", list(predict.LETTERS[: len(q.options)]), key=_w("split"),
                      horizontal=True, help=f"The word is {word!r}.")
         st.form_submit_button("Check my answer", type="primary", key="train_btn_check",
@@ -424,10 +430,8 @@ def _on_check(key: str, k: int, order: tuple[int, ...], q: predict.SplitQuestion
 
 def _predict_feedback(view: render.RunView, k: int, answered: dict, q: predict.SplitQuestion | None) -> None:
     fb = predict.pair_feedback(view, k, answered["picked"])
-    box = st.success if fb.ok else st.error
-    box("Right!" if fb.ok else "Not this time.")
-    st.html(f'<div class="tp-sentence">{fb.html}</div>')
+    st.html(f'<div class="tp-fb {"ok" if fb.ok else "bad"}">{fb.html}</div>')
     if q is not None and answered.get("split") is not None:
         sf = predict.split_feedback(view, q, answered["split_pick"])
-        st.html(f'<div class="tp-sentence">{sf.html}</div>')
+        st.html(f'<div class="tp-fb {"ok" if sf.ok else "bad"}">{sf.html}</div>')
     st.button("Do the merge", icon=":material/navigate_next:", icon_position="right", key="train_btn_next", on_click=state.on_step_forward, type="primary")

@@ -61,6 +61,9 @@ table.tp-table th { text-align: left; font-weight: 600; border-bottom: 2px solid
   padding: 4px 8px; white-space: nowrap; }
 table.tp-table td { padding: 2px 8px; border-bottom: 1px solid rgba(128,128,128,.25); vertical-align: middle; }
 table.tp-table td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+table.tp-table td.cnt { white-space: nowrap; font-variant-numeric: tabular-nums; }
+.tp .bpe-tok, .tp-sentence .bpe-tok, .tp-fb .bpe-tok { white-space: pre; unicode-bidi: isolate; }
+.tp-scroll { overflow-x: auto; }
 table.tp-table tr.win td { background: rgba(213, 94, 0, .16); font-weight: 700; }
 table.tp-table tr.win td:first-child { box-shadow: inset 6px 0 0 #D55E00; }
 table.tp-table tr.tie td { background: rgba(230, 159, 0, .12); }
@@ -84,11 +87,17 @@ table.tp-table tr.now td:first-child { box-shadow: inset 6px 0 0 #D55E00; }
 .tp-group { font-weight: 600; margin: .4em 0 .2em 0; }
 .bpe-tok.retired { opacity: .55; text-decoration: line-through; border-style: dashed; }
 .tp-vocab .bpe-tokens { line-height: 2.2; }
-.tp.present { font-size: 1.55rem; }
-.tp.present .bpe-tokens { font-size: 1.9rem; line-height: 2.0; }
-.tp.present .tp-barbox { width: 6em; }
+.tp.present { font-size: 1.35rem; }
+.tp.present .bpe-tokens { font-size: 1.7rem; line-height: 1.9; }
+.tp.present .tp-barbox { width: 4em; }
+.tp.present table.tp-table td, .tp.present table.tp-table th { padding: 2px 6px; }
 .tp.present .tp-words { grid-template-columns: repeat(auto-fill, minmax(18em, 1fr)); }
-.tp-sentence.present, .tp-sentence.present .bpe-tokens { font-size: 1.9rem; }
+.tp-sentence.present, .tp-sentence.present .bpe-tokens { font-size: 1.8rem; }
+.tp-fb { font-size: 1.15rem; line-height: 2.0; padding: .4rem 1rem; border-left: 6px solid; border-radius: 4px; margin: .3rem 0; }
+.tp-fb.ok { border-color: #009E73; background: rgba(0, 158, 115, .10); }
+.tp-fb.bad { border-color: #C0392B; background: rgba(192, 57, 43, .08); }
+.tp-fb .bpe-tokens { font-size: 1.15rem; }
+.tp-option { margin: .1em 0; }
 </style>
 """
 
@@ -309,7 +318,7 @@ def rule_reason(view: RunView, k: int) -> tuple[str, str]:
     if w is None:
         return t, html.escape(t)
     word = _word_text(view, w)
-    return f"{t} (in “{word}”)", f"{html.escape(t)} (in “{html.escape(word)}”)"
+    return f"{t} (in “{word}”)", f"{html.escape(t)} (in “<bdi>{html.escape(word)}</bdi>”)"
 
 
 # ---- the pair table -----------------------------------------------------------------------
@@ -334,6 +343,8 @@ def pair_table_html(
     order: Sequence[int] | None = None,
     present: bool = False,
     numbered: bool = False,
+    max_rows: int | None = None,
+    winner_badge: str = "merged",
 ) -> str:
     """The pair table before merge j (1-based): counts as bars, the change each count
     saw at merge j-1, and (if `reveal`) the winner highlighted and its ties marked.
@@ -345,18 +356,20 @@ def pair_table_html(
     rows = list(ev.top_pairs)
     if order is not None:
         rows = [rows[i] for i in order]
+    if max_rows is not None:
+        rows = rows[:max_rows]
     prev = {c.pair: c for c in view.run.events[j - 2].count_changes} if j >= 2 else {}
     top = max((c for _, c in rows), default=1) or 1
     head = ("<th>#</th>" if numbered else "") + (
         "<th>Pair</th><th>Count</th><th title='how the last merge changed this count'>Change</th><th></th>"
     )
-    out = [f'<div class="tp{" present" if present else ""}"><table class="tp-table"><thead><tr>{head}</tr></thead><tbody>']
+    out = [f'<div class="tp{" present" if present else ""}"><div class="tp-scroll"><table class="tp-table"><thead><tr>{head}</tr></thead><tbody>']
     for n, (pair, count) in enumerate(rows, start=1):
         win = reveal and pair == ev.pair
         tie = reveal and not win and count == ev.count
         cls = "win" if win else "tie" if tie else ""
         badge = (
-            '<span class="tp-badge win">merged</span>' if win
+            f'<span class="tp-badge win">{html.escape(winner_badge)}</span>' if win
             else '<span class="tp-badge tie">tied</span>' if tie else ""
         )
         if hide_counts:
@@ -368,10 +381,10 @@ def pair_table_html(
         out.append(
             f'<tr class="{cls}" data-pair="{html.escape(pair_label(view, pair), quote=True)}">'
             + (f'<td class="num">{n}</td>' if numbered else "")
-            + f"<td>{_pair_html(view, pair)}</td><td>{count_cell}</td>"
+            + f"<td>{_pair_html(view, pair)}</td><td class=\"cnt\">{count_cell}</td>"
             f"<td>{'' if hide_counts else _delta_html(prev.get(pair))}</td><td>{badge}</td></tr>"
         )
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     gone = [c for c in prev.values() if c.kind == "vanished"]
     if gone and not hide_counts:
         shown = ", ".join(f"{_pair_html(view, c.pair)} (was {c.before})" for c in gone[:8])
@@ -394,7 +407,7 @@ def merge_list_html(view: RunView, k: int, *, window: int = MERGES_SHOWN, presen
         return f'<div class="tp{" present" if present else ""}"><p>No merges yet.</p></div>'
     first = max(1, k - window + 1)
     out = [
-        f'<div class="tp{" present" if present else ""}"><table class="tp-table tp-merges"><thead><tr>'
+        f'<div class="tp{" present" if present else ""}"><div class="tp-scroll"><table class="tp-table tp-merges"><thead><tr>'
         "<th>Rank</th><th>Pair</th><th>New token</th><th>Count</th><th>Ties</th></tr></thead><tbody>"
     ]
     disp = view.run.displays
@@ -410,7 +423,7 @@ def merge_list_html(view: RunView, k: int, *, window: int = MERGES_SHOWN, presen
             f"<td>{chips_inline(view, [ev.token_id])}{reuse}</td><td class=\"num\">{ev.count}</td>"
             f"<td>{ties}</td></tr>"
         )
-    out.append("</tbody></table>")
+    out.append("</tbody></table></div>")
     if first > 1:
         out.append(f'<div class="tp-note">Merges {first} to {k} of {k} so far; the full list is below.</div>')
     out.append("</div>")

@@ -266,6 +266,7 @@ def _interaction() -> None:
 def set_step(k: int) -> None:
     view = current_view()
     ss[STEP] = max(0, min(k, view.steps))
+    publish(view)  # before the script runs, so the sidebar shows the new step
 
 
 def on_step_forward() -> None:
@@ -315,6 +316,7 @@ def tick(view: RunView) -> bool:
         return False
     if ss[STEP] < view.steps:
         ss[STEP] += 1
+        publish(view)
     if ss[STEP] >= view.steps:
         ss[PLAYING] = False
         return True
