@@ -21,6 +21,7 @@ What this module does not do: pre-tokenization (see pretokenize.py), reading fil
 from __future__ import annotations
 
 from bisect import bisect_left, insort
+from itertools import accumulate
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -47,6 +48,9 @@ TIE_RULE_EXPLANATIONS: dict[str, str] = {
     "smallest-id": "the pair with the smallest ids, base symbols numbered in code-point "
     "order (Hugging Face tokenizers' BpeTrainer)",
 }
+
+#: Words longer than this (in symbols) get a cached table of symbol offsets.
+_LONG_WORD = 48
 
 #: Events keep at most this many tied pairs (`tie_count` is always the full number).
 MAX_TIES_KEPT = 64
@@ -224,6 +228,8 @@ class BPETrainer:
         self._buckets: dict[int, list] = {}
         self._sorted_counts: list[int] = []
         self._filed: dict[Pair, tuple] = {}   # pair -> the tie key it is filed under
+        self._offsets: dict[int, list[int]] = {}  # long words' symbol offsets
+        self._lengths: list[int] = []  # token id -> length of its body
         self._key = {
             "first-seen": self.first_seen_key,
             "smallest-id": lambda p: p,
@@ -266,9 +272,24 @@ class BPETrainer:
                 # The offset (in characters or bytes) rather than the symbol index: it
                 # does not shift when a merge earlier in the word shortens the list, so
                 # only pairs next to a merged position can change their key.
+                if len(seg) > _LONG_WORD:
+                    return (w, self._starts(w)[positions[0]])
                 bodies = self.vocab.bodies
                 return (w, sum(len(bodies[t]) for t in seg[: positions[0]]))
             words.discard(w)  # a stale entry: the word lost this pair earlier
+
+    def _starts(self, w: int) -> list[int]:
+        """Offset of each symbol of word w (cached until the word changes): a long word,
+        e.g. a text with no pre-tokenizer, would otherwise be re-summed for every pair."""
+        starts = self._offsets.get(w)
+        if starts is None:
+            lengths = self._lengths
+            bodies = self.vocab.bodies
+            lengths.extend(len(bodies[t]) for t in range(len(lengths), len(bodies)))
+            starts = self._offsets[w] = list(
+                accumulate(map(lengths.__getitem__, self.segmentations[w]), initial=0)
+            )
+        return starts
 
     def _lex_key(self, p: Pair) -> tuple[str, str, int, int]:
         disp = self.vocab.displays
@@ -384,6 +405,7 @@ class BPETrainer:
             seg.extend(old[start:])
             delta[pair] = get(pair, 0) - len(positions) * c
             segmentations[w] = seg
+            self._offsets.pop(w, None)
             changed.append((w, tuple(seg)))
             for p in gained:
                 ws = pair_words.get(p)

@@ -7,6 +7,7 @@ segmentation (the first k merges replayed on it), the vocabulary, the figures, a
 """
 from __future__ import annotations
 
+import gc
 import weakref
 from dataclasses import dataclass
 from typing import Callable
@@ -151,15 +152,24 @@ def train(
     """Train to the stop condition and return the whole run.
 
     `progress(step, event)` is called after each merge (for a progress bar).
+    The cyclic garbage collector is paused while training: the loop allocates many
+    small objects and no cycles, and the collector's passes over them cost 15-30% of
+    the time. It is switched back on (if it was on) before returning.
     """
-    trainer = BPETrainer(words, settings)
-    base_size = len(trainer.vocab)
-    initial_length = trainer.corpus_length
-    events = []
-    for ev in trainer.iter_merges():
-        events.append(ev)
-        if progress is not None:
-            progress(ev.step, ev)
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        trainer = BPETrainer(words, settings)
+        base_size = len(trainer.vocab)
+        initial_length = trainer.corpus_length
+        events = []
+        for ev in trainer.iter_merges():
+            events.append(ev)
+            if progress is not None:
+                progress(ev.step, ev)
+    finally:
+        if was_enabled:
+            gc.enable()
     vocab = trainer.vocab
     return TrainingRun(
         words=words,

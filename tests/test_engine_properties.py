@@ -386,3 +386,24 @@ def test_unpaired_surrogates_are_refused(which, text):
     tok = _byte_tokenizer("gpt2", "none") if which == "trained" else openai_tokenizer(which)
     with pytest.raises(ValueError, match="unpaired surrogate"):
         tok.encode(text)
+
+
+long_words = st.lists(
+    st.tuples(st.text(alphabet="abc ,", min_size=40, max_size=160), st.integers(1, 3)),
+    min_size=1, max_size=3,
+)
+
+
+@all_tie_rules
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pairs=long_words)
+def test_long_words_equal_the_naive_trainer(tie_break, pairs):
+    """Words longer than the trainer's long-word threshold (48 symbols; text with no
+    pre-tokenizer is one such word) take the cached-offsets path for first-seen keys:
+    the same merges, counts and ties as the naive trainer, for 40 merges."""
+    run, steps, _, _ = _train_both(pairs, "char", "none", tie_break, merges=40)
+    if run is None:
+        return
+    assert [(ev.pair, ev.count, ev.ties) for ev in run.events] == [
+        (ns.pair, ns.count, ns.ties[:MAX_TIES_KEPT]) for ns in steps
+    ]
