@@ -124,6 +124,9 @@ class Tokenizer:
         } if merges is not None else {}
         self._bytes = {i: (b if isinstance(b, bytes) else b.encode("utf-8")) for i, (b, _) in tokens.items()}
         self._cache: dict[str, tuple[int | None, ...]] = {}
+        # The merge list split in two flat dicts for the encoding loop.
+        self._pair_rank = {p: r for p, (r, _) in (merges or {}).items()}
+        self._pair_new = {p: t for p, (_, t) in (merges or {}).items()}
 
     # ---- constructors -----------------------------------------------------------------
     @classmethod
@@ -314,8 +317,11 @@ class Tokenizer:
             if special:
                 out.append(self.special_tokens[chunk])
                 continue
-            for piece, _ in self.pieces(chunk):
-                ids = self._encode_piece(piece)
+            cache = self._cache
+            for piece in self._regex.findall(chunk) if self._regex is not None else [chunk]:
+                ids = cache.get(piece)
+                if ids is None:
+                    ids = self._encode_piece(piece)
                 if None in ids:
                     raise ValueError(self._unknown_message(piece))
                 out.extend(ids)  # type: ignore[arg-type]
@@ -340,7 +346,10 @@ class Tokenizer:
         if ids is None:
             if len(self._cache) >= _CACHE_LIMIT:
                 self._cache.clear()
-            ids = self._cache[piece] = tuple(self._bpe(piece, None))
+            if self.ranks is not None:
+                ids = self._cache[piece] = _bpe_ranks(piece.encode("utf-8"), self.ranks)
+            else:
+                ids = self._cache[piece] = _bpe_merges(self._base(piece), self._pair_rank, self._pair_new)
         return ids
 
     def _base(self, piece: str) -> list:
@@ -486,6 +495,52 @@ class Tokenizer:
     def decode(self, ids: Iterable[int]) -> str:
         """Decode ids to text; bytes that are not valid UTF-8 are written as <E4>, never dropped."""
         return self.decode_bytes(ids).decode("utf-8", errors="bpe_core_hex")
+
+
+def _bpe_ranks(data: bytes, ranks: dict[bytes, int]) -> tuple[int, ...]:
+    """tiktoken's rule, without replay bookkeeping: a whole piece that is a token is one
+    token; otherwise merge the adjacent pair whose joined bytes have the lowest rank."""
+    whole = ranks.get(data)
+    if whole is not None:
+        return (whole,)
+    parts = [data[i : i + 1] for i in range(len(data))]
+    get = ranks.get
+    inf = _NO_RANK
+    pair_ranks = [get(x + y, inf) for x, y in zip(parts, parts[1:])]
+    while pair_ranks:
+        best = min(pair_ranks)
+        if best == inf:
+            break
+        i = pair_ranks.index(best)
+        merged = parts[i] + parts[i + 1]
+        parts[i : i + 2] = [merged]
+        del pair_ranks[i]
+        if i > 0:
+            pair_ranks[i - 1] = get(parts[i - 1] + merged, inf)
+        if i < len(pair_ranks):
+            pair_ranks[i] = get(merged + parts[i + 1], inf)
+    return tuple(ranks[p] for p in parts)
+
+
+def _bpe_merges(parts: list, pair_rank: dict, pair_new: dict) -> tuple:
+    """Merge-list BPE on token ids (None for an unknown symbol): merge the adjacent
+    pair with the lowest rank, leftmost first, until no adjacent pair is a merge."""
+    get = pair_rank.get
+    inf = _NO_RANK
+    pair_ranks = [get((x, y), inf) for x, y in zip(parts, parts[1:])]
+    while pair_ranks:
+        best = min(pair_ranks)
+        if best == inf:
+            break
+        i = pair_ranks.index(best)
+        merged = pair_new[(parts[i], parts[i + 1])]
+        parts[i : i + 2] = [merged]
+        del pair_ranks[i]
+        if i > 0:
+            pair_ranks[i - 1] = get((parts[i - 1], merged), inf)
+        if i < len(pair_ranks):
+            pair_ranks[i] = get((merged, parts[i + 1]), inf)
+    return tuple(parts)
 
 
 def _check_encodable(text: str) -> None:
