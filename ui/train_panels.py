@@ -311,16 +311,13 @@ def _vocab_and_figures(view: render.RunView, k: int) -> None:
         m[2].metric(f"{'Chars' if f.unit == 'characters' else 'Bytes'} / token", f"{f.per_token:.2f}",
                     delta=f"from {f.per_token_start:.2f}" if k else None, delta_color="off",
                     help="Compression: the corpus's size divided by its length in tokens (end-of-word markers count as tokens).")
-        st.altair_chart(render.corpus_chart(view, k, _chart_rows(view)), width="stretch")
+        st.vega_lite_chart(render.chart_spec_at(_chart_spec(view.key, view), view, k), width="stretch")
 
 
 @st.cache_resource(show_spinner=False, max_entries=64)
-def _chart_rows_cached(key: str, _view: render.RunView) -> list[dict[str, int]]:
-    return render.chart_rows(_view)
-
-
-def _chart_rows(view: render.RunView) -> list[dict[str, int]]:
-    return _chart_rows_cached(view.key, view)
+def _chart_spec(key: str, _view: render.RunView) -> dict:
+    """The chart's Vega-Lite spec, built and validated once per run (read-only)."""
+    return render.corpus_chart(_view, 0).to_dict()
 
 
 def _downloads_and_link(view: render.RunView, k: int) -> None:

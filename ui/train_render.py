@@ -608,3 +608,19 @@ def corpus_chart(view: RunView, k: int, rows: list[dict[str, int]] | None = None
     ).encode(x="step:Q", y="tokens:Q", tooltip=["step:Q", "tokens:Q"])
     rule = alt.Chart(alt.Data(values=[{"step": k}])).mark_rule(color="#D55E00", strokeDash=[4, 3]).encode(x="step:Q")
     return (line + rule + now).properties(height=200)
+
+
+def chart_spec_at(spec: dict, view: RunView, k: int) -> dict:
+    """A copy of `corpus_chart(...).to_dict()` moved to step k, without building and
+    validating the chart again (Altair's validation of a 1000-point line costs about a
+    third of a second; this costs microseconds). Only the marker layers change.
+
+    >>> from bpe_core import WordTable, TrainerSettings, train
+    >>> v = RunView(train(WordTable.from_word_counts("low 5\\nlower 2"), TrainerSettings(merges=3)))
+    >>> chart_spec_at(corpus_chart(v, 0).to_dict(), v, 2) == corpus_chart(v, 2).to_dict()
+    True
+    """
+    layers = list(spec["layer"])
+    layers[1] = {**layers[1], "data": {"values": [{"step": k}]}}
+    layers[2] = {**layers[2], "data": {"values": [{"step": k, "tokens": view.run.corpus_length(k)}]}}
+    return {**spec, "layer": layers}

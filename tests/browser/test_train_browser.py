@@ -32,6 +32,19 @@ def shown_merges(page: Page) -> list[tuple[str, str, str, str]]:
     return [tuple(r) for r in rows]
 
 
+_ROWS_JS = "Array.from(document.querySelectorAll('table.tp-merges tr[data-rank]')).map(r => ['data-rank', 'data-left', 'data-right', 'data-token'].map(a => r.getAttribute(a)))"
+
+
+def expect_merges(page: Page, expected: list[tuple[str, str, str, str]]) -> None:
+    """Wait (auto-retrying, like expect) until the merge list shows exactly `expected`."""
+    try:
+        page.wait_for_function(f"want => JSON.stringify({_ROWS_JS}) === JSON.stringify(want)",
+                               arg=[list(r) for r in expected], timeout=20_000)
+    except Exception:
+        pass  # the assertion below shows the difference
+    assert shown_merges(page) == expected
+
+
 def button(page: Page, key: str):
     # Streamlit draws a hidden twin of a button with help text; take the visible one.
     return page.locator(f".st-key-{key} button:visible")
@@ -78,8 +91,7 @@ def test_train_sennrich_step_back_play_and_share(page: Page, app_url, artifacts,
     expect(page.locator(".tp-sentence")).to_contain_text("Merged")
     button(page, "train_btn_back").click()
     expect_step(page, 2)
-    expect(page.locator("table.tp-merges tr[data-rank]")).to_have_count(2)
-    assert shown_merges(page) == engine_merges()[:2]
+    expect_merges(page, engine_merges()[:2])
     full_height_screenshot(page, artifacts / "train-step2.png")
 
     # play to the end at the fastest speed
@@ -89,8 +101,7 @@ def test_train_sennrich_step_back_play_and_share(page: Page, app_url, artifacts,
     button(page, "train_btn_play").click()
     expect_step(page, 10)
     expect(button(page, "train_btn_play")).to_contain_text("Play")  # play stopped by itself
-    expect(page.locator("table.tp-merges tr[data-rank]")).to_have_count(10)
-    assert shown_merges(page) == engine_merges()
+    expect_merges(page, engine_merges())
     expect(page.get_by_text("Training stopped after 10 merges")).to_be_visible()
     full_height_screenshot(page, artifacts / "train-end.png")
 
@@ -101,8 +112,7 @@ def test_train_sennrich_step_back_play_and_share(page: Page, app_url, artifacts,
     other = page.context.browser.new_context(viewport={"width": 1400, "height": 2600}).new_page()
     other.goto(link)
     expect_step(other, 10)
-    expect(other.locator("table.tp-merges tr[data-rank]")).to_have_count(10)
-    assert shown_merges(other) == engine_merges()
+    expect_merges(other, engine_merges())
     other.screenshot(path=str(artifacts / "train-shared.png"))
     other.context.close()
 
