@@ -15,6 +15,7 @@ are frozen. The session's own tokenizer comes from `ui.state.session_tokenizer()
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 
 import pandas as pd
@@ -28,9 +29,9 @@ from ui.tokenize_html import (
 )
 from ui.tokenize_logic import (
     COMPARE_DRAW_LIMIT_BYTES, COUNT_LIMIT_BYTES, DRAW_LIMIT_BYTES, EXAMPLES, IDS_SHOWN_LIMIT,
-    OPENAI_NAMES, OPTION_LIMIT, PREVIEW_CHARS, TOKENIZER_CHOICES, URL_TEXT_LIMIT, VIEWS, YOURS,
+    OPENAI_NAMES, OPTION_LIMIT, TOKENIZER_CHOICES, VIEWS, YOURS,
     Analysis, analyse, default_replay_token, hex_bytes, human_bytes, parse_ids, pieces_of,
-    read_url, special_in_text, token_rank, top_tokens, url_for,
+    Piece, read_url, special_in_text, token_rank, top_tokens, url_for,
 )
 
 #: A one-shot request for the Train page: "open at this step" (it should pop it and go
@@ -65,6 +66,15 @@ INJECTION_NOTE = (
     "encode typed special-token text as ordinary characters unless the program opts in "
     "(tiktoken's `allowed_special`)."
 )
+
+
+def md_escape(text: str) -> str:
+    r"""Text (e.g. a corpus or file name from the Train page) shown literally in markdown.
+
+    >>> md_escape("a*b_[c](d) <e>")
+    'a\\*b\\_\\[c\\]\\(d\\) \\<e\\>'
+    """
+    return re.sub(r"([\\`*_{}\[\]()#+\-.!|<>~$])", r"\\\1", text)
 
 
 # ---- state ------------------------------------------------------------------------------
@@ -195,7 +205,7 @@ def controls() -> None:
              "encoded by this app's own engine (identical ids to tiktoken). 'Yours' is the "
              "tokenizer you trained on the Train page, at its current step.",
     )
-    st.caption(title_of(get("tokenizer")))
+    st.caption(md_escape(title_of(get("tokenizer"))))
     st.pills("Examples", list(EXAMPLES), key=W + "example", on_change=_load_example,
              help="Load an example text (it replaces the text below).")
     key, cb = _bind("text")
@@ -392,10 +402,6 @@ def _token_label(tok: Tokenizer, a: Analysis, i: int) -> str:
     return f"#{i + 1}  {shown}  (id {'?' if s.id is None else s.id})"
 
 
-def _reset_replay_step() -> None:
-    put("replay_step", 0)
-
-
 def view_replay(a: Analysis) -> None:
     tok = tokenizer_for(get("tokenizer"))
     key, cb = _bind("replay_source")
@@ -411,12 +417,13 @@ def view_replay(a: Analysis) -> None:
         if not piece:
             st.info("Type a word, e.g. ' tokenization' (with its leading space).")
             return
-        split = [p for p, _ in tok.pieces(piece)]
+        split = tok.pieces(piece)
         if len(split) > 1:
-            st.caption(
-                f"In running text the pre-tokenizer would cut this into {len(split)} pieces "
-                f"({' | '.join(visible_plain(p) for p in split[:8])}); here it is replayed as one piece."
-            )
+            st.caption(f"In running text the pre-tokenizer would cut this into {len(split)} pieces (below); "
+                       "here it is replayed as one piece, as if it were one.")
+            st.html(TOKENIZE_CSS + pieces_html(
+                [Piece(p, start, start + len(p), len(tok.replay(p).ids)) for p, start in split[:50]],
+                show_whitespace=get("show_ws"), css=False))
         replay_stepper(tok, piece, None)
         return
     if not a.spans:
@@ -435,16 +442,12 @@ def view_replay(a: Analysis) -> None:
     i = get("token")
     span = a.spans[i]
     if span.special:
-        st.info(f"{span.label} is a special token (id {span.id}): it is not built by merges, it was added "
-                "to the vocabulary by hand and is matched as a whole, only when allowed.")
+        st.info(f"`{span.label}` is a special token (id {span.id}): it is not built by merges, it was "
+                "added to the vocabulary by hand and is matched as a whole, only when allowed.")
         return
-    piece = [p for p in pieces_of(get("text"), a.spans) if p.start <= span.start and span.end <= p.end and not p.special]
-    piece_text = piece[0].text if piece else span.label
-    replay_stepper(tok, piece_text, span.id)
-
-
-def visible_plain(text: str) -> str:
-    return visible_whitespace(text)
+    # The token's piece: the text covered by all tokens of the same piece.
+    same = [s for s in a.spans if s.piece == span.piece]
+    replay_stepper(tok, get("text")[same[0].start : max(s.end for s in same)], span.id)
 
 
 def cell(tok: Tokenizer, token_id: int | None) -> str:
