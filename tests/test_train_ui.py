@@ -278,17 +278,24 @@ def test_vocab_marks_retired_tokens_and_figures():
 
 def test_byte_vocab_mentions_unused_bytes():
     view = text_run("hello", units="byte", merges=2)
-    assert "256 byte values never occur" in render.vocab_summary(view, 1).replace("252 of the ", "")
+    assert "252 of the 256 base symbols never occur in this corpus" in render.vocab_summary(view, 1)
+    view = text_run("hello", units="byte", end_of_word="attached", merges=2)
+    assert "508 of the 512 base symbols never occur" in render.vocab_summary(view, 1)
+    assert "each of them as a word end too" in render.vocab_summary(view, 1)
 
 
 def test_chart_rows_are_thinned_and_the_chart_builds():
     view = text_run((ROOT / "corpora" / "english_sample.txt").read_text(), merges=200)
     rows = render.chart_rows(view)
     assert rows[0]["step"] == 0 and rows[-1]["step"] == view.steps and len(rows) == view.steps + 1
+    assert rows[7] == {"step": 7, "tokens": view.run.corpus_length(7), "vocab": view.run.vocab_size(7)}
     spec = render.corpus_chart(view, 5, rows).to_dict()
     assert spec["layer"][0]["mark"]["type"] == "line"
-    big_rows = render.chart_rows(dataclasses.replace(view, run=view.run) if False else view)
-    assert len(big_rows) <= render.CHART_POINTS + 2
+    assert render.chart_spec_at(spec, view, 9) == render.corpus_chart(view, 9, rows).to_dict()
+    big = text_run(preset_corpus("python_reference").text[:150_000], merges=1500)
+    assert big.steps > render.CHART_POINTS
+    big_rows = render.chart_rows(big)
+    assert len(big_rows) <= render.CHART_POINTS + 1 and big_rows[-1]["step"] == big.steps
 
 
 # ---- every symbol --------------------------------------------------------------------------

@@ -41,6 +41,7 @@ RULE_CAPTIONS = {
 }
 STOP_LABELS = {"merges": "merges", "vocab": "vocabulary size"}
 
+PREDICT_NOTE = "train.predict_note"
 #: Rows of the pair table and the merge list in the presentation view.
 PRESENT_ROWS = 10
 
@@ -376,6 +377,8 @@ def _predict_view(view: render.RunView, k: int, present: bool) -> None:
         words = [w for _, ws in sample.groups for w in ws]
         q = predict.split_question(view, k, words, view.key)
         if answered is None:
+            if ss.get(PREDICT_NOTE):
+                st.warning(ss[PREDICT_NOTE])
             _predict_form(view, k, order, q)
         else:
             _predict_feedback(view, k, answered, q)
@@ -398,6 +401,7 @@ def _predict_form(view: render.RunView, k: int, order: list[int], q: predict.Spl
     rows = view.run.events[k].top_pairs
     with st.form("train_predict_form", border=True):
         st.selectbox("Your answer: the pair that merges next", list(range(len(order))), key=_w("pick"),
+                     index=None, placeholder="Choose a pair (type to search)",
                      format_func=lambda i: f"#{i + 1}:  {render.pair_label(view, rows[order[i]][0])}")
         if q is not None:
             word = view.run.words.words[q.word]
@@ -406,7 +410,7 @@ def _predict_form(view: render.RunView, k: int, order: list[int], q: predict.Spl
                     + render.chips_inline(view, view.tokens_at(q.word, k)) + "</div></div>"
                     + predict.options_html(view, q))
             st.radio("Your answer: the split", list(predict.LETTERS[: len(q.options)]), key=_w("split"),
-                     horizontal=True, help=f"The word is {word!r}.")
+                     index=None, horizontal=True, help=f"The word is {word!r}. Leave it empty to skip.")
         st.form_submit_button("Check my answer", type="primary", key="train_btn_check",
                               on_click=_on_check, args=(view.key, k, tuple(order), q))
 
@@ -416,10 +420,14 @@ def _on_check(key: str, k: int, order: tuple[int, ...], q: predict.SplitQuestion
     view = state.current_view()
     if view.key != key or k >= view.steps:
         return
+    if ss.get(_w("pick")) is None:
+        ss[PREDICT_NOTE] = "Choose the pair you think merges next, then check."
+        return
+    ss[PREDICT_NOTE] = None
     pair = view.run.events[k].top_pairs[order[int(ss[_w("pick")])]][0]
     result: dict = {"pair": predict.grade_pair(view, k, pair), "picked": pair, "split": None}
-    if q is not None:
-        picked = predict.LETTERS.index(ss.get(_w("split")) or "A")
+    if q is not None and ss.get(_w("split")) is not None:
+        picked = predict.LETTERS.index(ss[_w("split")])
         result["split"] = picked == q.answer
         result["split_pick"] = picked
     state.record_answer(key, k, result)

@@ -516,8 +516,9 @@ def vocab_summary(view: RunView, k: int) -> str:
     else:
         parts[-1] = parts[-1][:-1] + "."
     if unused_base:
-        parts.append(f"{unused_base} of the 256 byte values never occur in this corpus (every byte-level "
-                     "vocabulary holds all of them).")
+        also = ", and with an attached marker each of them as a word end too" if run.settings.end_of_word == "attached" else ""
+        parts.append(f"{unused_base:,} of the {run.base_size:,} base symbols never occur in this corpus: a "
+                     f"byte-level vocabulary holds all 256 byte values{also}.")
     return " ".join(parts)
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from dataclasses import asdict, fields, replace
+from dataclasses import asdict, fields
 from typing import Any
 
 import streamlit as st
@@ -439,6 +439,3 @@ def reset_score() -> None:
     _interaction()
     ss[RESULTS] = {}
 
-
-def replace_settings(**changes: Any) -> None:
-    set_settings(replace(settings(), **changes))
