@@ -5,9 +5,17 @@ A thin view: the sections live in ui.vocab_sections.
 """
 import streamlit as st
 
-from ui.vocab_sections import choose_run, choose_vocab, cost_section, curves_section, languages_section
+from ui.vocab_sections import (
+    choose_run,
+    choose_vocab,
+    cost_section,
+    curves_section,
+    languages_section,
+    readable_tooltips,
+)
 
 st.title("Vocabulary size: what it buys, what it costs")
+readable_tooltips()
 st.markdown(
     "Every merge adds one token to the vocabulary and makes text shorter in tokens. Shorter "
     "sequences are cheaper to process, but every token needs a row in the model's embedding "

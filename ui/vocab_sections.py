@@ -42,6 +42,7 @@ from ui.vocab_charts import (
     real_vocab_chart,
 )
 from ui.vocab_curves import (
+    LANGUAGES,
     base_retirements,
     held_out_steps,
     language_table,
@@ -64,6 +65,7 @@ from ui.vocab_sources import (
 
 __all__ = [
     "RunChoice",
+    "readable_tooltips",
     "choose_run",
     "choose_vocab",
     "curves_section",
@@ -106,6 +108,7 @@ def _show(cache_key: str, build, *, key: str, chosen: int | None = None, **kwarg
     Single charts get their own height (Streamlit would otherwise shrink them).
     """
     spec, height = _spec(cache_key, build)
+    # A fresh top level each run: Streamlit moves the datasets out of the dict it gets.
     spec = set_param(spec, CHOSEN, chosen) if chosen is not None else {**spec, "datasets": dict(spec.get("datasets", {}))}
     return st.vega_lite_chart(spec=spec, key=key, height=height if height else "content", **kwargs)
 
@@ -114,6 +117,17 @@ def _widget(widget_key: str, store_key: str, default) -> dict:
     """Copy the stored value into the widget key; return the callback arguments."""
     persist(widget_key, store_key, default)
     return dict(key=widget_key, on_change=remember, args=(widget_key, store_key))
+
+
+TOOLTIP_CSS = """<style>
+#vg-tooltip-element { font-size: 15px; }
+#vg-tooltip-element table tr td.key { color: #333; }
+</style>"""
+
+
+def readable_tooltips() -> None:
+    """Chart tooltips in a projector-friendly size (Vega's default is 11 px)."""
+    st.html(TOOLTIP_CSS)
 
 
 # ---- which run ------------------------------------------------------------------------
@@ -509,8 +523,6 @@ def languages_section(choice: RunChoice, vocab: int, k: int) -> None:
             },
         )
     with st.expander("The ten texts"):
-        from ui.vocab_curves import LANGUAGES
-
         for code, text in texts.items():
             st.markdown(f"**{LANGUAGES[code][0]}** ({LANGUAGES[code][1]})")
             st.text(text)

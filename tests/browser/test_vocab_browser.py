@@ -52,6 +52,10 @@ def test_clicking_the_curves_picks_a_vocabulary_size(page, app_url, artifacts):
     box = curves.bounding_box()
     # a third of the way along the top panel: a smaller vocabulary than the default
     page.mouse.move(box["x"] + box["width"] * 0.3, box["y"] + 150)
+    tooltip = page.locator("#vg-tooltip-element")
+    expect(tooltip).to_contain_text("Training corpus, tokens")  # exact numbers on hover
+    expect(tooltip).to_contain_text("Places merged")
+    page.screenshot(path=str(artifacts / "vocab_size_hover.png"))
     page.mouse.click(box["x"] + box["width"] * 0.3, box["y"] + 150)
     expect(slider).not_to_have_value(before)
     picked = int(slider.input_value())
