@@ -143,7 +143,7 @@ def _curve_tooltip(unit: str) -> list:
         alt.Tooltip("base_in_use:Q", title="Base symbols in use", format=",d"),
         alt.Tooltip("token:N", title="Token made at this step"),
         alt.Tooltip("count:Q", title="Its pair count", format=",d"),
-        alt.Tooltip("merged_occurrences:Q", title="Places merged (corpus shrinks by)", format=",d"),
+        alt.Tooltip("merged_occurrences:Q", title="Places merged = tokens saved", format=",d"),
     ]
 
 
