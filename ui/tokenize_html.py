@@ -13,7 +13,7 @@ from typing import Sequence
 
 from bpe_core import Replay, Tokenizer, TokenSpan
 
-from .tokenize_logic import Piece, token_rank, token_title
+from .tokenize_logic import Piece, token_title
 from .tokens import PALETTE, TOKEN_CSS, TokenChip, chip_for, chip_html, visible
 
 __all__ = [
