@@ -168,7 +168,7 @@ def test_tick_function_directly():
 
 def test_speed_control():
     at = open_train()
-    at.button_group(key="train_w_speed").set_value("fastest").run()
+    at.selectbox(key="train_w_speed").set_value("fastest").run()
     assert at.session_state[state.SPEED] == "fastest"
     assert not at.exception
 
@@ -211,7 +211,7 @@ def test_settings_change_retrains_and_keeps_the_step(rule):
 
 def test_units_end_of_word_and_stop_settings():
     at = open_train()
-    at.radio(key="train_w_end_of_word").set_value("attached").run()
+    at.selectbox(key="train_w_end_of_word").set_value("attached").run()
     at.radio(key="train_w_units").set_value("byte").run()
     at.number_input(key="train_w_merges").set_value(5).run()
     assert not at.exception

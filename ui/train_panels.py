@@ -39,7 +39,7 @@ RULE_CAPTIONS = {
     "lexicographic": "the largest pair as strings (subword-nmt)",
     "smallest-id": "the pair with the smallest ids (Hugging Face tokenizers)",
 }
-STOP_LABELS = {"merges": "merges", "vocab": "vocabulary size"}
+STOP_LABELS = {"merges": "a number of merges", "vocab": "a vocabulary size"}
 
 PREDICT_NOTE = "train.predict_note"
 #: Rows of the pair table and the merge list in the presentation view.
@@ -63,12 +63,8 @@ def _w(name: str) -> str:
 # ---- the corpus and the settings -----------------------------------------------------------
 def inputs_panel(view: render.RunView) -> None:
     with st.expander("**Corpus and settings**", expanded=True):
-        left, right = st.columns([3, 2], gap="large")
-        with left:
-            _corpus_inputs()
-            _rule_inputs()
-        with right:
-            _settings_inputs()
+        _corpus_inputs()
+        _settings_inputs()
         if ss[state.ERROR]:
             st.error(ss[state.ERROR] + "\n\nThe page still shows the previous corpus and settings.", icon=":material/error:")
         for note in view.notes:
@@ -132,51 +128,42 @@ def _setting(name: str) -> tuple[str, dict]:
 
 
 def _settings_inputs() -> None:
+    """Three columns, each a stack of full-width widgets (they stay readable on a laptop)."""
     s = state.settings()
-    _, kw = _setting("units")
-    st.radio("Units", UNITS, horizontal=True, format_func=UNIT_LABELS.get, **kw)
-    c1, c2 = st.columns([3, 1])
-    with c1:
-        _, kw = _setting("end_of_word")
-        st.radio("End of word", END_OF_WORD, horizontal=True, format_func=EOW_LABELS.get, **kw)
-    with c2:
-        _, kw = _setting("marker")
-        st.text_input("Marker", max_chars=12, disabled=s.end_of_word == "none", **kw)
-    c1, c2, c3 = st.columns([1.5, 1.2, 1])
-    with c1:
-        _, kw = _setting("stop")
-        st.selectbox("Stop at", ["merges", "vocab"], format_func=STOP_LABELS.get, **kw)
-    with c2:
-        if s.stop == "merges":
-            _, kw = _setting("merges")
-            st.number_input("Merges", min_value=0, max_value=MAX_MERGES, step=1, **kw,
-                            help=f"At most {MAX_MERGES:,}.")
-        else:
-            _, kw = _setting("vocab_size")
-            st.number_input("Vocabulary size", min_value=1, max_value=1_000_000, step=1, **kw,
-                            help="Base symbols plus merged tokens.")
-    with c3:
-        _, kw = _setting("min_count")
-        st.number_input("Min. count", min_value=0, step=1, help="Stop when the best pair occurs fewer times.", **kw)
-
-
-def _rule_inputs() -> None:
-    """Pre-tokenizer and tie rule (under the corpus, where there is room)."""
     corpus = state.requested_corpus()
     words_kind = corpus is not None and corpus.kind == "words"
-    c1, c2 = st.columns([1, 1])
+    c1, c2, c3 = st.columns(3, gap="medium")
     with c1:
+        _, kw = _setting("units")
+        st.radio("Units", UNITS, horizontal=True, format_func=UNIT_LABELS.get, **kw)
+        _, kw = _setting("end_of_word")
+        st.selectbox("End of word", END_OF_WORD, format_func=EOW_LABELS.get, **kw)
+        _, kw = _setting("marker")
+        st.text_input("End-of-word marker", max_chars=12, disabled=s.end_of_word == "none", **kw)
+    with c2:
         _, kw = _setting("pretokenizer")
         st.selectbox("Pre-tokenizer", PRETOKENIZERS, disabled=words_kind,
                      help="BPE never merges across the pieces the pre-tokenizer makes.", **kw)
         st.caption("A word-count list is already split into words." if words_kind
                    else DESCRIPTIONS[ss[state.SETTING + "pretokenizer"]])
-    with c2:
         _, kw = _setting("tie_break")
         st.selectbox("Tie rule", TIE_RULES, **kw,
                      help="Which of several equally frequent pairs merges. "
                      + " ".join(f"{r}: {TIE_RULE_EXPLANATIONS[r]}." for r in TIE_RULES))
         st.caption(RULE_CAPTIONS[ss[state.SETTING + "tie_break"]])
+    with c3:
+        _, kw = _setting("stop")
+        st.selectbox("Stop at", ["merges", "vocab"], format_func=STOP_LABELS.get, **kw)
+        if s.stop == "merges":
+            _, kw = _setting("merges")
+            st.number_input("Number of merges", min_value=0, max_value=MAX_MERGES, step=1, **kw,
+                            help=f"At most {MAX_MERGES:,}.")
+        else:
+            _, kw = _setting("vocab_size")
+            st.number_input("Target vocabulary size", min_value=1, max_value=1_000_000, step=1, **kw,
+                            help="Base symbols plus merged tokens.")
+        _, kw = _setting("min_count")
+        st.number_input("Minimum count", min_value=0, step=1, help="Stop when the best pair occurs fewer times.", **kw)
 
 
 # ---- mode and view -------------------------------------------------------------------------
@@ -234,7 +221,7 @@ def _step_fragment() -> None:
 def _controls(view: render.RunView, k: int, predicting: bool) -> None:
     n = view.steps
     playing = ss[state.PLAYING]
-    cols = st.columns([1, 1, 1.2, 1.2, 2.6], vertical_alignment="bottom")
+    cols = st.columns([1, 1, 1.1, 1.1, 1.6], vertical_alignment="bottom")
     cols[0].button("Reset", icon=":material/first_page:", key="train_btn_reset", on_click=state.on_reset, disabled=k == 0 and not playing,
                    width="stretch", help="Back to step 0 (no merges)")
     cols[1].button("Back", icon=":material/navigate_before:", key="train_btn_back", on_click=state.on_step_back, disabled=k == 0,
@@ -247,8 +234,8 @@ def _controls(view: render.RunView, k: int, predicting: bool) -> None:
     with cols[4]:
         wk = _w("speed")
         persist(wk, state.SPEED, "normal")
-        st.segmented_control("Seconds per step (play)", list(state.SPEEDS), key=wk, on_change=state.on_plain, args=(wk, state.SPEED),
-                             format_func=lambda s: f"{state.SPEEDS[s]:g} s", selection_mode="single")
+        st.selectbox("Speed", list(state.SPEEDS), key=wk, on_change=state.on_plain, args=(wk, state.SPEED),
+                     format_func=lambda s: f"{state.SPEEDS[s]:g} s per step")
     if n > 0:
         wk = _w("step")
         ss[wk] = k
@@ -258,21 +245,14 @@ def _controls(view: render.RunView, k: int, predicting: bool) -> None:
 
 def _explore_view(view: render.RunView, k: int, present: bool) -> None:
     st.html(render.explain_step(view, k, present=present).html)
-    left, right = st.columns([1.1, 1], gap="large")
-    with left:
-        j = max(k, 1)
-        title = f"Pair counts before merge {k}" if k else "Pair counts now (before merge 1)"
-        st.subheader(title)
-        st.html(render.pair_table_html(view, j, reveal=k > 0, present=present,
-                                       max_rows=PRESENT_ROWS if present else None))
-    with right:
-        st.subheader("Merge list")
-        st.html(render.merge_list_html(view, k, present=present, window=PRESENT_ROWS if present else render.MERGES_SHOWN))
-        if k > render.MERGES_SHOWN and not present:
-            if st.toggle("Show all merges so far", key="train_w_all_merges"):
-                st.dataframe(_merges_frame(view, k), hide_index=True, height=300)
-        if k == view.steps:
-            st.success(view.run.stop_message())
+    rows = PRESENT_ROWS if present else None
+    st.html(render.tables_html(view, k, present=present, max_rows=rows,
+                               window=PRESENT_ROWS if present else render.MERGES_SHOWN))
+    if k == view.steps:
+        st.success(view.run.stop_message())
+    if k > render.MERGES_SHOWN and not present:
+        if st.toggle("Show all merges so far", key="train_w_all_merges"):
+            st.dataframe(_merges_frame(view, k), hide_index=True, height=300)
     _corpus(view, k, present)
 
 
@@ -296,22 +276,22 @@ def _merges_frame(view: render.RunView, k: int) -> pd.DataFrame:
 
 
 def _vocab_and_figures(view: render.RunView, k: int) -> None:
-    left, right = st.columns([1.1, 1], gap="large")
+    f = render.figures(view, k)
+    st.subheader("Vocabulary and figures")
+    m = st.columns(4)
+    m[0].metric("Vocabulary", f"{f.vocab_size:,}", delta=f"+{f.vocab_delta:,} merged" if f.vocab_delta else None,
+                delta_color="off")
+    m[1].metric("Tokens in use", f"{f.tokens_in_use:,}", help="Tokens that occur somewhere in the corpus now.")
+    m[2].metric("Corpus (tokens)", f"{f.corpus_length:,}",
+                delta=f"{f.length_delta:,}" if f.length_delta else None, delta_color="inverse")
+    m[3].metric(f"{'Chars' if f.unit == 'characters' else 'Bytes'} / token", f"{f.per_token:.2f}",
+                delta=f"from {f.per_token_start:.2f}" if k else None, delta_color="off",
+                help="Compression: the corpus's size divided by its length in tokens (end-of-word markers count as tokens).")
+    left, right = st.columns([1.2, 1], gap="large")
     with left:
-        st.subheader("Vocabulary")
         st.caption(render.vocab_summary(view, k))
         st.html(render.vocab_html(view, k))
     with right:
-        f = render.figures(view, k)
-        st.subheader("Figures")
-        m = st.columns(3)
-        m[0].metric("Vocabulary", f"{f.vocab_size:,}", delta=f"+{f.vocab_delta:,} merged" if f.vocab_delta else None,
-                    delta_color="off")
-        m[1].metric("Corpus (tokens)", f"{f.corpus_length:,}",
-                    delta=f"{f.length_delta:,}" if f.length_delta else None, delta_color="inverse")
-        m[2].metric(f"{'Chars' if f.unit == 'characters' else 'Bytes'} / token", f"{f.per_token:.2f}",
-                    delta=f"from {f.per_token_start:.2f}" if k else None, delta_color="off",
-                    help="Compression: the corpus's size divided by its length in tokens (end-of-word markers count as tokens).")
         st.vega_lite_chart(render.chart_spec_at(_chart_spec(view.key, view), view, k), width="stretch")
 
 

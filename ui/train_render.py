@@ -58,18 +58,24 @@ table.tp-table .bpe-tok { white-space: pre; }
 .tp-sentence .bpe-tokens { font-size: 1.3rem; }
 table.tp-table { border-collapse: collapse; width: 100%; }
 table.tp-table th { text-align: left; font-weight: 600; border-bottom: 2px solid rgba(128,128,128,.8);
-  padding: 4px 8px; white-space: nowrap; }
-table.tp-table td { padding: 2px 8px; border-bottom: 1px solid rgba(128,128,128,.25); vertical-align: middle; }
+  padding: 4px 6px; white-space: nowrap; }
+table.tp-table .bpe-tokens { font-size: 1.1rem; }
+table.tp-table td { padding: 2px 6px; border-bottom: 1px solid rgba(128,128,128,.25); vertical-align: middle; }
 table.tp-table td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 table.tp-table td.cnt { white-space: nowrap; font-variant-numeric: tabular-nums; }
 .tp .bpe-tok, .tp-sentence .bpe-tok, .tp-fb .bpe-tok { white-space: pre; unicode-bidi: isolate; }
 .tp-scroll { overflow-x: auto; }
+.tp-grid { display: flex; flex-wrap: wrap; gap: .5rem 2.5rem; align-items: flex-start; }
+.tp-grid > section { flex: 1 1 24rem; min-width: 0; }
+.tp-h { font-size: 1.5rem; font-weight: 600; margin: .6rem 0 .4rem 0; }
+.tp-grid.present .tp-h { font-size: 2.1rem; }
+.tp-grid.present > section { flex-basis: 26rem; }
 table.tp-table tr.win td { background: rgba(213, 94, 0, .16); font-weight: 700; }
 table.tp-table tr.win td:first-child { box-shadow: inset 6px 0 0 #D55E00; }
 table.tp-table tr.tie td { background: rgba(230, 159, 0, .12); }
 table.tp-table tr.now td { background: rgba(213, 94, 0, .16); font-weight: 700; }
 table.tp-table tr.now td:first-child { box-shadow: inset 6px 0 0 #D55E00; }
-.tp-barbox { display: inline-block; width: 7em; vertical-align: middle; margin-right: .4em; }
+.tp-barbox { display: inline-block; width: 5em; vertical-align: middle; margin-right: .4em; }
 .tp-bar { display: block; height: .9em; background: #0072B2; border-radius: 2px; min-width: 2px; }
 .tp-badge { display: inline-block; font-size: .8em; font-weight: 700; padding: 0 .5em; border-radius: .8em;
   border: 2px solid currentColor; white-space: nowrap; line-height: 1.5; }
@@ -87,12 +93,12 @@ table.tp-table tr.now td:first-child { box-shadow: inset 6px 0 0 #D55E00; }
 .tp-group { font-weight: 600; margin: .4em 0 .2em 0; }
 .bpe-tok.retired { opacity: .55; text-decoration: line-through; border-style: dashed; }
 .tp-vocab .bpe-tokens { line-height: 2.2; }
-.tp.present { font-size: 1.35rem; }
-.tp.present .bpe-tokens { font-size: 1.7rem; line-height: 1.9; }
+.tp.present { font-size: 1.3rem; }
+.tp.present .bpe-tokens { font-size: 1.6rem; line-height: 1.9; }
 .tp.present .tp-barbox { width: 4em; }
 .tp.present table.tp-table td, .tp.present table.tp-table th { padding: 2px 6px; }
 .tp.present .tp-words { grid-template-columns: repeat(auto-fill, minmax(18em, 1fr)); }
-.tp-sentence.present, .tp-sentence.present .bpe-tokens { font-size: 1.8rem; }
+.tp-sentence.present, .tp-sentence.present .bpe-tokens { font-size: 1.6rem; }
 .tp-fb { font-size: 1.15rem; line-height: 2.0; padding: .4rem 1rem; border-left: 6px solid; border-radius: 4px; margin: .3rem 0; }
 .tp-fb.ok { border-color: #009E73; background: rgba(0, 158, 115, .10); }
 .tp-fb.bad { border-color: #C0392B; background: rgba(192, 57, 43, .08); }
@@ -408,7 +414,7 @@ def merge_list_html(view: RunView, k: int, *, window: int = MERGES_SHOWN, presen
     first = max(1, k - window + 1)
     out = [
         f'<div class="tp{" present" if present else ""}"><div class="tp-scroll"><table class="tp-table tp-merges"><thead><tr>'
-        "<th>Rank</th><th>Pair</th><th>New token</th><th>Count</th><th>Ties</th></tr></thead><tbody>"
+        "<th>Rank</th><th>Pair</th><th>New token</th><th>Count</th><th title='pairs tied at that count'>Tie</th></tr></thead><tbody>"
     ]
     disp = view.run.displays
     for ev in view.run.events[first - 1 : k]:
@@ -428,6 +434,22 @@ def merge_list_html(view: RunView, k: int, *, window: int = MERGES_SHOWN, presen
         out.append(f'<div class="tp-note">Merges {first} to {k} of {k} so far; the full list is below.</div>')
     out.append("</div>")
     return "".join(out)
+
+
+def tables_html(view: RunView, k: int, *, present: bool = False, max_rows: int | None = None,
+                window: int = MERGES_SHOWN) -> str:
+    """The pair table (before merge k) and the merge list side by side; they wrap under
+    each other when the page is narrow (one HTML block, so CSS decides, not columns)."""
+    j = max(k, 1)
+    title = f"Pair counts before merge {k}" if k else "Pair counts now (before merge 1)"
+    cls = "tp-grid present" if present else "tp-grid"
+    return (
+        f'<div class="{cls}"><section><div class="tp-h">{title}</div>'
+        + pair_table_html(view, j, reveal=k > 0, present=present, max_rows=max_rows)
+        + '</section><section><div class="tp-h">Merge list</div>'
+        + merge_list_html(view, k, present=present, window=window)
+        + "</section></div>"
+    )
 
 
 # ---- the corpus ---------------------------------------------------------------------------

@@ -56,6 +56,17 @@ def settled(page: Page) -> None:
     expect(page.get_by_test_id("stSkeleton")).to_have_count(0, timeout=30_000)
 
 
+def idle(page: Page) -> None:
+    """Wait until no script run is in progress (a click during a run can be lost when the
+    run replaces the element)."""
+    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning", timeout=30_000)
+
+
+def click(page: Page, key: str) -> None:
+    idle(page)
+    button(page, key).click()
+
+
 def choose(page: Page, key: str, typed: str, value: re.Pattern) -> None:
     """Pick an option of the selectbox `key` by typing part of it and pressing Enter."""
     box = page.locator(f".st-key-{key}").get_by_role("combobox")
@@ -64,10 +75,11 @@ def choose(page: Page, key: str, typed: str, value: re.Pattern) -> None:
     box.fill(typed)
     box.press("Enter")
     expect(box).to_have_value(value)
+    idle(page)
 
 
 def expect_step(page: Page, k: int, n: int = 10) -> None:
-    expect(page.locator(".st-key-train_w_step")).to_contain_text(f"Step {k} of {n}", timeout=20_000)
+    expect(page.locator(".st-key-train_w_step")).to_contain_text(f"Step {k} of {n}", timeout=30_000)
 
 
 def full_height_screenshot(page: Page, path) -> None:
@@ -86,19 +98,17 @@ def test_train_sennrich_step_back_play_and_share(page: Page, app_url, artifacts,
     expect_step(page, 0)
 
     for k in (1, 2, 3):
-        button(page, "train_btn_step").click()
+        click(page, "train_btn_step")
         expect_step(page, k)
     expect(page.locator(".tp-sentence")).to_contain_text("Merged")
-    button(page, "train_btn_back").click()
+    click(page, "train_btn_back")
     expect_step(page, 2)
     expect_merges(page, engine_merges()[:2])
     full_height_screenshot(page, artifacts / "train-step2.png")
 
     # play to the end at the fastest speed
-    fastest = page.locator(".st-key-train_w_speed").get_by_role("radio", name="0.3 s")
-    fastest.click()
-    expect(fastest).to_have_attribute("aria-checked", "true")
-    button(page, "train_btn_play").click()
+    choose(page, "train_w_speed", "0.3", re.compile(r"^0\.3 s per step$"))
+    click(page, "train_btn_play")
     expect_step(page, 10)
     expect(button(page, "train_btn_play")).to_contain_text("Play")  # play stopped by itself
     expect_merges(page, engine_merges())
@@ -124,7 +134,7 @@ def test_presentation_view_and_predict_mode(page: Page, app_url, artifacts):
     expect(page.get_by_role("link", name="Train", exact=True)).to_be_visible()
     page.goto(app_url + "/train-bpe?preset=sennrich_figure1&step=0&view=present")
     expect_step(page, 0)
-    button(page, "train_btn_step").click()
+    click(page, "train_btn_step")
     expect_step(page, 1)
     expect(page.locator(".tp-sentence.present")).to_contain_text("Tied with")
     expect(page.get_by_text("Corpus and settings")).to_have_count(0)
@@ -134,7 +144,7 @@ def test_presentation_view_and_predict_mode(page: Page, app_url, artifacts):
     page.goto(app_url + "/train-bpe?preset=sennrich&step=0&mode=predict")
     expect(page.get_by_text("Which pair merges next (merge 1)?")).to_be_visible()
     choose(page, "train_w_pick", "s + t", re.compile(r"^#\d+: +s \+ t$"))
-    button(page, "train_btn_check").click()
+    click(page, "train_btn_check")
     expect(page.get_by_text("Counts as right")).to_be_visible()
     expect(page.get_by_text("Score: 1 of 1 pair right", exact=False)).to_be_visible()
     page.set_viewport_size({"width": 1400, "height": 2200})
