@@ -140,6 +140,21 @@ def test_upload_with_bom_and_describe():
         "notes.txt · byte, none, first-seen"
 
 
+def test_run_cache_evicts_least_recently_used_by_weight():
+    from ui.train_state import RunCache
+
+    cache = RunCache(budget=12)
+    small = run_of(SENNRICH)
+    for i in range(10):
+        cache.put(f"s{i}", small)
+    assert cache.get("s0") is small  # now the most recently used
+    cache.put("big", small, size=1_000_000)  # weighs 11
+    # the 9 least recently used small runs made room; s0 (just used) stays
+    assert cache.get("big") is small and cache.get("s0") is small and cache.get("s9") is None
+    cache.put("big2", small, size=2_000_000)  # too heavy to share: it stays alone
+    assert cache.get("big2") is small and cache.get("big") is None and cache.get("s0") is None
+
+
 # ---- RunView: segmentations at any step, without replay ------------------------------------
 @pytest.mark.parametrize("units", ["char", "byte"])
 @pytest.mark.parametrize("eow", ["none", "separate", "attached"])

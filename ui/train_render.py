@@ -65,11 +65,12 @@ table.tp-table td.num { text-align: right; font-variant-numeric: tabular-nums; w
 table.tp-table td.cnt { white-space: nowrap; font-variant-numeric: tabular-nums; }
 .tp .bpe-tok, .tp-sentence .bpe-tok, .tp-fb .bpe-tok { white-space: pre; unicode-bidi: isolate; }
 .tp-scroll { overflow-x: auto; }
-.tp-grid { display: flex; flex-wrap: wrap; gap: .5rem 2.5rem; align-items: flex-start; }
-.tp-grid > section { flex: 1 1 24rem; min-width: 0; }
+.tp-grid { display: flex; flex-wrap: wrap; gap: .5rem 1.8rem; align-items: flex-start; }
+.tp-grid > section { flex: 1 1 20rem; min-width: 0; }
+.tp-grid > section + section { flex: 1.3 1 24rem; }
 .tp-h { font-size: 1.5rem; font-weight: 600; margin: .6rem 0 .4rem 0; }
 .tp-grid.present .tp-h { font-size: 2.1rem; }
-.tp-grid.present > section { flex-basis: 26rem; }
+.tp-grid.present > section, .tp-grid.present > section + section { flex-basis: 26rem; }
 table.tp-table tr.win td { background: rgba(213, 94, 0, .16); font-weight: 700; }
 table.tp-table tr.win td:first-child { box-shadow: inset 6px 0 0 #D55E00; }
 table.tp-table tr.tie td { background: rgba(230, 159, 0, .12); }

@@ -76,25 +76,30 @@ DEFAULTS: dict[str, Any] = {
 
 # ---- the shared cache of runs --------------------------------------------------------------
 class RunCache:
-    """A small LRU of RunViews, shared by every session (they are read-only)."""
+    """A small LRU of RunViews, shared by every session (they are read-only).
 
-    def __init__(self, size: int = 24):
-        self.size = size
-        self._items: OrderedDict[str, RunView] = OrderedDict()
+    Each entry weighs 1 per started 100,000 characters of corpus, so the cache holds
+    dozens of toy runs but only a couple of 1 MB ones (each of those is tens of MB).
+    """
+
+    def __init__(self, budget: int = 24):
+        self.budget = budget
+        self._items: OrderedDict[str, tuple[RunView, int]] = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, key: str) -> RunView | None:
         with self._lock:
-            view = self._items.get(key)
-            if view is not None:
-                self._items.move_to_end(key)
-            return view
-
-    def put(self, key: str, view: RunView) -> None:
-        with self._lock:
-            self._items[key] = view
+            item = self._items.get(key)
+            if item is None:
+                return None
             self._items.move_to_end(key)
-            while len(self._items) > self.size:
+            return item[0]
+
+    def put(self, key: str, view: RunView, size: int = 0) -> None:
+        with self._lock:
+            self._items[key] = (view, 1 + size // 100_000)
+            self._items.move_to_end(key)
+            while len(self._items) > 1 and sum(w for _, w in self._items.values()) > self.budget:
                 self._items.popitem(last=False)
 
 
@@ -127,7 +132,7 @@ def train_view(corpus: Corpus, settings: Settings, *, key: str | None = None, pr
         run = train(words, trainer_settings, progress=report)
         view = RunView(run, key=key, label=describe(corpus, settings), notes=notes)
         view.by_count  # computed once here, not on the first step
-        cache.put(key, view)
+        cache.put(key, view, len(corpus.text))
         return view
     finally:
         if bar is not None:
