@@ -259,7 +259,7 @@ def _explore_view(view: render.RunView, k: int, present: bool) -> None:
 def _corpus(view: render.RunView, k: int, present: bool) -> None:
     sample = render.corpus_sample(view, k)
     st.subheader(f"The corpus after {k} merge{'s' if k != 1 else ''}" if k else "The corpus at step 0")
-    st.caption(sample.caption + " Outlined words were changed by this merge; its new token is highlighted.")
+    st.caption(sample.caption + (" Outlined words were changed by this merge; its new token is highlighted." if k else ""))
     st.html(render.corpus_html(view, k, present=present, sample=sample))
 
 

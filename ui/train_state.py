@@ -219,7 +219,9 @@ def ensure_run() -> RunView:
                     ss[RESET_STEP] = False
                 else:
                     _activate(view, corpus, s)
-                    return view
+                    publish(view)
+                    st.rerun()  # once more, so app.py's sidebar (drawn before this page) names the new run
+
     if ss.get(ACTIVE) is None:  # nothing good yet (e.g. a link with a bad word list)
         corpus, s = preset_corpus(DEFAULT_PRESET), load_presets()[DEFAULT_PRESET].settings
         view = train_view(corpus, s)
