@@ -15,7 +15,9 @@ from hypothesis import strategies as st
 
 from bpe_core import TrainerSettings, WordTable, train
 from bpe_core.pretrained import openai_tokenizer
-from ui.tokenize_html import chip_for_id, ids_html, pieces_html, replay_html, replay_rows, symbol_text, text_html
+from ui.tokenize_html import (
+    TOKENIZE_CSS, chip_for_id, ids_html, pieces_html, replay_html, replay_rows, symbol_text, text_html,
+)
 from ui.tokenize_logic import (
     COUNT_LIMIT_BYTES, DRAW_LIMIT_BYTES, EXAMPLES, PREVIEW_CHARS, URL_TEXT_LIMIT, VIEWS, analyse,
     default_replay_token, hex_bytes, human_bytes, parse_ids, pieces_of, read_url, size_tier,
@@ -220,7 +222,7 @@ class _Structure(HTMLParser):
         self.tags: list[str] = []
         self.attrs: set[str] = set()
         self.text: list[str] = []
-        self.backgrounds: list[str] = []
+        self.backgrounds: list[str] = []  # each chip's colour, from its class c0..c6
         self._in_style = False
 
     def handle_starttag(self, tag, attrs):
@@ -228,8 +230,10 @@ class _Structure(HTMLParser):
         self._in_style = tag == "style"
         for k, v in attrs:
             self.attrs.add(k)
-            if k == "style" and v.startswith("background:"):
-                self.backgrounds.append(v)
+            if k == "class" and "bpe-tok" in v.split():
+                colour = [c for c in v.split() if re.fullmatch(r"c\d+", c)]
+                assert len(colour) == 1, v
+                self.backgrounds.append(_COLOURS[colour[0]])
 
     def handle_endtag(self, tag):
         self._in_style = False
@@ -237,6 +241,10 @@ class _Structure(HTMLParser):
     def handle_data(self, data):
         if not self._in_style:
             self.text.append(data)
+
+
+#: Colour class -> colour, as TOKENIZE_CSS defines them.
+_COLOURS = dict(re.findall(r"\.bpe-tok\.(c\d+) \{ background: (#[0-9A-F]{6}); \}", TOKENIZE_CSS))
 
 
 def structure(html: str) -> _Structure:
@@ -272,7 +280,8 @@ def test_one_chip_per_token_and_neighbours_differ(name):
     s = structure(text_html(text, tok.token_spans(text), tok))
     assert len(s.backgrounds) == len(tok.encode(text))
     assert all(a != b for a, b in zip(s.backgrounds, s.backgrounds[1:]))
-    assert {b.split(":")[1] for b in s.backgrounds} <= set(PALETTE)
+    assert set(s.backgrounds) <= set(PALETTE)
+    assert sorted(_COLOURS.values()) == sorted(PALETTE)
 
 
 def test_partial_tokens_are_separate_chips_labelled_with_bytes():
@@ -280,14 +289,14 @@ def test_partial_tokens_are_separate_chips_labelled_with_bytes():
     text = "日"  # three bytes; GPT-2 has no single token for it
     ids = tok.encode(text)
     html = text_html(text, tok.token_spans(text), tok, css=False)
-    assert html.count('<span class="bpe-tok partial"') == len(ids) >= 2
+    assert len(re.findall(r'<span class="bpe-tok c\d partial"', html)) == len(ids) >= 2
     assert "&lt;E6&gt;" in html
 
 
 def test_highlight_outlines_one_chip():
     tok = openai_tokenizer("gpt2")
     html = text_html("a b c", tok.token_spans("a b c"), tok, highlight=1, css=False)
-    assert html.count("bpe-tok hl") == 1
+    assert len(re.findall(r'class="bpe-tok c\d hl"', html)) == 1
 
 
 def test_whitespace_dropped_by_the_pretokenizer_is_a_dim_gap(toy_run):

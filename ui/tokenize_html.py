@@ -1,23 +1,33 @@
 """The Tokenize page's drawings as HTML strings: the text as token chips, the pieces,
 decoded ids, and the merge ladder of a replay.
 
-Pure functions built on ui/tokens.py (`chip_html`, `chip_for`, `visible`, `TOKEN_CSS`),
-so every token is one coloured chip with a border, neighbours never share a colour, and
-every piece of user text goes through `html.escape`. A token that is only part of a
+Pure functions built on ui/tokens.py (`chip_for`, `TOKEN_CSS`, `PALETTE`), so every
+token is one coloured chip with a border, neighbours never share a colour, and every
+piece of user text goes through `html.escape`. A token that is only part of a
 character gets its own chip, labelled with its bytes (`<E4><BD>`). Whitespace a
 pre-tokenizer drops (the `whitespace` one) is drawn between chips, dimmed, not as a chip.
+
+Built for long texts (100 kB is ~25,000 chips): Streamlit's frontend runs every `st.html`
+body through an HTML sanitizer, which pays per element and per attribute, and then lays
+the page out. So a chip is one `<span>` with two attributes at most: its colour is a
+class (`c0`..`c6`, defined once in TOKENIZE_CSS, not an inline style), whitespace marks
+are plain characters (no inner span per space; a chip of only whitespace is dimmed by a
+class), and its hover text is the `title`. Long texts are cut into blocks at newlines,
+each `content-visibility: auto`, so the browser lays out and paints only the blocks in
+view (`_blocks`).
 """
 from __future__ import annotations
 
+import html
 from typing import Sequence
 
 from bpe_core import Replay, Tokenizer, TokenSpan
 
 from .tokenize_logic import Piece, token_title
-from .tokens import PALETTE, TOKEN_CSS, TokenChip, chip_for, chip_html, visible
+from .tokens import PALETTE, TOKEN_CSS, TokenChip, chip_for
 
 __all__ = [
-    "TOKENIZE_CSS", "reveal", "chip_html_for", "chip_for_id", "text_html", "pieces_html", "ids_html", "replay_rows",
+    "TOKENIZE_CSS", "BLOCK_CHARS", "reveal", "chip_html", "chip_html_for", "chip_for_id", "text_html", "pieces_html", "ids_html", "replay_rows",
     "replay_html", "symbol_text",
 ]
 
@@ -27,7 +37,9 @@ TOKENIZE_CSS = TOKEN_CSS + """
 <style>
 .bpe-tokens { overflow-wrap: anywhere; }
 .bpe-tokens .bpe-tok { white-space: pre; }
+.bpe-tok.blank { color: #555; }
 .bpe-tokens .bpe-gap { color: #666; }
+.bpe-block { content-visibility: auto; }
 .bpe-tokens.bpe-scroll { font-size: 1.3rem; }
 .bpe-scroll { max-height: 30rem; overflow-y: auto; padding: 0.4rem 0.5rem;
   border: 1px solid rgba(128,128,128,0.35); border-radius: 6px; }
@@ -39,7 +51,7 @@ TOKENIZE_CSS = TOKEN_CSS + """
 .bpe-rank { min-width: 10.5rem; text-align: right; font-size: 1.0rem; opacity: 0.85;
   white-space: nowrap; }
 .bpe-big .bpe-tokens { font-size: 1.35rem; }
-</style>
+""" + "".join(f".bpe-tok.c{k} {{ background: {colour}; }}\n" for k, colour in enumerate(PALETTE)) + """</style>
 """
 
 
@@ -88,6 +100,43 @@ def _revealed(chip: TokenChip, show_whitespace: bool) -> TokenChip:
         return chip
     text = reveal(chip.text)
     return chip if text == chip.text else TokenChip(text, chip.title, chip.classes, chip.marker)
+
+
+#: Whitespace marks, as plain characters (a newline mark is followed by a real newline).
+#: The same marks as ui/tokens.visible, without its span per character.
+_MARKS = str.maketrans({" ": "·", "\n": "↵\n", "\t": "→", "\r": "␍", "\u00a0": "⍽", "\u3000": "□"})
+_BLANK = frozenset(" \n\t\r\u00a0\u3000")
+
+
+def chip_html(chip: TokenChip, index: int, *, show_whitespace: bool = True) -> str:
+    r"""One chip as compact HTML: `index` picks the colour class, so neighbours differ.
+
+    >>> chip_html(TokenChip(" <b>", title='id 1 "x"'), 3)
+    '<span class="bpe-tok c3" title="id 1 &quot;x&quot;">·&lt;b&gt;</span>'
+    >>> chip_html(TokenChip("\n  ", classes=("hl",)), 7)
+    '<span class="bpe-tok c0 hl blank">↵\n··</span>'
+    >>> chip_html(TokenChip("a b"), 1, show_whitespace=False), chip_html(TokenChip(""), 2)
+    ('<span class="bpe-tok c1">a b</span>', '<span class="bpe-tok c2">&#8203;</span>')
+    """
+    classes, title, body = _chip_parts(chip, show_whitespace)
+    return f'<span class="bpe-tok c{index % len(PALETTE)}{classes}"{title}>{body}</span>'
+
+
+def _chip_parts(chip: TokenChip, show_whitespace: bool) -> tuple[str, str, str]:
+    """A chip's HTML apart from its colour: (extra classes, title attribute, body)."""
+    classes = "".join(" " + c for c in chip.classes)
+    text = chip.text
+    body = html.escape(text, quote=False)
+    if show_whitespace:
+        body = body.translate(_MARKS)
+        if text and all(ch in _BLANK for ch in text):
+            classes += " blank"
+    if chip.marker:
+        body += f'<span class="mk">{html.escape(chip.marker)}</span>'
+    if not body:
+        body = "&#8203;"  # an empty token still gets a visible chip
+    title = f' title="{html.escape(chip.title, quote=True)}"' if chip.title else ""
+    return classes, title, body
 
 
 def chip_for_id(tok: Tokenizer, token_id: int | None, *, title: str = "", classes: tuple[str, ...] = (),
@@ -151,8 +200,8 @@ def text_html(
 
     `highlight` outlines one token (by position). With `complete=False` the text after
     the last span is left out (a preview). A chip depends only on its token and colour,
-    so each distinct (token, colour) is built once: 100 kB of text is ~25,000 chips but
-    only a few thousand distinct ones.
+    so each distinct token is built once (and each (token, colour) formatted once):
+    100 kB of text is ~25,000 chips but only a few thousand distinct tokens.
 
     >>> from bpe_core.pretrained import openai_tokenizer
     >>> gpt2 = openai_tokenizer("gpt2")
@@ -160,27 +209,81 @@ def text_html(
     >>> out.count('<span class="bpe-tok'), "<b>" in out, "&gt;" in out
     (4, False, True)
     """
-    parts: list[str] = []
+    parts: list[tuple[str, str]] = []  # (html, the text it draws)
+    token_parts: dict[tuple, tuple[str, str, str]] = {}
     memo: dict[tuple, str] = {}
     n_colours = len(PALETTE)
     pos = 0
     for i, span in enumerate(spans):
         if span.start > pos:
-            parts.append(_gap(text[pos : span.start], show_whitespace))
-        key = (span.id, span.special, span.token_bytes, i % n_colours, i == highlight)
-        chip = memo.get(key)
+            gap = text[pos : span.start]
+            parts.append((_gap(gap, show_whitespace), gap))
+        key = (span.id, span.special, span.token_bytes, i == highlight)
+        colour = i % n_colours
+        chip = memo.get((key, colour))
         if chip is None:
-            chip = memo[key] = chip_html(_revealed(_span_chip(tok, span, i == highlight), show_whitespace), i,
-                                         show_whitespace=show_whitespace)
-        parts.append(chip)
+            got = token_parts.get(key)
+            if got is None:
+                got = token_parts[key] = _chip_parts(_revealed(_span_chip(tok, span, i == highlight), show_whitespace),
+                                                     show_whitespace)
+            classes, title, body = got
+            chip = memo[key, colour] = f'<span class="bpe-tok c{colour}{classes}"{title}>{body}</span>'
+        parts.append((chip, span.label))
         pos = max(pos, span.end)
     if complete and pos < len(text):
-        parts.append(_gap(text[pos:], show_whitespace))
-    return _wrap(_BREAK.join(parts), css=css, scroll=scroll)
+        parts.append((_gap(text[pos:], show_whitespace), text[pos:]))
+    return _wrap(_blocks(parts), css=css, scroll=scroll)
+
+
+#: A long drawing is cut into blocks of at least this many characters (cut after a
+#: newline, so the lines look exactly as without blocks).
+BLOCK_CHARS = 2_000
+#: Height of one line of chips in rem (1.3rem type, line-height 2.1), and characters per
+#: line, to guess a block's height before the browser has laid it out.
+_LINE_REM = 2.73
+_LINE_CHARS = 70
+
+
+def _blocks(parts: Sequence[tuple[str, str]], block_chars: int = BLOCK_CHARS) -> str:
+    r"""Join chips; a long run is cut into `content-visibility: auto` blocks at newlines.
+
+    The browser then skips layout and paint of the blocks out of view (in the scroll box),
+    which for 100 kB of text is most of them. A block's height before its first layout is
+    a guess (`contain-intrinsic-size`; `auto` keeps the real one afterwards). Text with no
+    newline stays one block: a cut elsewhere would look like a line break.
+
+    >>> _blocks([("<a>", "x\n"), ("<b>", "y")], block_chars=100)
+    '<a><b>'
+    >>> _blocks([("<a>", "x\n"), ("<b>", "y\n"), ("<c>", "z")], block_chars=2)
+    '<div class="bpe-block" style="contain-intrinsic-size:auto 2.73rem"><a></div><div class="bpe-block" style="contain-intrinsic-size:auto 2.73rem"><b></div><div class="bpe-block" style="contain-intrinsic-size:auto 2.73rem"><c></div>'
+    """
+    if sum(len(t) for _, t in parts) <= block_chars:
+        return _BREAK.join(h for h, _ in parts)
+    out: list[str] = []
+    chunk: list[str] = []
+    chars = lines = 0
+
+    def close() -> None:
+        rem = round(max(lines + chars / _LINE_CHARS, 1.0)) * _LINE_REM
+        out.append(f'<div class="bpe-block" style="contain-intrinsic-size:auto {rem:g}rem">{_BREAK.join(chunk)}</div>')
+
+    for h, t in parts:
+        chunk.append(h)
+        chars += len(t)
+        lines += t.count("\n")
+        if chars >= block_chars and t.endswith("\n"):
+            close()
+            chunk, chars, lines = [], 0, 0
+    if chunk:
+        close()
+    return "".join(out)
 
 
 def _gap(text: str, show_whitespace: bool) -> str:
-    return f'<span class="bpe-gap" title="not part of any token">{visible(text, show_whitespace=show_whitespace)}</span>'
+    body = html.escape(text, quote=False)
+    if show_whitespace:
+        body = body.translate(_MARKS)
+    return f'<span class="bpe-gap" title="not part of any token">{body}</span>'
 
 
 def _wrap(body: str, *, css: bool, scroll: bool, extra: str = "") -> str:
@@ -200,8 +303,8 @@ def pieces_html(pieces: Sequence[Piece], *, show_whitespace: bool = True, css: b
         what = "special token" if p.special else f"{p.n_tokens} token{'s' if p.n_tokens != 1 else ''}"
         title = f"piece {i + 1} · characters {p.start} to {p.end} · {what}"
         chip = TokenChip(p.text, title=title, classes=("special",) if p.special else ())
-        chips.append(chip_html(_revealed(chip, show_whitespace), i, show_whitespace=show_whitespace))
-    return _wrap(_BREAK.join(chips), css=css, scroll=True)
+        chips.append((chip_html(_revealed(chip, show_whitespace), i, show_whitespace=show_whitespace), p.text))
+    return _wrap(_blocks(chips), css=css, scroll=True)
 
 
 def ids_html(tok: Tokenizer, ids: Sequence[int], *, show_whitespace: bool = True, css: bool = True) -> str:
@@ -212,12 +315,11 @@ def ids_html(tok: Tokenizer, ids: Sequence[int], *, show_whitespace: bool = True
     >>> out.count('<span class="bpe-tok'), "Hello" in out
     (2, True)
     """
-    chips = [
-        chip_html(_revealed(chip_for_id(tok, tid, title=token_title(tok, tid, tok.token_bytes(tid), position=i)),
-                            show_whitespace), i, show_whitespace=show_whitespace)
-        for i, tid in enumerate(ids)
-    ]
-    return _wrap(_BREAK.join(chips), css=css, scroll=True)
+    chips = []
+    for i, tid in enumerate(ids):
+        chip = chip_for_id(tok, tid, title=token_title(tok, tid, tok.token_bytes(tid), position=i))
+        chips.append((chip_html(_revealed(chip, show_whitespace), i, show_whitespace=show_whitespace), chip.text))
+    return _wrap(_blocks(chips), css=css, scroll=True)
 
 
 def replay_rows(replay: Replay) -> list[tuple[int | None, tuple[int | None, ...], int | None]]:
