@@ -6,14 +6,16 @@ from ui.state import session_label, session_run, session_step
 st.set_page_config(page_title="BPE, step by step", page_icon="🧩", layout="wide")
 
 PAGES = [
-    st.Page("pages/home.py", title="Home", icon=":material/home:", url_path="start", default=True),
-    st.Page("pages/train.py", title="Train", icon=":material/model_training:", url_path="train-bpe"),
-    st.Page("pages/tokenize.py", title="Tokenize", icon=":material/text_fields:", url_path="tokenize-text"),
-    st.Page("pages/vocab_size.py", title="Vocabulary size", icon=":material/bar_chart:", url_path="vocabulary-size"),
+    st.Page("views/home.py", title="Home", icon=":material/home:", url_path="start", default=True),
+    st.Page("views/train.py", title="Train", icon=":material/model_training:", url_path="train-bpe"),
+    st.Page("views/tokenize.py", title="Tokenize", icon=":material/text_fields:", url_path="tokenize-text"),
+    st.Page("views/vocab_size.py", title="Vocabulary size", icon=":material/bar_chart:", url_path="vocabulary-size"),
 ]
 
 page = st.navigation(PAGES)
+page.run()
 
+# After the page, so the caption names the run and step the page has just published.
 with st.sidebar:
     run = session_run()
     if run is None:
@@ -23,5 +25,3 @@ with st.sidebar:
             f"Your tokenizer: {session_label()} — step {session_step()} of {run.steps}, "
             f"vocabulary {run.vocab_size(session_step())}."
         )
-
-page.run()

@@ -3,7 +3,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 APP = "../app.py"
-PAGES = ["pages/home.py", "pages/train.py", "pages/tokenize.py", "pages/vocab_size.py"]
+PAGES = ["views/home.py", "views/train.py", "views/tokenize.py", "views/vocab_size.py"]
 
 
 @pytest.mark.parametrize("page", PAGES)

@@ -19,7 +19,7 @@ from ui import train_state as state
 from ui.train_config import Settings, build_word_table, load_presets, preset_corpus
 
 APP = "../app.py"
-PAGE = "pages/train.py"
+PAGE = "views/train.py"
 
 
 def open_train(query: dict[str, str] | None = None) -> AppTest:
@@ -437,7 +437,7 @@ def test_leaving_and_coming_back_keeps_corpus_and_step():
     at.selectbox(key="train_w_preset").set_value("hf_course").run()
     click(at, "train_btn_step")
     click(at, "train_btn_step")
-    at.switch_page("pages/home.py").run()
+    at.switch_page("views/home.py").run()
     assert not at.exception
     at.switch_page(PAGE).run()
     assert not at.exception

@@ -1,6 +1,6 @@
 """The Vocabulary size page under AppTest: every control, with and without a session run.
 
-Each test opens the app, switches to pages/vocab_size.py and drives one control by its
+Each test opens the app, switches to views/vocab_size.py and drives one control by its
 widget key, then checks what the page shows. Built-in runs are cached per process
 (st.cache_resource), so only the first test pays for training.
 """
@@ -12,7 +12,7 @@ from streamlit.testing.v1 import AppTest
 from bpe_core import TrainerSettings, WordTable, train
 
 APP = "../app.py"
-PAGE = "pages/vocab_size.py"
+PAGE = "views/vocab_size.py"
 
 
 def _open(**state) -> AppTest:
@@ -182,7 +182,7 @@ def test_settings_survive_a_visit_to_another_page():
     at = _open()
     at.slider(key="vocab.chosen_w").set_value(333).run()
     at.selectbox(key="vocab.cost.preset_w").select("gpt2_small").run()
-    at.switch_page("pages/home.py").run()
+    at.switch_page("views/home.py").run()
     at.switch_page(PAGE).run()
     _ok(at)
     assert at.slider(key="vocab.chosen_w").value == 333

@@ -1,6 +1,6 @@
 """The Tokenize page's Streamlit sections: controls, counts, tokens, and the five views.
 
-pages/tokenize.py calls these in order; each section draws widgets, calls the engine
+views/tokenize.py calls these in order; each section draws widgets, calls the engine
 (through ui/tokenize_logic.py) and draws HTML built by ui/tokenize_html.py.
 
 State: every setting lives under a non-widget key `tokenize.<name>` and is copied into
@@ -239,7 +239,7 @@ def no_tokenizer_yet() -> bool:
         "(even a few merges on the toy corpus will do), then come back: this page will use it, "
         "at whatever step the Train page is on."
     )
-    st.page_link("pages/train.py", label="Go to the Train page", icon=":material/model_training:")
+    st.page_link("views/train.py", label="Go to the Train page", icon=":material/model_training:")
     return True
 
 
@@ -504,7 +504,7 @@ def replay_stepper(tok: Tokenizer, piece: str, token_id: int | None) -> None:
     elif trained and not tok.merges:
         st.info("Your tokenizer is at step 0 on the Train page: it has learned no merges yet, so every "
                 "piece stays as its base symbols. Step forward on the Train page, then come back.")
-        st.page_link("pages/train.py", label="Go to the Train page", icon=":material/model_training:")
+        st.page_link("views/train.py", label="Go to the Train page", icon=":material/model_training:")
     else:
         st.caption("No merge applies: no adjacent pair in this piece has a rank.")
     st.html(TOKENIZE_CSS + replay_html(tok, replay, k, show_whitespace=get("show_ws"), trained=trained, css=False))
@@ -520,7 +520,7 @@ def replay_stepper(tok: Tokenizer, piece: str, token_id: int | None) -> None:
                           "(your tokenizer here then has that many merges)."):
             st.session_state[STEP_KEY] = rank
             st.session_state[GOTO_STEP_KEY] = rank
-            st.switch_page("pages/train.py")
+            st.switch_page("views/train.py")
     if n:
         with st.expander("All merges as a table"):
             st.dataframe(pd.DataFrame([

@@ -54,6 +54,7 @@ ERROR = "train.error"        # message for the requested corpus/settings, or Non
 FAILED = "train.failed"      # run key -> message, so a bad setting is not retried each rerun
 RESET_STEP = "train.reset_step"
 PENDING_STEP = "train.pending_step"
+GOTO_STEP = "shared.goto_step"  # set by other pages: show this step of the current run
 LINK_PROBLEMS = "train.link_problems"
 RESULTS = "train.results"    # predict mode: (run key, step) -> {"pair": grade, "split": bool | None}
 SKIP_TICK = "train.skip_tick"
@@ -220,14 +221,19 @@ def ensure_run() -> RunView:
                 else:
                     _activate(view, corpus, s)
                     publish(view)
-                    st.rerun()  # once more, so app.py's sidebar (drawn before this page) names the new run
 
     if ss.get(ACTIVE) is None:  # nothing good yet (e.g. a link with a bad word list)
         corpus, s = preset_corpus(DEFAULT_PRESET), load_presets()[DEFAULT_PRESET].settings
         view = train_view(corpus, s)
         _activate(view, corpus, s, keep_error=True)
         return view
-    return current_view()
+    view = current_view()
+    goto = ss.pop(GOTO_STEP, None)  # "open training step N", from the Tokenize page's replay
+    if goto is not None:
+        ss[PLAYING] = False
+        ss[STEP] = max(0, min(int(goto), view.steps))
+        publish(view)
+    return view
 
 
 def _activate(view: RunView, corpus: Corpus, s: Settings, *, keep_error: bool = False) -> None:

@@ -9,13 +9,13 @@ st.markdown(
     "token. This app lets you watch every merge, and then see how real tokenizers split text."
 )
 
-st.page_link("pages/train.py", label="**Train** — step through BPE training, merge by merge, "
+st.page_link("views/train.py", label="**Train** — step through BPE training, merge by merge, "
              "forward and back, on the Sennrich et al. (2016) toy corpus or your own text.",
              icon=":material/model_training:")
-st.page_link("pages/tokenize.py", label="**Tokenize** — paste text and see how GPT-2, GPT-4 "
+st.page_link("views/tokenize.py", label="**Tokenize** — paste text and see how GPT-2, GPT-4 "
              "(cl100k_base), GPT-4o (o200k_base) or your own tokenizer split it; replay every merge.",
              icon=":material/text_fields:")
-st.page_link("pages/vocab_size.py", label="**Vocabulary size** — what a bigger vocabulary buys "
+st.page_link("views/vocab_size.py", label="**Vocabulary size** — what a bigger vocabulary buys "
              "(shorter sequences) and what it costs (embedding parameters, output FLOPs), per language.",
              icon=":material/bar_chart:")
 
