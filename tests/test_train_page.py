@@ -519,3 +519,20 @@ def test_large_corpus_shows_a_sample_of_words():
     assert "Showing" in cap and "distinct words" in cap
     assert len(re.findall(r'<div class="tp-word[ "]', all_html(at))) <= 60
     assert at.get("vega_lite_chart")
+
+
+def test_another_page_can_open_a_training_step():
+    """The Tokenize page's replay links a merge back to the step that learned it: it
+    sets `shared.goto_step` and switches here; the Train page shows that step once
+    (clamped to the run) and publishes it."""
+    at = open_train()
+    at.session_state[state.GOTO_STEP] = 7
+    at.switch_page("views/home.py").run()
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    assert step_of(at) == 7
+    assert at.session_state["shared.step"] == 7
+    assert state.GOTO_STEP not in at.session_state
+    at.session_state[state.GOTO_STEP] = 999
+    at.switch_page(PAGE).run()
+    assert step_of(at) == 10
