@@ -21,6 +21,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Collection, Iterable, Literal
 
+import heapq
+
 import regex
 
 from .display import bytes_label, bytes_to_gpt2
@@ -497,6 +499,45 @@ class Tokenizer:
         return self.decode_bytes(ids).decode("utf-8", errors="bpe_core_hex")
 
 
+#: Pieces longer than this (in symbols) use the heap-based loop: the simple loop rescans
+#: every pair after each merge, which is quadratic (a 20 kB text with no pre-tokenizer).
+_LONG_PIECE = 256
+
+
+def _bpe_heap(parts: list, rank_of: Callable, join: Callable) -> list:
+    """The same merges as the simple loop (lowest rank first, leftmost on equal rank) in
+    O(n log n): a linked list of symbols and a heap of (rank, position) with stale
+    entries skipped when popped."""
+    n = len(parts)
+    nxt = list(range(1, n + 1))
+    prv = list(range(-1, n - 1))
+    alive = [True] * n
+    heap = []
+    for i in range(n - 1):
+        r = rank_of(parts[i], parts[i + 1])
+        if r is not None:
+            heap.append((r, i, i + 1))
+    heapq.heapify(heap)
+    while heap:
+        r, i, j = heapq.heappop(heap)
+        if not alive[i] or nxt[i] != j or j >= n or rank_of(parts[i], parts[j]) != r:
+            continue  # stale: one side was merged away or changed since this was pushed
+        parts[i] = join(parts[i], parts[j])
+        alive[j] = False
+        k = nxt[i] = nxt[j]
+        if k < n:
+            prv[k] = i
+            rk = rank_of(parts[i], parts[k])
+            if rk is not None:
+                heapq.heappush(heap, (rk, i, k))
+        p = prv[i]
+        if p >= 0:
+            rp = rank_of(parts[p], parts[i])
+            if rp is not None:
+                heapq.heappush(heap, (rp, p, i))
+    return [parts[i] for i in range(n) if alive[i]]
+
+
 def _bpe_ranks(data: bytes, ranks: dict[bytes, int]) -> tuple[int, ...]:
     """tiktoken's rule, without replay bookkeeping: a whole piece that is a token is one
     token; otherwise merge the adjacent pair whose joined bytes have the lowest rank."""
@@ -504,6 +545,9 @@ def _bpe_ranks(data: bytes, ranks: dict[bytes, int]) -> tuple[int, ...]:
     if whole is not None:
         return (whole,)
     parts = [data[i : i + 1] for i in range(len(data))]
+    if len(parts) > _LONG_PIECE:
+        joined = _bpe_heap(parts, lambda x, y: ranks.get(x + y), bytes.__add__)
+        return tuple(ranks[p] for p in joined)
     get = ranks.get
     inf = _NO_RANK
     pair_ranks = [get(x + y, inf) for x, y in zip(parts, parts[1:])]
@@ -525,6 +569,8 @@ def _bpe_ranks(data: bytes, ranks: dict[bytes, int]) -> tuple[int, ...]:
 def _bpe_merges(parts: list, pair_rank: dict, pair_new: dict) -> tuple:
     """Merge-list BPE on token ids (None for an unknown symbol): merge the adjacent
     pair with the lowest rank, leftmost first, until no adjacent pair is a merge."""
+    if len(parts) > _LONG_PIECE:
+        return tuple(_bpe_heap(parts, lambda x, y: pair_rank.get((x, y)), lambda x, y: pair_new[(x, y)]))
     get = pair_rank.get
     inf = _NO_RANK
     pair_ranks = [get((x, y), inf) for x, y in zip(parts, parts[1:])]

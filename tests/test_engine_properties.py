@@ -407,3 +407,29 @@ def test_long_words_equal_the_naive_trainer(tie_break, pairs):
     assert [(ev.pair, ev.count, ev.ties) for ev in run.events] == [
         (ns.pair, ns.count, ns.ties[:MAX_TIES_KEPT]) for ns in steps
     ]
+
+
+@pytest.mark.parametrize("tie_break", TIE_RULES)
+def test_replay_of_a_long_piece_equals_training(tie_break):
+    """Text with no pre-tokenizer is one long word: replaying the first k merges on it
+    (the heap-based loop for pieces over 256 symbols) gives exactly the segmentation
+    training reached after step k."""
+    text = (REPO / "corpora" / "english_sample.txt").read_text(encoding="utf-8")[:3000]
+    run = train(WordTable.from_text(text, "none"), TrainerSettings(tie_break=tie_break, merges=120, top_n=0))
+    for k in (1, 7, 60, 120):
+        trained = next(toks for ev in reversed(run.events[:k]) for w, toks in ev.words_changed if w == 0)
+        assert run.segmentations(k)[0] == trained
+
+
+@pytest.mark.parametrize("name", ["gpt2", "cl100k_base", "o200k_base"])
+@pytest.mark.parametrize("text", ["7" * 3000, " " * 5000, "ab" * 2000, "\n" * 900 + "x", "é" * 1500,
+                                  "".join(str(i) for i in range(1500))])
+def test_long_pieces_match_tiktoken(name, text):
+    """Pieces over 256 bytes (long digit runs under GPT-2's ` ?\\p{N}++`, whitespace runs)
+    take the heap-based loop; its ids equal tiktoken's."""
+    tiktoken = pytest.importorskip("tiktoken")
+    from bpe_core.openai_files import load_openai_encoding
+
+    f = load_openai_encoding(name)
+    enc = tiktoken.Encoding(name, pat_str=f.pattern, mergeable_ranks=f.mergeable_ranks, special_tokens=f.special_tokens)
+    assert openai_tokenizer(name).encode(text) == enc.encode_ordinary(text)
