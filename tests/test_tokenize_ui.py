@@ -215,36 +215,57 @@ def test_url_leaves_out_long_text_and_defaults():
 
 # ---- HTML ----------------------------------------------------------------------------------
 class _Structure(HTMLParser):
-    """Collects tags, attributes and text, to check what the browser would build."""
+    """Collects tags, attributes and text, to check what the browser would build, and
+    each chip's colour as TOKENIZE_CSS gives it: by position inside a `.bpe-oK` run
+    (`nth-of-type` rules), or by a `c0`..`c6` class on a single chip."""
 
     def __init__(self):
         super().__init__(convert_charrefs=True)
         self.tags: list[str] = []
         self.attrs: set[str] = set()
         self.text: list[str] = []
-        self.backgrounds: list[str] = []  # each chip's colour, from its class c0..c6
+        self.backgrounds: list[str] = []  # each chip's colour, in order
+        self._stack: list[list] = []  # [tag, class names, spans seen inside]
         self._in_style = False
 
     def handle_starttag(self, tag, attrs):
         self.tags.append(tag)
         self._in_style = tag == "style"
+        classes = []
         for k, v in attrs:
             self.attrs.add(k)
-            if k == "class" and "bpe-tok" in v.split():
-                colour = [c for c in v.split() if re.fullmatch(r"c\d+", c)]
-                assert len(colour) == 1, v
+            if k == "class":
+                classes = v.split()
+        if tag == "span":
+            parent = self._stack[-1] if self._stack else None
+            run = [int(c[5:]) for c in (parent[1] if parent else []) if re.fullmatch(r"bpe-o\d", c)]
+            colour = [c for c in classes if re.fullmatch(r"c\d", c)]
+            if run:
+                parent[2] += 1
+                self.backgrounds.append(_RUN_COLOURS[run[0], (parent[2] - 1) % len(PALETTE) + 1])
+            elif "bpe-tok" in classes:
+                assert len(colour) == 1, classes
                 self.backgrounds.append(_COLOURS[colour[0]])
+        if tag not in ("wbr", "br"):
+            self._stack.append([tag, classes, 0])
 
     def handle_endtag(self, tag):
         self._in_style = False
+        if self._stack and self._stack[-1][0] == tag:
+            self._stack.pop()
 
     def handle_data(self, data):
         if not self._in_style:
             self.text.append(data)
 
 
-#: Colour class -> colour, as TOKENIZE_CSS defines them.
+#: Colour class -> colour, and (run offset K, nth-of-type J) -> colour, as TOKENIZE_CSS has them.
 _COLOURS = dict(re.findall(r"\.bpe-tok\.(c\d+) \{ background: (#[0-9A-F]{6}); \}", TOKENIZE_CSS))
+_RUN_COLOURS = {
+    (int(k), int(j)): colour
+    for k, n, j, colour in re.findall(r"\.bpe-o(\d) > span:nth-of-type\((\d)n\+(\d)\) \{ background: (#[0-9A-F]{6}); \}",
+                                      TOKENIZE_CSS)
+}
 
 
 def structure(html: str) -> _Structure:
@@ -265,7 +286,7 @@ def test_text_html_never_turns_user_text_into_markup(text):
     tok = openai_tokenizer("cl100k_base")
     spans = tok.token_spans(text)
     s = structure(text_html(text, spans, tok, show_whitespace=False, css=False))
-    assert set(s.tags) <= {"style", "div", "span", "wbr"}
+    assert set(s.tags) <= {"style", "div", "span", "i"}
     assert s.attrs <= {"class", "style", "title"}
     # All of it shown, as text; tokens that are part of a character show their bytes.
     parts = re.split(r"<([0-9A-F]{2})>", "".join(s.text))
@@ -281,7 +302,19 @@ def test_one_chip_per_token_and_neighbours_differ(name):
     assert len(s.backgrounds) == len(tok.encode(text))
     assert all(a != b for a, b in zip(s.backgrounds, s.backgrounds[1:]))
     assert set(s.backgrounds) <= set(PALETTE)
-    assert sorted(_COLOURS.values()) == sorted(PALETTE)
+    assert sorted(_COLOURS.values()) == sorted(PALETTE) and len(_RUN_COLOURS) == len(PALETTE) ** 2
+
+
+def test_long_text_is_cut_into_blocks_at_newlines_and_colours_run_on():
+    tok = openai_tokenizer("cl100k_base")
+    text = "".join(f"line {k}: the quick brown fox, jumps over\n" for k in range(400))
+    html = text_html(text, tok.token_spans(text), tok, css=False)
+    s = structure(html)
+    assert html.count('<div class="bpe-block') > 5
+    assert len(s.backgrounds) == len(tok.encode(text))
+    assert all(a != b for a, b in zip(s.backgrounds, s.backgrounds[1:]))
+    assert re.findall(r"</span></div>", html) and not re.search(r"[^\n]</span></div><div", html.replace("↵\n", "\n"))
+    assert "".join(s.text).replace("·", " ").replace("↵", "") == text  # nothing lost or added
 
 
 def test_partial_tokens_are_separate_chips_labelled_with_bytes():
@@ -289,14 +322,14 @@ def test_partial_tokens_are_separate_chips_labelled_with_bytes():
     text = "日"  # three bytes; GPT-2 has no single token for it
     ids = tok.encode(text)
     html = text_html(text, tok.token_spans(text), tok, css=False)
-    assert len(re.findall(r'<span class="bpe-tok c\d partial"', html)) == len(ids) >= 2
+    assert html.count('<span class="bpe-tok partial"') == len(ids) >= 2
     assert "&lt;E6&gt;" in html
 
 
 def test_highlight_outlines_one_chip():
     tok = openai_tokenizer("gpt2")
     html = text_html("a b c", tok.token_spans("a b c"), tok, highlight=1, css=False)
-    assert len(re.findall(r'class="bpe-tok c\d hl"', html)) == 1
+    assert html.count('class="bpe-tok hl"') == 1
 
 
 def test_whitespace_dropped_by_the_pretokenizer_is_a_dim_gap(toy_run):

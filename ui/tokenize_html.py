@@ -8,13 +8,16 @@ character gets its own chip, labelled with its bytes (`<E4><BD>`). Whitespace a
 pre-tokenizer drops (the `whitespace` one) is drawn between chips, dimmed, not as a chip.
 
 Built for long texts (100 kB is ~25,000 chips): Streamlit's frontend runs every `st.html`
-body through an HTML sanitizer, which pays per element and per attribute, and then lays
-the page out. So a chip is one `<span>` with two attributes at most: its colour is a
-class (`c0`..`c6`, defined once in TOKENIZE_CSS, not an inline style), whitespace marks
-are plain characters (no inner span per space; a chip of only whitespace is dimmed by a
-class), and its hover text is the `title`. Long texts are cut into blocks at newlines,
-each `content-visibility: auto`, so the browser lays out and paints only the blocks in
-view (`_blocks`).
+body through an HTML sanitizer (DOMPurify), which pays per element and per attribute, and
+then lays the page out. So in the long drawings (text, pieces, ids) a chip is a bare
+`<span title="...">`: its colour comes from its position (`nth-of-type` rules in
+TOKENIZE_CSS, seven colours in turn), not from a class or an inline style; whitespace
+marks are plain characters (no inner span per space; a chip of only whitespace gets the
+class `blank`, which dims it); only highlighted, special, unknown and partial chips carry
+classes. Gaps are `<i>`, so they do not count as positions. Long texts are cut into
+blocks at newlines, each `content-visibility: auto`, so the browser lays out and paints
+only the blocks in view; each block names the colour its first chip takes (`bpe-o3`).
+Small drawings (captions, the merge ladder) use `chip_html`: a colour class `c0`..`c6`.
 """
 from __future__ import annotations
 
@@ -38,7 +41,7 @@ TOKENIZE_CSS = TOKEN_CSS + """
 .bpe-tokens { overflow-wrap: anywhere; }
 .bpe-tokens .bpe-tok { white-space: pre; }
 .bpe-tok.blank { color: #555; }
-.bpe-tokens .bpe-gap { color: #666; }
+.bpe-tokens .bpe-gap { color: #666; font-style: normal; }
 .bpe-block { content-visibility: auto; }
 .bpe-tokens.bpe-scroll { font-size: 1.3rem; }
 .bpe-scroll { max-height: 30rem; overflow-y: auto; padding: 0.4rem 0.5rem;
@@ -51,7 +54,14 @@ TOKENIZE_CSS = TOKEN_CSS + """
 .bpe-rank { min-width: 10.5rem; text-align: right; font-size: 1.0rem; opacity: 0.85;
   white-space: nowrap; }
 .bpe-big .bpe-tokens { font-size: 1.35rem; }
-""" + "".join(f".bpe-tok.c{k} {{ background: {colour}; }}\n" for k, colour in enumerate(PALETTE)) + """</style>
+""" + "".join(f".bpe-tok.c{k} {{ background: {colour}; }}\n" for k, colour in enumerate(PALETTE)) + (
+    # Runs of chips (text, pieces, ids): any span directly inside `.bpe-oK` is a chip, styled
+    # as ui/tokens.py styles `.bpe-tok`, and coloured by position starting at colour K.
+    ", ".join(f".bpe-o{k} > span" for k in range(len(PALETTE)))
+    + " { color: #000; border: 1px solid #333; border-radius: 4px; padding: 1px 3px; margin: 0 2px 0 0; }\n"
+    + "".join(f".bpe-o{k} > span:nth-of-type({len(PALETTE)}n+{j + 1}) {{ background: {PALETTE[(k + j) % len(PALETTE)]}; }}\n"
+              for k in range(len(PALETTE)) for j in range(len(PALETTE)))
+) + """</style>
 """
 
 
@@ -139,6 +149,17 @@ def _chip_parts(chip: TokenChip, show_whitespace: bool) -> tuple[str, str, str]:
     return classes, title, body
 
 
+def _run_chip(chip: TokenChip, show_whitespace: bool) -> str:
+    """A chip inside a run (`.bpe-oK`): coloured by its position, so no colour class.
+
+    >>> _run_chip(TokenChip(" <b>", title="id 1"), True), _run_chip(TokenChip("  ", classes=("hl",)), True)
+    ('<span title="id 1">·&lt;b&gt;</span>', '<span class="bpe-tok hl blank">··</span>')
+    """
+    classes, title, body = _chip_parts(chip, show_whitespace)
+    cls = f' class="bpe-tok{classes}"' if classes else ""
+    return f"<span{cls}{title}>{body}</span>"
+
+
 def chip_for_id(tok: Tokenizer, token_id: int | None, *, title: str = "", classes: tuple[str, ...] = (),
                 fallback: str = "?") -> TokenChip:
     """The chip of one token id: its text (or bytes), its end-of-word marker, specials bold.
@@ -199,39 +220,32 @@ def text_html(
     """The text as token chips, in order; text no token covers is drawn dimmed between.
 
     `highlight` outlines one token (by position). With `complete=False` the text after
-    the last span is left out (a preview). A chip depends only on its token and colour,
-    so each distinct token is built once (and each (token, colour) formatted once):
-    100 kB of text is ~25,000 chips but only a few thousand distinct tokens.
+    the last span is left out (a preview). A chip's HTML depends only on its token (its
+    colour comes from its position), so each distinct token is built once: 100 kB of
+    text is ~25,000 chips but only a few thousand distinct tokens.
 
     >>> from bpe_core.pretrained import openai_tokenizer
     >>> gpt2 = openai_tokenizer("gpt2")
     >>> out = text_html("a <b>", gpt2.token_spans("a <b>"), gpt2, css=False, scroll=False)
-    >>> out.count('<span class="bpe-tok'), "<b>" in out, "&gt;" in out
+    >>> out.count('<span title="id '), "<b>" in out, "&gt;" in out
     (4, False, True)
     """
-    parts: list[tuple[str, str]] = []  # (html, the text it draws)
-    token_parts: dict[tuple, tuple[str, str, str]] = {}
+    parts: list[tuple[str, str, bool]] = []  # (html, the text it draws, is it a chip)
     memo: dict[tuple, str] = {}
-    n_colours = len(PALETTE)
     pos = 0
     for i, span in enumerate(spans):
         if span.start > pos:
             gap = text[pos : span.start]
-            parts.append((_gap(gap, show_whitespace), gap))
+            parts.append((_gap(gap, show_whitespace), gap, False))
         key = (span.id, span.special, span.token_bytes, i == highlight)
-        colour = i % n_colours
-        chip = memo.get((key, colour))
+        chip = memo.get(key)
         if chip is None:
-            got = token_parts.get(key)
-            if got is None:
-                got = token_parts[key] = _chip_parts(_revealed(_span_chip(tok, span, i == highlight), show_whitespace),
-                                                     show_whitespace)
-            classes, title, body = got
-            chip = memo[key, colour] = f'<span class="bpe-tok c{colour}{classes}"{title}>{body}</span>'
-        parts.append((chip, span.label))
+            chip = memo[key] = _run_chip(_revealed(_span_chip(tok, span, i == highlight), show_whitespace),
+                                         show_whitespace)
+        parts.append((chip, span.label, True))
         pos = max(pos, span.end)
     if complete and pos < len(text):
-        parts.append((_gap(text[pos:], show_whitespace), text[pos:]))
+        parts.append((_gap(text[pos:], show_whitespace), text[pos:], False))
     return _wrap(_blocks(parts), css=css, scroll=scroll)
 
 
@@ -244,36 +258,44 @@ _LINE_REM = 2.73
 _LINE_CHARS = 70
 
 
-def _blocks(parts: Sequence[tuple[str, str]], block_chars: int = BLOCK_CHARS) -> str:
-    r"""Join chips; a long run is cut into `content-visibility: auto` blocks at newlines.
+def _blocks(parts: Sequence[tuple[str, str, bool]], block_chars: int = BLOCK_CHARS) -> str:
+    r"""Join a run of (html, text, is a chip); a long run is cut into blocks at newlines.
 
-    The browser then skips layout and paint of the blocks out of view (in the scroll box),
-    which for 100 kB of text is most of them. A block's height before its first layout is
-    a guess (`contain-intrinsic-size`; `auto` keeps the real one afterwards). Text with no
-    newline stays one block: a cut elsewhere would look like a line break.
+    Each block is `content-visibility: auto`: the browser skips layout and paint of the
+    blocks out of view (in the scroll box), which for 100 kB of text is most of them. A
+    block's height before its first layout is a guess (`contain-intrinsic-size`; `auto`
+    keeps the real one afterwards). Its class `bpe-oK` starts its colours at K, so the
+    colours run on across blocks. Text with no newline stays one block: a cut elsewhere
+    would look like a line break.
 
-    >>> _blocks([("<a>", "x\n"), ("<b>", "y")], block_chars=100)
+    >>> _blocks([("<a>", "x\n", True), ("<b>", "y", True)], block_chars=100)
     '<a><b>'
-    >>> _blocks([("<a>", "x\n"), ("<b>", "y\n"), ("<c>", "z")], block_chars=2)
-    '<div class="bpe-block" style="contain-intrinsic-size:auto 2.73rem"><a></div><div class="bpe-block" style="contain-intrinsic-size:auto 2.73rem"><b></div><div class="bpe-block" style="contain-intrinsic-size:auto 2.73rem"><c></div>'
+    >>> print(_blocks([("<a>", "x\n", True), ("<i>", " ", False), ("<b>", "y\n", True), ("<c>", "z", True)],
+    ...               block_chars=2).replace("</div>", "</div>\n"))
+    <div class="bpe-block bpe-o0" style="contain-intrinsic-size:auto 2.73rem"><a></div>
+    <div class="bpe-block bpe-o1" style="contain-intrinsic-size:auto 2.73rem"><i><b></div>
+    <div class="bpe-block bpe-o2" style="contain-intrinsic-size:auto 2.73rem"><c></div>
+    <BLANKLINE>
     """
-    if sum(len(t) for _, t in parts) <= block_chars:
-        return _BREAK.join(h for h, _ in parts)
+    if sum(len(t) for _, t, _ in parts) <= block_chars:
+        return _BREAK.join(h for h, _, _ in parts)
     out: list[str] = []
     chunk: list[str] = []
-    chars = lines = 0
+    chars = lines = chips = first = 0
 
     def close() -> None:
         rem = round(max(lines + chars / _LINE_CHARS, 1.0)) * _LINE_REM
-        out.append(f'<div class="bpe-block" style="contain-intrinsic-size:auto {rem:g}rem">{_BREAK.join(chunk)}</div>')
+        out.append(f'<div class="bpe-block bpe-o{first % len(PALETTE)}" style="contain-intrinsic-size:auto {rem:g}rem">'
+                   f"{_BREAK.join(chunk)}</div>")
 
-    for h, t in parts:
+    for h, t, is_chip in parts:
         chunk.append(h)
         chars += len(t)
         lines += t.count("\n")
+        chips += is_chip
         if chars >= block_chars and t.endswith("\n"):
             close()
-            chunk, chars, lines = [], 0, 0
+            chunk, chars, lines, first = [], 0, 0, chips
     if chunk:
         close()
     return "".join(out)
@@ -283,11 +305,12 @@ def _gap(text: str, show_whitespace: bool) -> str:
     body = html.escape(text, quote=False)
     if show_whitespace:
         body = body.translate(_MARKS)
-    return f'<span class="bpe-gap" title="not part of any token">{body}</span>'
+    return f'<i class="bpe-gap" title="not part of any token">{body}</i>'
 
 
 def _wrap(body: str, *, css: bool, scroll: bool, extra: str = "") -> str:
-    classes = "bpe-tokens" + (" bpe-scroll" if scroll else "") + (f" {extra}" if extra else "")
+    """A run of chips in its box; `bpe-o0` colours the chips directly inside it."""
+    classes = "bpe-tokens" + (" bpe-scroll" if scroll else "") + " bpe-o0" + (f" {extra}" if extra else "")
     return (TOKENIZE_CSS if css else "") + f'<div class="{classes}">{body}</div>'
 
 
@@ -295,7 +318,7 @@ def pieces_html(pieces: Sequence[Piece], *, show_whitespace: bool = True, css: b
     """Each pre-tokenization piece as one chip (hover: its offsets and token count).
 
     >>> out = pieces_html([Piece("Hi", 0, 2, 1), Piece(" <i>", 2, 6, 2)], css=False)
-    >>> out.count('<span class="bpe-tok'), "&lt;i&gt;" in out
+    >>> out.count('<span title="piece'), "&lt;i&gt;" in out
     (2, True)
     """
     chips = []
@@ -303,7 +326,7 @@ def pieces_html(pieces: Sequence[Piece], *, show_whitespace: bool = True, css: b
         what = "special token" if p.special else f"{p.n_tokens} token{'s' if p.n_tokens != 1 else ''}"
         title = f"piece {i + 1} · characters {p.start} to {p.end} · {what}"
         chip = TokenChip(p.text, title=title, classes=("special",) if p.special else ())
-        chips.append((chip_html(_revealed(chip, show_whitespace), i, show_whitespace=show_whitespace), p.text))
+        chips.append((_run_chip(_revealed(chip, show_whitespace), show_whitespace), p.text, True))
     return _wrap(_blocks(chips), css=css, scroll=True)
 
 
@@ -312,13 +335,13 @@ def ids_html(tok: Tokenizer, ids: Sequence[int], *, show_whitespace: bool = True
 
     >>> from bpe_core.pretrained import openai_tokenizer
     >>> out = ids_html(openai_tokenizer("gpt2"), [15496, 995], css=False)
-    >>> out.count('<span class="bpe-tok'), "Hello" in out
+    >>> out.count('<span title="token'), "Hello" in out
     (2, True)
     """
     chips = []
     for i, tid in enumerate(ids):
         chip = chip_for_id(tok, tid, title=token_title(tok, tid, tok.token_bytes(tid), position=i))
-        chips.append((chip_html(_revealed(chip, show_whitespace), i, show_whitespace=show_whitespace), chip.text))
+        chips.append((_run_chip(_revealed(chip, show_whitespace), show_whitespace), chip.text, True))
     return _wrap(_blocks(chips), css=css, scroll=True)
 
 
