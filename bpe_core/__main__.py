@@ -45,7 +45,8 @@ def _parser() -> argparse.ArgumentParser:
     src = t.add_mutually_exclusive_group(required=True)
     src.add_argument("--text", metavar="FILE", help="a UTF-8 text file, split by --pretokenizer")
     src.add_argument("--words", metavar="FILE", help="a word-count list: 'low 5' per line")
-    t.add_argument("--merges", type=_nonneg_int, default=10, help="number of merges (default 10)")
+    t.add_argument("--merges", type=_nonneg_int, default=None,
+                   help="number of merges (default 10, or no limit when --vocab-size is given)")
     t.add_argument("--vocab-size", type=_nonneg_int, default=None, help="stop at this vocabulary size")
     t.add_argument("--units", choices=UNITS, default="char")
     t.add_argument("--end-of-word", choices=END_OF_WORD, default="none")
@@ -87,12 +88,19 @@ def cmd_train(args: argparse.Namespace) -> int:
         end_of_word=args.end_of_word,
         marker=args.marker,
         tie_break=args.tie_break,
-        merges=args.merges,
+        merges=args.merges if args.merges is not None or args.vocab_size is not None else 10,
         vocab_size=args.vocab_size,
         min_count=args.min_count,
         top_n=0,
     )
     run = train(table, settings)
+    if args.save:  # before printing, so a bad path prints only the error
+        from .files import run_to_json
+
+        try:
+            Path(args.save).write_text(json.dumps(run_to_json(run), ensure_ascii=False), encoding="utf-8")
+        except OSError as exc:
+            raise ValueError(f"Cannot write {args.save!r}: {exc.strerror}. Check the folder exists and is writable.") from None
     if args.json:
         out = [
             {
@@ -112,10 +120,6 @@ def cmd_train(args: argparse.Namespace) -> int:
         for ev in run.events:
             print(_trace_line(ev, run))
         print(run.stop_message())
-    if args.save:
-        from .files import run_to_json
-
-        Path(args.save).write_text(json.dumps(run_to_json(run), ensure_ascii=False), encoding="utf-8")
     return 0
 
 

@@ -93,6 +93,8 @@ def parse_word_counts(text: str) -> list[tuple[str, int]]:
         if not line:
             continue
         parts = line.rsplit(None, 1)
+        if line.startswith("#") and (len(parts) < 2 or any(ch.isspace() for ch in parts[0])):
+            continue  # a comment, even one that ends in a number ("# Sennrich et al. 2016")
         if len(parts) == 2 and _is_int(parts[1]):
             word, count_text = parts
             count = int(count_text)
@@ -127,7 +129,9 @@ def parse_word_counts(text: str) -> list[tuple[str, int]]:
 
 
 def _is_int(text: str) -> bool:
-    return text.lstrip("+-").isdigit() and text.isascii()
+    """An optional sign and ASCII digits ('²' and '+-5' are not whole numbers)."""
+    body = text[1:] if text[:1] in "+-" else text
+    return body.isascii() and body.isdigit()
 
 
 def decode_text_file(data: bytes, name: str = "the file") -> str:

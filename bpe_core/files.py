@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .display import bytes_to_gpt2, gpt2_to_bytes
+from .display import bytes_to_gpt2, gpt2_to_bytes, visible_whitespace
 from .tokenizer import Tokenizer
 from .training import DEFAULT_SPECIAL, TrainingRun
 
@@ -70,6 +70,12 @@ def tokenizer_from_json(data: dict[str, Any] | str, name: str = "saved") -> Toke
             body = entry["body"]
             tokens.append((gpt2_to_bytes(body) if units == "byte" else body, bool(entry["end_of_word"])))
         merges = [tuple(m["pair"]) for m in data["merges"]]
+        for rank, pair in enumerate(merges, start=1):
+            if len(pair) != 2 or not all(isinstance(t, int) and not isinstance(t, bool) for t in pair):
+                raise ValueError(
+                    f"Merge {rank} in the tokenizer file is {list(pair)!r}, not a pair of token ids. "
+                    "The file is damaged: save it again."
+                )
         return Tokenizer.from_merges(
             tokens=tokens,
             merges=merges,  # type: ignore[arg-type]
@@ -88,17 +94,18 @@ def tokenizer_from_json(data: dict[str, Any] | str, name: str = "saved") -> Toke
 def merges_text(run: TrainingRun, k: int | None = None) -> str:
     """Merges as plain text, one `left right` per line in rank order (HF merges.txt style).
 
-    Spaces inside a token are written as `·` so each line still splits in two.
+    Whitespace inside a character-level token is drawn (`·` space, `↵` newline, `→` tab)
+    so each line still splits in two; byte-level tokens are already in GPT-2's form.
     """
     k = run.steps if k is None else k
     lines = ["#version: 0.2"]
     for ev in run.events[:k]:
-        left, right = (t.replace(" ", "·") for t in ev.pair_text)
+        left, right = (visible_whitespace(t) for t in ev.pair_text)
         lines.append(f"{left} {right}")
     return "\n".join(lines) + "\n"
 
 
 def vocab_text(run: TrainingRun, k: int | None = None) -> str:
-    """The vocabulary as plain text: `id<TAB>token` per line."""
+    """The vocabulary as plain text: `id<TAB>token` per line, whitespace drawn."""
     k = run.steps if k is None else k
-    return "".join(f"{i}\t{run.displays[i]}\n" for i in range(run.vocab_size(k)))
+    return "".join(f"{i}\t{visible_whitespace(run.displays[i])}\n" for i in range(run.vocab_size(k)))

@@ -261,6 +261,10 @@ class Tokenizer:
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, not {type(text).__name__}")
         _check_encodable(text)
+        if isinstance(allowed_special, str) and allowed_special != "all":
+            allowed_special = {allowed_special}  # one token named on its own, not its characters
+        if isinstance(disallowed_special, str) and disallowed_special != "all":
+            disallowed_special = {disallowed_special}
         allowed = set(self.special_tokens) if allowed_special == "all" else set(allowed_special)
         unknown = allowed - set(self.special_tokens)
         if unknown:

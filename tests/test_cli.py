@@ -205,3 +205,12 @@ def test_error_character_known_only_inside_words(tmp_path):
     path = tmp_path / "tok.json"
     ok("train", "--words", SENNRICH, "--end-of-word", "attached", "--save", str(path))
     assert "o</w>" in fails("encode", "--tokenizer", str(path), "--text", "lo")
+
+
+def test_save_to_a_folder_that_does_not_exist_is_one_line(tmp_path):
+    assert "Cannot write" in fails("train", "--words", SENNRICH, "--save", str(tmp_path / "no" / "x.json"))
+
+
+def test_vocab_size_alone_is_not_capped_at_ten_merges():
+    out = ok("train", "--words", SENNRICH, "--end-of-word", "separate", "--vocab-size", "25")
+    assert "reached the target vocabulary size of 25" in out

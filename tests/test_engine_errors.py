@@ -312,3 +312,33 @@ def test_not_gpt2_byte_form():
 def test_bad_tokenizer_file(data, words):
     with pytest.raises(ValueError, match=words):
         tokenizer_from_json(data)
+
+
+def test_a_comment_that_ends_in_a_number_is_a_comment():
+    """`# toy corpus from Sennrich et al. 2016` is a comment, not the word
+    '# toy corpus from Sennrich et al.' with count 2016; `#hashtag 2` stays a word."""
+    table = WordTable.from_word_counts("# toy corpus from Sennrich et al. 2016\n#hashtag 2\nlow 5")
+    assert table.words == ("#hashtag", "low")
+
+
+@pytest.mark.parametrize("count", ["+-5", "²", "5.0", "--2"])
+def test_a_count_that_is_not_a_whole_number_names_the_line(count):
+    with pytest.raises(ValueError, match=rf"Line 2: .* is not a whole number"):
+        WordTable.from_word_counts(f"low 5\nlower {count}")
+
+
+def test_a_damaged_merge_in_a_saved_tokenizer_is_named():
+    from bpe_core.files import run_to_json, tokenizer_from_json
+
+    data = run_to_json(train(WordTable.from_word_counts(LOW), TrainerSettings(end_of_word="separate", merges=3)))
+    data["merges"][1]["pair"] = [1, 2, 3]
+    with pytest.raises(ValueError, match=r"Merge 2 in the tokenizer file is \[1, 2, 3\], not a pair"):
+        tokenizer_from_json(data)
+
+
+def test_one_special_token_named_as_a_string():
+    """allowed_special="<|endoftext|>" means that token, not the set of its characters."""
+    from bpe_core.pretrained import openai_tokenizer
+
+    tok = openai_tokenizer("gpt2")
+    assert tok.encode("a<|endoftext|>", allowed_special="<|endoftext|>") == tok.encode("a") + [50256]

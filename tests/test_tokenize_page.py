@@ -415,3 +415,11 @@ def test_text_over_the_count_limit_is_refused_with_a_reason():
     at = set_text(open_page(), "a" * (COUNT_LIMIT_BYTES + 1))
     assert any("2 MB" in e.value and "python -m bpe_core encode" in e.value for e in at.error)
     assert not at.metric
+
+
+def test_replay_of_a_very_long_piece_is_refused_with_a_reason():
+    """A run of 3,000 digits is one GPT-2 piece; replaying it step by step would redraw
+    3,000 symbols per merge, so the page says why it stops at 1,000 bytes."""
+    at = view(set_text(choose(open_page(), "gpt2"), "7" * 3000), "replay")
+    assert not at.exception
+    assert any("Replay shows pieces of up to 1,000" in i.value for i in at.info)

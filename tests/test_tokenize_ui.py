@@ -392,3 +392,10 @@ def test_replay_ladder_of_a_trained_tokenizer_names_training_steps(toy_run):
     html = replay_html(tok, replay, len(replay.steps), trained=True, css=False)
     for step in replay.steps:
         assert f"training step {step.rank}" in html
+
+
+def test_a_token_link_with_a_superscript_digit_is_ignored():
+    from ui.tokenize_logic import read_url
+
+    values, _ = read_url({"token": "²"})
+    assert "token" not in values

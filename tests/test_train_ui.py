@@ -399,3 +399,12 @@ def test_score():
                        ("r", 2): {"pair": "wrong", "split": False}})
     assert s == predict.Score(2, 3, 1, 2)
     assert s.text() == "Score: 2 of 3 pairs right, 1 of 2 splits right."
+
+
+def test_a_link_with_a_superscript_digit_is_refused_not_crashed():
+    """'²'.isdigit() is True but int('²') fails: such links are warned about, not raised."""
+    from ui.train_config import from_params
+
+    restored = from_params({"step": "²", "merges": "³"})
+    assert restored.step is None
+    assert len(restored.problems) == 2

@@ -430,7 +430,7 @@ def read_url(params: Mapping[str, str]) -> tuple[dict, list[str]]:
     if view in VIEWS:
         out["view"] = view
     token = params.get("token")
-    if token is not None and token.isdigit() and int(token) >= 1:
+    if token is not None and _is_number(token) and int(token) >= 1:
         out["token"] = int(token) - 1
     compare = params.get("compare")
     if compare:
@@ -466,3 +466,8 @@ def url_for(*, tokenizer: str, text: str, special: bool, view: str, token: int |
     if view == "decode" and ids and len(ids) <= URL_TEXT_LIMIT:
         out["ids"] = ids
     return out
+
+
+def _is_number(text: str) -> bool:
+    """ASCII digits only: str.isdigit() also accepts '²', which int() refuses."""
+    return text.isascii() and text.isdigit()

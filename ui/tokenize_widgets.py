@@ -38,6 +38,9 @@ from ui.tokenize_logic import (
 #: there). STEP_KEY is set too, but the Train page republishes its own step on each run.
 GOTO_STEP_KEY = "shared.goto_step"
 
+#: Longest piece (in UTF-8 bytes) the replay view steps through.
+REPLAY_LIMIT = 1000
+
 K = "tokenize."          # stored values
 W = "tokenize.w."        # widget keys
 
@@ -411,7 +414,7 @@ def view_replay(a: Analysis) -> None:
     )
     if get("replay_source") == "typed":
         key, cb = _bind("typed")
-        st.text_input("Word or piece to build", key=key, on_change=_typed_changed, args=(key,),
+        st.text_input("Word or piece to build", key=key, on_change=_typed_changed, args=(key,), max_chars=REPLAY_LIMIT,
                       help="Replayed as one piece, as if the pre-tokenizer had cut it out of a text.")
         piece = get("typed")
         if not piece:
@@ -476,6 +479,13 @@ def replay_stepper(tok: Tokenizer, piece: str, token_id: int | None) -> None:
     A fragment: stepping reruns only this part, not the whole page and its token chips.
     """
     trained = tok.merges is not None
+    size = len(piece.encode("utf-8", errors="surrogatepass"))
+    if size > REPLAY_LIMIT:
+        st.info(f"This piece is {size:,} bytes long. Replay shows pieces of up to {REPLAY_LIMIT:,} "
+                "bytes: each step redraws every symbol of the piece, and a piece this long (a run of "
+                "digits or spaces, or a text with no pre-tokenizer) would take minutes. Pick a shorter "
+                "token or type a word.")
+        return
     replay = tok.replay(piece)
     n = len(replay.steps)
     k = min(max(get("replay_step"), 0), n)

@@ -352,7 +352,7 @@ def from_params(params: Mapping[str, str]) -> Restored:
                     problems.append(f"The link's {key}={raw!r} is not one of {', '.join(_CHOICES[name])}; using {getattr(base, name)!r}.")
             elif name in _NUMBERS:
                 lo, hi = _NUMBERS[name]
-                if raw.isdigit() and lo <= int(raw) <= hi:
+                if _is_number(raw) and lo <= int(raw) <= hi:
                     changes[name] = int(raw)
                 else:
                     problems.append(f"The link's {key}={raw!r} is not a whole number from {lo} to {hi:,}; using {getattr(base, name)}.")
@@ -362,7 +362,7 @@ def from_params(params: Mapping[str, str]) -> Restored:
     step: int | None = None
     if "step" in params:
         raw = params["step"]
-        if raw.isdigit():
+        if _is_number(raw):
             step = int(raw)
         else:
             problems.append(f"The link's step {raw!r} is not a whole number; starting at step 0.")
@@ -375,3 +375,8 @@ def from_params(params: Mapping[str, str]) -> Restored:
         problems.append(f"The link's mode={mode!r} is unknown; showing the explore mode.")
         mode = "explore"
     return Restored(corpus, settings, step, view, mode, tuple(problems))
+
+
+def _is_number(text: str) -> bool:
+    """ASCII digits only: str.isdigit() also accepts '²', which int() refuses."""
+    return text.isascii() and text.isdigit()
