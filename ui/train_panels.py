@@ -198,8 +198,10 @@ def _step_fragment() -> None:
     if state.take_app_rerun():
         st.rerun(scope="app")  # Play/Pause changed: the timer is set on a full rerun
     view = state.current_view()
-    if not state.take_skip_tick() and state.tick(view):
-        st.rerun(scope="app")  # the last merge: stop the timer
+    # The last merge of a play: draw it first, then rerun the whole app to switch the
+    # timer off. Drawing first means that if that full rerun is cut short (a late timer
+    # tick on a busy server), the elements left on screen already show the final step.
+    stop_timer = not state.take_skip_tick() and state.tick(view)
     k = state.step()
     present = ss[state.VIEW] == "present"
     predicting = ss[state.MODE] == "predict"
@@ -216,6 +218,8 @@ def _step_fragment() -> None:
         _downloads_and_link(view, k)
     state.publish(view)
     state.sync_url()
+    if stop_timer:
+        st.rerun(scope="app")
 
 
 def _controls(view: render.RunView, k: int, predicting: bool) -> None:
