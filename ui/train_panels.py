@@ -190,6 +190,7 @@ def presentation_css() -> None:
 
 # ---- the step area (a fragment) -------------------------------------------------------------
 def step_area() -> None:
+    ss[state.END_PENDING] = False  # a full run: the timer is set afresh just below
     interval = state.SPEEDS[ss[state.SPEED]] if ss[state.PLAYING] else None
     st.fragment(run_every=interval)(_step_fragment)()
 
@@ -197,11 +198,15 @@ def step_area() -> None:
 def _step_fragment() -> None:
     if state.take_app_rerun():
         st.rerun(scope="app")  # Play/Pause changed: the timer is set on a full rerun
+    if ss.get(state.END_PENDING):
+        st.rerun(scope="app")  # play ended on the previous tick: a full run switches the timer off
     view = state.current_view()
-    # The last merge of a play: draw it first, then rerun the whole app to switch the
-    # timer off. Drawing first means that if that full rerun is cut short (a late timer
-    # tick on a busy server), the elements left on screen already show the final step.
-    stop_timer = not state.take_skip_tick() and state.tick(view)
+    # The last merge of a play is drawn like any other; the app-wide rerun that stops
+    # the timer waits for the next tick. Rerunning straight away let a late timer tick
+    # on a busy server cut that rerun short and leave the previous step's elements on
+    # screen next to the new ones.
+    if not state.take_skip_tick() and state.tick(view):
+        ss[state.END_PENDING] = True
     k = state.step()
     present = ss[state.VIEW] == "present"
     predicting = ss[state.MODE] == "predict"
@@ -218,8 +223,6 @@ def _step_fragment() -> None:
         _downloads_and_link(view, k)
     state.publish(view)
     state.sync_url()
-    if stop_timer:
-        st.rerun(scope="app")
 
 
 def _controls(view: render.RunView, k: int, predicting: bool) -> None:

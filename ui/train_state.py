@@ -59,6 +59,7 @@ LINK_PROBLEMS = "train.link_problems"
 RESULTS = "train.results"    # predict mode: (run key, step) -> {"pair": grade, "split": bool | None}
 SKIP_TICK = "train.skip_tick"
 APP_RERUN = "train.app_rerun"
+END_PENDING = "train.end_pending"  # play reached the end; the next tick stops the timer
 
 SETTING = "train.s."         # + a Settings field name
 
@@ -324,7 +325,7 @@ def stop_playing() -> None:
 
 def tick(view: RunView) -> bool:
     """One play step. Returns True when play stopped at the last merge (the page then
-    reruns the whole app so the timer is switched off)."""
+    reruns the whole app on the next tick, which switches the timer off)."""
     if not ss[PLAYING]:
         return False
     if ss[STEP] < view.steps:
