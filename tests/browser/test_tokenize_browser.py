@@ -59,10 +59,17 @@ def metric(page: Page, label: str):
     return box.locator('[data-testid="stMetricValue"]')
 
 
+def idle(page: Page) -> None:
+    """Wait until no script run is in progress: a run still going (say, after a click on
+    the tokenizer) redraws the text box and can swallow a paste made meanwhile."""
+    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning", timeout=30_000)
+
+
 def paste(page: Page, text: str, *, apply: bool = True) -> None:
     """Paste text over the Text box's content through the clipboard, then apply it
     (Ctrl+Enter). (Playwright's fill types through the editing pipeline, which takes
     a minute for 100 kB; a real paste takes well under a second.)"""
+    idle(page)
     page.evaluate("(t) => navigator.clipboard.writeText(t)", text)
     box = page.get_by_role("textbox", name="Text")
     box.click()
