@@ -497,31 +497,3 @@ def _find_pair(seg: list[int], a: int, b: int, first_only: bool = False) -> list
     except ValueError:
         pass
     return found
-
-
-def _merge_word(seg: list[int], a: int, b: int, new: int) -> tuple[list[int], int]:
-    """Replace every non-overlapping (a, b) in `seg`, left to right, by `new`.
-
-    Returns the new list and how many replacements were made.
-
-    >>> _merge_word([1, 1, 1, 2, 1, 1], 1, 1, 9)
-    ([9, 1, 2, 9], 2)
-    """
-    out: list[int] = []
-    i = k = 0
-    n = len(seg)
-    index = seg.index
-    try:
-        while True:
-            j = index(a, i)
-            if j + 1 < n and seg[j + 1] == b:
-                out.extend(seg[i:j])
-                out.append(new)
-                i = j + 2
-                k += 1
-            else:
-                out.extend(seg[i : j + 1])
-                i = j + 1
-    except ValueError:
-        out.extend(seg[i:])
-    return out, k
