@@ -31,7 +31,7 @@ class Vocab:
     for display (and as the separate marker symbol's text).
     """
 
-    __slots__ = ("units", "marker", "bodies", "eows", "displays", "_ids", "base_size")
+    __slots__ = ("units", "marker", "bodies", "eows", "displays", "_texts", "_ids", "base_size")
 
     def __init__(self, units: str, marker: str, base: Iterable[tuple[Body, bool]]):
         self.units = units
@@ -39,6 +39,7 @@ class Vocab:
         self.bodies: list[Body] = []
         self.eows: list[bool] = []
         self.displays: list[str] = []
+        self._texts: list[str] = []  # displays without the marker
         self._ids: dict[tuple[Body, bool], int] = {}
         # Base symbols in code-point order of their displayed form; eow breaks a display tie.
         for body, eow in sorted(set(base), key=lambda t: (self.display_of(*t), t[1])):
@@ -60,7 +61,32 @@ class Vocab:
         self._ids[key] = new_id
         self.bodies.append(body)
         self.eows.append(eow)
-        self.displays.append(self.display_of(body, eow))
+        text = bytes_to_gpt2(body) if isinstance(body, bytes) else body
+        self._texts.append(text)
+        self.displays.append(text + self.marker if eow else text)
+        return new_id, True
+
+    def add_merged(self, a: int, b: int) -> tuple[int, bool]:
+        """Return (id, is_new) for the token that merging tokens a and b makes.
+
+        The same as `add(body_a + body_b, eow_b)`, but the display is joined from the
+        two parts' displays instead of being converted again (training calls this once
+        per merge).
+        """
+        bodies = self.bodies
+        body = bodies[a] + bodies[b]
+        eow = self.eows[b]
+        key = (body, eow)
+        found = self._ids.get(key)
+        if found is not None:
+            return found, False
+        new_id = len(bodies)
+        self._ids[key] = new_id
+        bodies.append(body)
+        self.eows.append(eow)
+        text = self._texts[a] + self._texts[b]
+        self._texts.append(text)
+        self.displays.append(text + self.marker if eow else text)
         return new_id, True
 
     def get(self, body: Body, eow: bool) -> int | None:
