@@ -318,10 +318,14 @@ class BPETrainer:
     def top_pairs(self, n: int) -> list[tuple[Pair, int]]:
         """The current pair table's best `n` rows: count descending, then tie-rule order."""
         rows: list[tuple[Pair, int]] = []
+        buckets = self._buckets
         for c in reversed(self._sorted_counts):
-            if len(rows) >= n:
+            need = n - len(rows)
+            if need <= 0:
                 break
-            rows.extend(zip(self.bucket(c, n - len(rows)), repeat(c)))
+            row = buckets[c]
+            part = row[: -need - 1 : -1] if self._best_last else row[:need]
+            rows.extend(zip(part if self._plain else [p for _, p in part], repeat(c)))
         return rows
 
     # ---- the loop ---------------------------------------------------------------------
@@ -345,12 +349,21 @@ class BPETrainer:
 
         `stop_reason` says, in words, why it stopped.
         """
-        while True:
-            reason = self._should_stop()
-            if reason is not None:
-                self.stop_reason = reason
-                return
+        s = self.settings
+        # The stop conditions of `_should_stop`, tested inline on each step.
+        merges = s.merges if s.merges is not None else -1
+        size = s.vocab_size if s.vocab_size is not None else -1
+        min_count = s.min_count
+        bodies = self.vocab.bodies
+        sorted_counts = self._sorted_counts  # updated in place by each merge
+        while (
+            self.step != merges
+            and len(bodies) != size
+            and sorted_counts
+            and sorted_counts[-1] >= min_count
+        ):
             yield self._merge_once()
+        self.stop_reason = self._should_stop()
 
     def _merge_once(self) -> MergeEvent:
         # This is the hot loop of training, written for speed: locals instead of
@@ -526,8 +539,10 @@ class BPETrainer:
         retired: list[int] = []
         usage[new] = usage.get(new, 0) + merged_total
         for t in (a, b) if a != b else (a,):
-            usage[t] -= merged_total * (2 if a == b else 1)
-            if usage[t] == 0:
+            left = usage[t] - (merged_total if a != b else 2 * merged_total)
+            if left:
+                usage[t] = left
+            else:
                 del usage[t]
                 retired.append(t)
         self.corpus_length -= merged_total
