@@ -401,6 +401,14 @@ class BPETrainer:
         pair_words = self.pair_words
         words_of = pair_words.get
         segmentations, counts = self.segmentations, self.counts
+        # In the common case the counts are gathered per neighbour, keyed by the
+        # neighbour's id (cheaper than a pair), and turned into pairs after the loop:
+        # a left neighbour x turns (x, a) into (x, new), a right one y turns (b, y) into
+        # (new, y).
+        left: dict[int, int] = {}
+        right: dict[int, int] = {}
+        left_words: dict[int, list[int]] = {}
+        right_words: dict[int, list[int]] = {}
         for w in sorted(pair_words.pop(pair)):
             old = segmentations[w]
             k = old.count(a)
@@ -414,24 +422,20 @@ class BPETrainer:
                 merged_total += c
                 if j:
                     x = old[j - 1]
-                    lost, won = (x, a), (x, new)
-                    delta[lost] = get(lost, 0) - c
-                    delta[won] = get(won, 0) + c
-                    ws = words_of(won)
+                    left[x] = left.get(x, 0) + c
+                    ws = left_words.get(x)
                     if ws is None:
-                        pair_words[won] = {w}
+                        left_words[x] = [w]
                     else:
-                        ws.add(w)
+                        ws.append(w)
                 if j + 2 < n:
                     y = old[j + 2]
-                    lost, won = (b, y), (new, y)
-                    delta[lost] = get(lost, 0) - c
-                    delta[won] = get(won, 0) + c
-                    ws = words_of(won)
+                    right[y] = right.get(y, 0) + c
+                    ws = right_words.get(y)
                     if ws is None:
-                        pair_words[won] = {w}
+                        right_words[y] = [w]
                     else:
-                        ws.add(w)
+                        ws.append(w)
                 old[j : j + 2] = (new,)
                 changed.append((w, tuple(old)))
                 continue
@@ -476,6 +480,24 @@ class BPETrainer:
             seg.extend(old[start:])
             segmentations[w] = seg
             changed.append((w, tuple(seg)))
+        for x, c in left.items():
+            lost, won = (x, a), (x, new)
+            delta[lost] = get(lost, 0) - c
+            delta[won] = get(won, 0) + c
+            ws = words_of(won)
+            if ws is None:
+                pair_words[won] = set(left_words[x])
+            else:
+                ws.update(left_words[x])
+        for y, c in right.items():
+            lost, won = (b, y), (new, y)
+            delta[lost] = get(lost, 0) - c
+            delta[won] = get(won, 0) + c
+            ws = words_of(won)
+            if ws is None:
+                pair_words[won] = set(right_words[y])
+            else:
+                ws.update(right_words[y])
         delta[pair] = get(pair, 0) - merged_total
         # Apply the count changes to the table and the bucket queue.
         first_seen = self._first_seen
@@ -547,35 +569,39 @@ class BPETrainer:
                 retired.append(t)
         self.corpus_length -= merged_total
         disp = vocab.displays
-        return _new_event(
-            step=self.step,
-            pair=pair,
-            pair_text=(disp[a], disp[b]),
-            token_id=new,
-            token=disp[new],
-            is_new_token=is_new,
-            count=best,
-            ties=ties,
-            tie_count=tie_count,
-            tie_break=s.tie_break,
-            top_pairs=top,
-            count_changes=tuple(changes),
-            words_changed=tuple(changed),
-            merged_occurrences=merged_total,
-            vocab_size=len(vocab),
-            corpus_length=self.corpus_length,
-            tokens_in_use=len(usage),
-            tokens_retired=tuple(retired),
+        # A MergeEvent built without its __init__: the frozen dataclass's __init__ sets the
+        # 18 fields one object.__setattr__ at a time, which costs more than a late step's
+        # own work. Every field is given here (tests compare events with MergeEvent(...)).
+        event = _new_object(MergeEvent)
+        _set_attribute(
+            event,
+            "__dict__",
+            {
+                "step": self.step,
+                "pair": pair,
+                "pair_text": (disp[a], disp[b]),
+                "token_id": new,
+                "token": disp[new],
+                "is_new_token": is_new,
+                "count": best,
+                "ties": ties,
+                "tie_count": tie_count,
+                "tie_break": s.tie_break,
+                "top_pairs": top,
+                "count_changes": tuple(changes),
+                "words_changed": tuple(changed),
+                "merged_occurrences": merged_total,
+                "vocab_size": len(vocab.bodies),
+                "corpus_length": self.corpus_length,
+                "tokens_in_use": len(usage),
+                "tokens_retired": tuple(retired),
+            },
         )
+        return event
 
 
-def _new_event(**fields) -> MergeEvent:
-    """A MergeEvent without the frozen dataclass's __init__, which sets its 18 fields one
-    `object.__setattr__` at a time (about 6 us, more than a late training step's own
-    work). The caller passes every field."""
-    event = object.__new__(MergeEvent)
-    event.__dict__.update(fields)
-    return event
+_new_object = object.__new__
+_set_attribute = object.__setattr__
 
 
 def _base_segmentations(words: tuple[str, ...], s: TrainerSettings) -> tuple[Vocab, list[list[int]]]:
