@@ -240,14 +240,11 @@ class BPETrainer:
         self._lengths: list[int] = []  # token id -> length of its body
         if first_seen:
             self._filed: dict[Pair, object] = first
-            self._key = self._first_key
         elif self._best_last:
             disp = self.vocab.displays
             self._filed = {p: (disp[p[0]], disp[p[1]]) for p in pair_count}
-            self._key = self._lex_key
         else:
             self._filed = {}
-            self._key = None
         buckets: dict[int, list] = {}
         filed = self._filed
         for p, c in pair_count.items():
@@ -513,7 +510,9 @@ class BPETrainer:
         pair_count = self.pair_count
         count_of = pair_count.get
         filed = self._filed
-        key_of = self._key
+        # (Not kept on self: a bound method there would make a reference cycle, and the
+        # trainer's large tables would then wait for the cyclic collector.)
+        key_of = self._first_key if first_seen else self._lex_key
         for p, d in delta.items():
             if not d:
                 if first_seen:

@@ -154,7 +154,8 @@ def train(
     `progress(step, event)` is called after each merge (for a progress bar).
     The cyclic garbage collector is paused while training: the loop allocates many
     small objects and no cycles, and the collector's passes over them cost 15-30% of
-    the time. It is switched back on (if it was on) before returning.
+    the time. It is switched back on (if it was on) before returning, once the
+    trainer's own tables are freed; the collector later walks the run's events once.
     """
     was_enabled = gc.isenabled()
     gc.disable()
@@ -167,18 +168,22 @@ def train(
             events.append(ev)
             if progress is not None:
                 progress(ev.step, ev)
+        vocab = trainer.vocab
+        run = TrainingRun(
+            words=words,
+            settings=trainer.settings,
+            tokens=vocab.snapshot(),
+            displays=tuple(vocab.displays),
+            base_size=base_size,
+            base_tokens_in_use=trainer.base_tokens_in_use,
+            initial_corpus_length=initial_length,
+            events=tuple(events),
+            stop_reason=trainer.stop_reason or "",
+        )
+        # Free the trainer's tables (pair counts, the pair -> words index, the buckets)
+        # now, by reference counting, so the collector never has to walk them.
+        del trainer, vocab, events
     finally:
         if was_enabled:
             gc.enable()
-    vocab = trainer.vocab
-    return TrainingRun(
-        words=words,
-        settings=trainer.settings,
-        tokens=vocab.snapshot(),
-        displays=tuple(vocab.displays),
-        base_size=base_size,
-        base_tokens_in_use=trainer.base_tokens_in_use,
-        initial_corpus_length=initial_length,
-        events=tuple(events),
-        stop_reason=trainer.stop_reason or "",
-    )
+    return run

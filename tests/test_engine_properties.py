@@ -433,3 +433,45 @@ def test_long_pieces_match_tiktoken(name, text):
     f = load_openai_encoding(name)
     enc = tiktoken.Encoding(name, pat_str=f.pattern, mergeable_ranks=f.mergeable_ranks, special_tokens=f.special_tokens)
     assert openai_tokenizer(name).encode(text) == enc.encode_ordinary(text)
+
+
+@all_tie_rules
+def test_events_are_whole_frozen_dataclasses(tie_break):
+    """The trainer builds events without MergeEvent.__init__ (for speed): each must
+    still have exactly the dataclass's fields, compare equal to one built the normal
+    way, and refuse assignment."""
+    import dataclasses
+
+    from bpe_core import MergeEvent
+
+    words = WordTable.from_text("low lower newest widest " * 3 + "aaabdaaabac", "gpt2")
+    run = train(words, TrainerSettings(units="byte", tie_break=tie_break, merges=30, top_n=5))
+    names = {f.name for f in dataclasses.fields(MergeEvent)}
+    for ev in run.events:
+        assert set(vars(ev)) == names
+        assert MergeEvent(**{n: getattr(ev, n) for n in names}) == ev
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        run.events[0].count = 0  # type: ignore[misc]
+
+
+@all_tie_rules
+def test_trainer_is_freed_without_the_cyclic_collector(tie_break):
+    """No reference cycles: `train()` drops the trainer's large tables by reference
+    counting before it switches the collector back on."""
+    import gc
+    import weakref
+
+    from bpe_core import BPETrainer
+
+    words = WordTable.from_text("low lower newest widest " * 3, "whitespace")
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        trainer = BPETrainer(words, TrainerSettings(tie_break=tie_break, merges=5))
+        list(trainer.iter_merges())
+        ref = weakref.ref(trainer)
+        del trainer
+        assert ref() is None
+    finally:
+        if was_enabled:
+            gc.enable()
