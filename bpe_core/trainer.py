@@ -21,7 +21,7 @@ What this module does not do: pre-tokenization (see pretokenize.py), reading fil
 from __future__ import annotations
 
 from bisect import bisect_left, insort
-from itertools import accumulate, repeat
+from itertools import accumulate
 from dataclasses import dataclass, field
 from typing import Iterator, NamedTuple
 
@@ -142,6 +142,12 @@ class MergeEvent:
 
     `step` is 1-based and is the merge's rank: encoding applies lower steps first.
     Pairs are token ids; `pair_text`, `token` and the vocabulary give their text.
+
+    The pair table, the count changes and the changed words are stored by column
+    (`table_pairs` and `table_counts`, ...) and read as rows through `top_pairs`,
+    `count_changes` and `words_changed`: a run keeps thousands of events, and columns
+    are a few tuples per event where rows would be dozens of small objects for the
+    garbage collector to walk.
     """
 
     step: int
@@ -154,9 +160,13 @@ class MergeEvent:
     ties: tuple[Pair, ...]          # every pair tied at `count`, in tie-rule order, winner first (capped)
     tie_count: int                  # how many pairs were tied (including the winner)
     tie_break: str
-    top_pairs: tuple[tuple[Pair, int], ...]   # the pair table before the merge, best first
-    count_changes: tuple[CountChange, ...]
-    words_changed: tuple[tuple[int, tuple[int, ...]], ...]  # (word index, tokens after)
+    table_pairs: tuple[Pair, ...]   # the pair table before the merge, best first (top N)...
+    table_counts: tuple[int, ...]   # ...and each row's count
+    changed_pairs: tuple[Pair, ...]  # the pairs whose count the merge changed...
+    counts_before: tuple[int, ...]  # ...their counts before it (0: absent)...
+    counts_after: tuple[int, ...]   # ...and after it (0: gone)
+    changed_words: tuple[int, ...]  # the words the merge changed, ascending...
+    changed_tokens: tuple[tuple[int, ...], ...]  # ...and their tokens after it
     merged_occurrences: int         # positions merged, weighted by word count
     vocab_size: int                 # after the merge
     corpus_length: int              # tokens in the whole corpus after the merge
@@ -166,6 +176,23 @@ class MergeEvent:
     @property
     def rank(self) -> int:
         return self.step
+
+    @property
+    def top_pairs(self) -> tuple[tuple[Pair, int], ...]:
+        """The pair table before the merge as (pair, count) rows, best first."""
+        return tuple(zip(self.table_pairs, self.table_counts))
+
+    @property
+    def count_changes(self) -> tuple[CountChange, ...]:
+        """Every pair whose count the merge changed, with its counts before and after."""
+        return tuple(
+            map(CountChange._make, zip(self.changed_pairs, self.counts_before, self.counts_after))
+        )
+
+    @property
+    def words_changed(self) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        """(word index, tokens after the merge) for every word the merge changed."""
+        return tuple(zip(self.changed_words, self.changed_tokens))
 
 
 class BPETrainer:
@@ -314,16 +341,22 @@ class BPETrainer:
 
     def top_pairs(self, n: int) -> list[tuple[Pair, int]]:
         """The current pair table's best `n` rows: count descending, then tie-rule order."""
-        rows: list[tuple[Pair, int]] = []
+        return list(zip(*self._table(n)))
+
+    def _table(self, n: int) -> tuple[tuple[Pair, ...], tuple[int, ...]]:
+        """The best `n` rows of the pair table as two columns: pairs, counts."""
+        pairs: list[Pair] = []
+        counts: list[int] = []
         buckets = self._buckets
         for c in reversed(self._sorted_counts):
-            need = n - len(rows)
+            need = n - len(pairs)
             if need <= 0:
                 break
             row = buckets[c]
             part = row[: -need - 1 : -1] if self._best_last else row[:need]
-            rows.extend(zip(part if self._plain else [p for _, p in part], repeat(c)))
-        return rows
+            pairs += part if self._plain else [p for _, p in part]
+            counts += [c] * len(part)
+        return tuple(pairs), tuple(counts)
 
     # ---- the loop ---------------------------------------------------------------------
     def _should_stop(self) -> str | None:
@@ -376,12 +409,10 @@ class BPETrainer:
         head = row[: -MAX_TIES_KEPT - 1 : -1] if self._best_last else row[:MAX_TIES_KEPT]
         ties = tuple(head) if plain else tuple([p for _, p in head])
         top_n = s.top_n
-        if not top_n:
-            top: tuple = ()
-        elif top_n <= tie_count and top_n <= MAX_TIES_KEPT:
-            top = tuple(zip(ties[:top_n], repeat(best)))
+        if top_n <= tie_count and top_n <= MAX_TIES_KEPT:
+            table_pairs, table_counts = ties[:top_n], (best,) * top_n
         else:
-            top = tuple(self.top_pairs(top_n))
+            table_pairs, table_counts = self._table(top_n)
         pair = ties[0]
         a, b = pair
         # Mint a token for it (or reuse one that another pair already made).
@@ -393,7 +424,8 @@ class BPETrainer:
         # superset, pruned lazily), so a word with no occurrence is skipped.
         delta: dict[Pair, int] = {}
         get = delta.get
-        changed: list[tuple[int, tuple[int, ...]]] = []
+        changed: list[int] = []  # the words changed...
+        changed_tokens: list[tuple[int, ...]] = []  # ...and their tokens after the merge
         merged_total = 0
         pair_words = self.pair_words
         words_of = pair_words.get
@@ -434,7 +466,8 @@ class BPETrainer:
                     else:
                         ws.append(w)
                 old[j : j + 2] = (new,)
-                changed.append((w, tuple(old)))
+                changed.append(w)
+                changed_tokens.append(tuple(old))
                 continue
             if not k:
                 continue  # a stale entry
@@ -476,7 +509,8 @@ class BPETrainer:
                         ws.add(w)
             seg.extend(old[start:])
             segmentations[w] = seg
-            changed.append((w, tuple(seg)))
+            changed.append(w)
+            changed_tokens.append(tuple(seg))
         for x, c in left.items():
             lost, won = (x, a), (x, new)
             delta[lost] = get(lost, 0) - c
@@ -499,14 +533,15 @@ class BPETrainer:
         # Apply the count changes to the table and the bucket queue.
         first_seen = self._first_seen
         if first_seen:
-            for w, _ in changed:
+            for w in changed:
                 self._offsets.pop(w, None)
             # Only a word at or before a pair's first word can move its first occurrence;
             # the first changed word bounds them all.
-            first_changed = changed[0][0] << _OFFSET_BITS if changed else 0
+            first_changed = changed[0] << _OFFSET_BITS if changed else 0
         dirty: list[Pair] = []  # first-seen: pairs whose first occurrence may have moved
-        changes: list[CountChange] = []
-        new_change = tuple.__new__
+        changed_pairs: list[Pair] = []
+        counts_before: list[int] = []
+        counts_after: list[int] = []
         pair_count = self.pair_count
         count_of = pair_count.get
         filed = self._filed
@@ -547,7 +582,9 @@ class BPETrainer:
                 pair_words.pop(p, None)
                 if not plain:
                     del filed[p]
-            changes.append(new_change(CountChange, (p, before, after)))
+            changed_pairs.append(p)
+            counts_before.append(before)
+            counts_after.append(after)
         for p in dirty:
             key = key_of(p)
             if key != filed[p]:
@@ -586,9 +623,13 @@ class BPETrainer:
                 "ties": ties,
                 "tie_count": tie_count,
                 "tie_break": s.tie_break,
-                "top_pairs": top,
-                "count_changes": tuple(changes),
-                "words_changed": tuple(changed),
+                "table_pairs": table_pairs,
+                "table_counts": table_counts,
+                "changed_pairs": tuple(changed_pairs),
+                "counts_before": tuple(counts_before),
+                "counts_after": tuple(counts_after),
+                "changed_words": tuple(changed),
+                "changed_tokens": tuple(changed_tokens),
                 "merged_occurrences": merged_total,
                 "vocab_size": len(vocab.bodies),
                 "corpus_length": self.corpus_length,
