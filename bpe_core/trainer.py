@@ -514,6 +514,10 @@ class BPETrainer:
         for x, c in left.items():
             lost, won = (x, a), (x, new)
             delta[lost] = get(lost, 0) - c
+            # `a` occurred once in each of these words and is gone: so is (x, a).
+            ws = words_of(lost)
+            if ws is not None:
+                ws.difference_update(left_words[x])
             delta[won] = get(won, 0) + c
             ws = words_of(won)
             if ws is None:
