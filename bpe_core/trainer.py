@@ -256,35 +256,29 @@ class BPETrainer:
             )
         self.pair_count = pair_count
         self.pair_words = pair_words
-        # The bucket queue: count -> the pairs with that count, sorted in tie-rule order,
-        # so the winner and the top rows of the table are read off the ends without
-        # sorting each step. Under smallest-id a pair is its own sort key; the other rules
-        # file (key, pair) and remember each pair's key in `_filed`.
+        # The bucket queue: count -> the set of pairs with that count (`_members`), and
+        # for the buckets that have been read (the top ones) a list sorted in tie-rule
+        # order (`_rows`), kept sorted from then on, so the winner and the top rows of
+        # the table are read off the ends without sorting each step. The many buckets
+        # at low counts that are never read cost a set operation per change. Under
+        # smallest-id a pair is its own sort key; the other rules sort (key, pair) and
+        # keep each pair's key in `_filed` while it is known to be current.
         self._plain = s.tie_break == "smallest-id"
         self._first_seen = first_seen
         self._best_last = s.tie_break == "lexicographic"  # the largest key wins
         self._offsets: dict[int, list[int]] = {}  # long words' symbol offsets (first-seen)
         self._lengths: list[int] = []  # token id -> length of its body
-        if first_seen:
-            self._filed: dict[Pair, object] = first
-        elif self._best_last:
-            disp = self.vocab.displays
-            self._filed = {p: (disp[p[0]], disp[p[1]]) for p in pair_count}
-        else:
-            self._filed = {}
-        buckets: dict[int, list] = {}
-        filed = self._filed
+        self._filed: dict[Pair, object] = first  # empty unless first-seen
+        members: dict[int, set[Pair]] = {}
         for p, c in pair_count.items():
-            entry = p if self._plain else (filed[p], p)
-            row = buckets.get(c)
-            if row is None:
-                buckets[c] = [entry]
+            ps = members.get(c)
+            if ps is None:
+                members[c] = {p}
             else:
-                row.append(entry)
-        for row in buckets.values():
-            row.sort()
-        self._buckets = buckets
-        self._sorted_counts: list[int] = sorted(buckets)
+                ps.add(p)
+        self._members = members
+        self._rows: dict[int, list] = {}
+        self._sorted_counts: list[int] = sorted(members)
         self.step = 0
         self.stop_reason: str | None = None
 
@@ -330,9 +324,30 @@ class BPETrainer:
         disp = self.vocab.displays
         return (disp[p[0]], disp[p[1]])
 
+    def _view(self, count: int) -> list:
+        """The bucket of `count` sorted in tie-rule order (built on first use, then kept
+        sorted as pairs come and go)."""
+        row = self._rows.get(count)
+        if row is None:
+            pairs = self._members[count]
+            if self._plain:
+                row = sorted(pairs)
+            else:
+                filed = self._filed
+                key_of = self._first_key if self._first_seen else self._lex_key
+                row = []
+                for p in pairs:
+                    key = filed.get(p)
+                    if key is None:
+                        key = filed[p] = key_of(p)
+                    row.append((key, p))
+                row.sort()
+            self._rows[count] = row
+        return row
+
     def bucket(self, count: int, limit: int | None = None) -> list[Pair]:
         """The pairs with this count in tie-rule order (the would-be winner first)."""
-        row = self._buckets.get(count, [])
+        row = self._view(count) if count in self._members else []
         if self._best_last:
             rows = row[::-1] if limit is None else row[: -limit - 1 : -1]
         else:
@@ -347,12 +362,11 @@ class BPETrainer:
         """The best `n` rows of the pair table as two columns: pairs, counts."""
         pairs: list[Pair] = []
         counts: list[int] = []
-        buckets = self._buckets
         for c in reversed(self._sorted_counts):
             need = n - len(pairs)
             if need <= 0:
                 break
-            row = buckets[c]
+            row = self._view(c)
             part = row[: -need - 1 : -1] if self._best_last else row[:need]
             pairs += part if self._plain else [p for _, p in part]
             counts += [c] * len(part)
@@ -399,12 +413,11 @@ class BPETrainer:
         # This is the hot loop of training, written for speed: locals instead of
         # attributes, one path for the common case of a pair that occurs once in a word.
         s = self.settings
-        buckets = self._buckets
         sorted_counts = self._sorted_counts
         plain = self._plain
         # Find the most frequent pair; every pair at that count is a tie.
         best = sorted_counts[-1]
-        row = buckets[best]
+        row = self._view(best)
         tie_count = len(row)
         head = row[: -MAX_TIES_KEPT - 1 : -1] if self._best_last else row[:MAX_TIES_KEPT]
         ties = tuple(head) if plain else tuple([p for _, p in head])
@@ -552,6 +565,7 @@ class BPETrainer:
         # (Not kept on self: a bound method there would make a reference cycle, and the
         # trainer's large tables would then wait for the cyclic collector.)
         key_of = self._first_key if first_seen else self._lex_key
+        members, rows = self._members, self._rows
         for p, d in delta.items():
             if not d:
                 if first_seen:
@@ -562,37 +576,49 @@ class BPETrainer:
             before = count_of(p, 0)
             after = before + d
             if before:
-                row = buckets[before]
-                if len(row) == 1:
-                    del buckets[before]
+                ps = members[before]
+                if len(ps) == 1:
+                    del members[before]
+                    rows.pop(before, None)
                     del sorted_counts[bisect_left(sorted_counts, before)]
                 else:
-                    del row[bisect_left(row, p if plain else (filed[p], p))]
+                    ps.discard(p)
+                    row = rows.get(before)
+                    if row is not None:
+                        del row[bisect_left(row, p if plain else (filed[p], p))]
             if after:
                 pair_count[p] = after
-                if plain:
-                    entry = p
+                ps = members.get(after)
+                if ps is None:
+                    members[after] = {p}
+                    insort(sorted_counts, after)
+                    row = None
+                else:
+                    ps.add(p)
+                    row = rows.get(after)
+                if row is None:
+                    if not plain:
+                        filed.pop(p, None)  # its key is worked out if its bucket is read
+                elif plain:
+                    insort(row, p)
                 else:
                     key = filed[p] = key_of(p)
-                    entry = (key, p)
-                row = buckets.get(after)
-                if row is None:
-                    buckets[after] = [entry]
-                    insort(sorted_counts, after)
-                else:
-                    insort(row, entry)
+                    insort(row, (key, p))
             else:
                 del pair_count[p]
                 pair_words.pop(p, None)
                 if not plain:
-                    del filed[p]
+                    filed.pop(p, None)
             changed_pairs.append(p)
             counts_before.append(before)
             counts_after.append(after)
         for p in dirty:
+            row = rows.get(pair_count[p])
+            if row is None:
+                del filed[p]  # its bucket is not sorted: the key is worked out when it is
+                continue
             key = key_of(p)
             if key != filed[p]:
-                row = buckets[pair_count[p]]
                 del row[bisect_left(row, (filed[p], p))]
                 filed[p] = key
                 insort(row, (key, p))
