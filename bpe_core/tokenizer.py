@@ -19,6 +19,7 @@ token); `disallowed_special="all"` turns such text into a ValueError instead.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain, repeat
 from typing import Callable, Collection, Iterable, Literal
 
 import heapq
@@ -26,7 +27,7 @@ import heapq
 import regex
 
 from .display import bytes_label, bytes_to_gpt2
-from .pretokenize import compile_pattern
+from .pretokenize import compile_splitter
 from .vocab import base_symbols
 
 __all__ = ["Tokenizer", "TokenSpan", "ReplayStep", "Replay"]
@@ -119,7 +120,7 @@ class Tokenizer:
         self.ranks = ranks
         self.special_tokens = dict(special_tokens or {})
         self._special_by_id = {i: s for s, i in self.special_tokens.items()}
-        self._regex = compile_pattern(pattern) if pattern is not None else None
+        self._regex = compile_splitter(pattern) if pattern is not None else None
         # Base symbols: the first `base_size` ids of a trained vocabulary.
         self._base_ids = {
             tok: i for i, tok in tokens.items() if base_size is None or i < base_size
@@ -129,6 +130,13 @@ class Tokenizer:
         # The merge list split in two flat dicts for the encoding loop.
         self._pair_rank = {p: r for p, (r, _) in (merges or {}).items()}
         self._pair_new = {p: t for p, (_, t) in (merges or {}).items()}
+        # Byte-level merge lists also get tables keyed by token bytes, for the faster
+        # tiktoken-style loop (see `_bpe_bytes`); None when that loop does not apply.
+        self._fast = _byte_tables(self) if merges is not None else None
+        # Whether every piece has ids for all its symbols (byte-level vocabularies), so
+        # encode need not look for unknown symbols.
+        self._complete = ranks is not None or self._fast is not None
+        self._encode_new = self._make_piece_encoder()
 
     # ---- constructors -----------------------------------------------------------------
     @classmethod
@@ -323,15 +331,28 @@ class Tokenizer:
             if special:
                 out.append(self.special_tokens[chunk])
                 continue
-            cache = self._cache
-            for piece in self._regex.findall(chunk) if self._regex is not None else [chunk]:
-                ids = cache.get(piece)
-                if ids is None:
-                    ids = self._encode_piece(piece)
-                if None in ids:
-                    raise ValueError(self._unknown_message(piece))
-                out.extend(ids)  # type: ignore[arg-type]
+            out.extend(self._encode_pieces(self._regex.findall(chunk) if self._regex is not None else [chunk]))
         return out
+
+    def _encode_pieces(self, pieces: list[str]) -> Iterable[int]:
+        """The ids of a list of pieces: each distinct piece not in the cache is encoded once,
+        then every piece's ids are read from the cache (C-level loops, no Python per piece)."""
+        cache = self._cache
+        distinct = set(pieces)
+        new = distinct.difference(cache)
+        if new:
+            if len(cache) + len(new) > _CACHE_LIMIT:
+                cache.clear()  # the cache may outgrow the limit for one call with more distinct pieces
+                new = distinct
+            encode_new = self._encode_new
+            for piece in new:
+                cache[piece] = encode_new(piece)
+        if not self._complete:
+            for piece in distinct:
+                if None in cache[piece]:
+                    first = next(p for p in pieces if None in cache[p])
+                    raise ValueError(self._unknown_message(first))
+        return chain.from_iterable(map(cache.__getitem__, pieces))
 
     def _unknown_message(self, piece: str) -> str:
         """Name the first symbol of `piece` that has no id (a character-level vocabulary)."""
@@ -352,11 +373,54 @@ class Tokenizer:
         if ids is None:
             if len(self._cache) >= _CACHE_LIMIT:
                 self._cache.clear()
-            if self.ranks is not None:
-                ids = self._cache[piece] = _bpe_ranks(piece.encode("utf-8"), self.ranks)
-            else:
-                ids = self._cache[piece] = _bpe_merges(self._base(piece), self._pair_rank, self._pair_new)
+            ids = self._cache[piece] = self._encode_new(piece)
         return ids
+
+    def _make_piece_encoder(self) -> Callable[[str], tuple[int | None, ...]]:
+        """piece -> ids without the cache, with this tokenizer's tables bound."""
+        if self.ranks is not None:
+            ranks = self.ranks
+
+            def encode_ranks(piece: str) -> tuple[int, ...]:
+                return _bpe_ranks(piece.encode("utf-8"), ranks)
+
+            return encode_ranks
+        pair_rank, pair_new = self._pair_rank, self._pair_new
+        base_id, units, end_of_word = self._base_ids.get, self.units, self.end_of_word
+
+        def base(piece: str) -> list[int | None]:  # as `_base`, without a reference to self
+            return [base_id(sym) for sym in base_symbols(piece, units, end_of_word)]
+
+        if self._fast is None:
+            return lambda piece: _bpe_merges(base(piece), pair_rank, pair_new)
+        fast_key, fast_id, origin = self._fast
+
+        def encode_merges(piece: str) -> tuple[int, ...]:
+            ids = _bpe_bytes(piece.encode("utf-8"), fast_key, fast_id)
+            if ids is None:  # a pair joined into a token's bytes that is not its merge
+                ids = _bpe_merges(base(piece), pair_rank, pair_new)
+            return ids
+
+        if origin is None:
+            return encode_merges
+        # token id -> the edges of the run on its bytes (`_whole_edges`); a byte is its own run
+        edges: dict[int, tuple | None] = {
+            i: (((i, 0),), ((i, 0),)) for i in (fast_id[bytes((b,))] for b in range(256))
+        }
+
+        def encode_whole_first(piece: str) -> tuple[int, ...]:
+            data = piece.encode("utf-8")
+            t = fast_id.get(data)
+            if t is not None and 1 < len(data) <= _LONG_PIECE:
+                e = edges[t] if t in edges else _whole_edges(t, origin, pair_rank, edges)
+                if e is not None:
+                    return (t,)  # the piece is a token that the merges build from its bytes
+            ids = _bpe_bytes(data, fast_key, fast_id)
+            if ids is None:
+                ids = _bpe_merges(base(piece), pair_rank, pair_new)
+            return ids
+
+        return encode_whole_first
 
     def _base(self, piece: str) -> list:
         """A piece's base symbols: bytes (rank tables) or token ids (None if unknown)."""
@@ -568,6 +632,148 @@ def _bpe_ranks(data: bytes, ranks: dict[bytes, int]) -> tuple[int, ...]:
         if i < len(pair_ranks):
             pair_ranks[i] = get(merged + parts[i + 1], inf)
     return tuple(ranks[p] for p in parts)
+
+
+def _byte_tables(tok: Tokenizer) -> tuple[dict[bytes, int], dict[bytes, int], dict | None] | None:
+    """For a byte-level merge list, (key, id, origin), or None.
+
+    For the bytes T of a merged token, key[T] = rank << 32 | split: rank is the rank of
+    the first merge that makes T, split the length of that merge's left token. id maps
+    every token's bytes to its id. With these, merge-list BPE can run on bytes like
+    tiktoken (`_bpe_bytes`): a pair of adjacent symbols whose joined bytes are T is ranked
+    by key[T] (the same order as by rank). That is the merge list's rank exactly when the
+    pair is T's first merge, which `_bpe_bytes` checks (by the split) for every pair it
+    merges. Needs byte units without end-of-word symbols, every byte among the base
+    symbols, and no two tokens with the same bytes.
+
+    origin maps each merged token's id to (left id, right id, rank) of the merge that
+    makes it, for `_whole_edges`; it is None unless every token is made by one merge
+    only, and every merge comes after the merges that make its two tokens (true of a
+    trained merge list).
+    """
+    if tok.units != "byte" or tok.end_of_word != "none" or tok.merges is None:
+        return None
+    ids: dict[bytes, int] = {}
+    for i, (body, eow) in tok.tokens.items():
+        if eow or not isinstance(body, bytes) or body in ids:
+            return None
+        ids[body] = i
+    base = tok._base_ids
+    if any(base.get((bytes((b,)), False)) != ids.get(bytes((b,))) or bytes((b,)) not in ids for b in range(256)):
+        return None
+    bodies = tok._bytes
+    if len({r for r, _ in tok.merges.values()}) != len(tok.merges):
+        return None  # two pairs share a rank (not from `from_merges`)
+    key: dict[bytes, int] = {}
+    origin: dict[int, tuple[int, int, int]] | None = {}
+    made = {ids[bytes((b,))]: 0 for b in range(256)}  # token id -> rank of the merge making it
+    for (a, b), (r, new) in sorted(tok.merges.items(), key=lambda item: item[1][0]):
+        left = bodies[a]
+        joined = left + bodies[b]
+        if bodies[new] != joined or len(left) >= _SPLIT_MASK or not 0 < r < _NO_PAIR >> 32:
+            return None  # a merge whose token is not its pair's bytes joined (or huge)
+        if joined not in key:
+            key[joined] = r << 32 | len(left)
+        if origin is not None:
+            if new in made or made.get(a, r) >= r or made.get(b, r) >= r:
+                origin = None  # a token made twice, or a merge before its tokens exist
+            else:
+                made[new] = r
+                origin[new] = (a, b, r)
+    return key, ids, origin
+
+
+def _whole_edges(t: int, origin: dict, pair_rank: dict, memo: dict) -> tuple | None:
+    """Whether merge-list BPE on token t's own bytes ends in t itself; if so, the edges of
+    that run, else None. Memoised in `memo`; needs `origin` from `_byte_tables`.
+
+    The edges are two tuples of (token id, rank from which it is there): the run's last
+    symbol over time (its right edge) and its first symbol (left edge). A base byte is its
+    own run, at rank 0. For t made by merging a and b at rank r: with merges ordered after
+    the merges that make their tokens, merges happen in increasing rank, and the run on
+    t's bytes is the runs on a's and on b's side by side, until a merge joins a symbol of
+    a's side and one of b's: the pair across the gap. While a's right edge s (there from
+    rank s0 until rank s1, or r for a itself) and b's left edge u (u0 to u1) face each
+    other, the pair (s, u) has a rank q above both starts; it is merged if q comes before
+    s1 (when s is merged into something else) and not after u1 (on a tie with u's merge
+    the pair across, being further left, goes first). If no facing pair is merged, both
+    sides finish as a and b (the runs on their own bytes end in them), and the merge at
+    rank r makes t. The right edge of t's run is then b's followed by t, the left edge
+    a's followed by t.
+    """
+    a, b, r = origin.get(t, (None, None, None))
+    if a is None:
+        memo[t] = None  # a token that no merge makes (a base byte is in memo already)
+        return None
+    ea = memo[a] if a in memo else _whole_edges(a, origin, pair_rank, memo)
+    eb = memo[b] if b in memo else _whole_edges(b, origin, pair_rank, memo)
+    if ea is None or eb is None:
+        memo[t] = None
+        return None
+    right, left = ea[0], eb[1]  # a's right edges face b's left edges
+    i = j = 0
+    last_i, last_j = len(right) - 1, len(left) - 1
+    get = pair_rank.get
+    while True:
+        s1 = right[i + 1][1] if i < last_i else r
+        u1 = left[j + 1][1] if j < last_j else r
+        q = get((right[i][0], left[j][0]))
+        if q is not None and q < s1 and q <= u1:
+            memo[t] = None  # the pair across the gap is merged first: t is not made
+            return None
+        if i == last_i and j == last_j:
+            break
+        if s1 <= u1 and i < last_i:
+            i += 1
+        if u1 <= s1 and j < last_j:
+            j += 1
+    out = memo[t] = (eb[0] + ((t, r),), ea[1] + ((t, r),))
+    return out
+
+
+_SPLIT_MASK = (1 << 32) - 1
+#: "no such pair" in the byte loops: above every rank (an int, so `min` compares ints only).
+_NO_PAIR = 1 << 62
+_BYTE = tuple(bytes((i,)) for i in range(256))
+
+
+def _bpe_bytes(data: bytes, key: dict[bytes, int], ids: dict[bytes, int]) -> tuple[int, ...] | None:
+    """Merge-list BPE for a byte-level vocabulary, run on bytes (see `_byte_tables`).
+
+    Returns None when it meets a pair whose bytes join into a token but that is not that
+    token's first merge (a merge list can make the same bytes from two pairs, or list a
+    token whose bytes two other tokens also join into): the caller then uses the id-pair
+    loop. Otherwise the result is exactly `_bpe_merges`': every merged pair is its
+    token's first merge, so it has the merge list's rank, and every other pair's
+    rank here is at most its merge-list rank, so the lowest (leftmost) pair is the same.
+    """
+    n = len(data)
+    if n < 2:
+        return (ids[data],) if n else ()
+    if n > _LONG_PIECE:
+        return None
+    parts = list(map(_BYTE.__getitem__, data))
+    get = key.get
+    inf = _NO_PAIR
+    pair_ranks = list(map(get, map(bytes.__add__, parts, parts[1:]), repeat(inf)))
+    while True:
+        best = min(pair_ranks)
+        if best == inf:
+            break
+        i = pair_ranks.index(best)
+        left = parts[i]
+        if len(left) != best & _SPLIT_MASK:
+            return None
+        merged = left + parts[i + 1]
+        parts[i : i + 2] = (merged,)
+        del pair_ranks[i]
+        if not pair_ranks:
+            break
+        if i:
+            pair_ranks[i - 1] = get(parts[i - 1] + merged, inf)
+        if i < len(pair_ranks):
+            pair_ranks[i] = get(merged + parts[i + 1], inf)
+    return tuple(map(ids.__getitem__, parts))
 
 
 def _bpe_merges(parts: list, pair_rank: dict, pair_new: dict) -> tuple:
