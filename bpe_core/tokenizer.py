@@ -612,26 +612,29 @@ def _bpe_ranks(data: bytes, ranks: dict[bytes, int]) -> tuple[int, ...]:
     whole = ranks.get(data)
     if whole is not None:
         return (whole,)
-    parts = [data[i : i + 1] for i in range(len(data))]
-    if len(parts) > _LONG_PIECE:
+    if len(data) > _LONG_PIECE:
+        parts = [data[i : i + 1] for i in range(len(data))]
         joined = _bpe_heap(parts, lambda x, y: ranks.get(x + y), bytes.__add__)
         return tuple(ranks[p] for p in joined)
+    parts = list(map(_BYTE.__getitem__, data))
     get = ranks.get
-    inf = _NO_RANK
-    pair_ranks = [get(x + y, inf) for x, y in zip(parts, parts[1:])]
-    while pair_ranks:
+    inf = _NO_PAIR
+    pair_ranks = list(map(get, map(bytes.__add__, parts, parts[1:]), repeat(inf)))
+    while True:
         best = min(pair_ranks)
         if best == inf:
             break
         i = pair_ranks.index(best)
         merged = parts[i] + parts[i + 1]
-        parts[i : i + 2] = [merged]
+        parts[i : i + 2] = (merged,)
         del pair_ranks[i]
-        if i > 0:
+        if not pair_ranks:
+            break
+        if i:
             pair_ranks[i - 1] = get(parts[i - 1] + merged, inf)
         if i < len(pair_ranks):
             pair_ranks[i] = get(merged + parts[i + 1], inf)
-    return tuple(ranks[p] for p in parts)
+    return tuple(map(ranks.__getitem__, parts))
 
 
 def _byte_tables(tok: Tokenizer) -> tuple[dict[bytes, int], dict[bytes, int], dict | None] | None:
