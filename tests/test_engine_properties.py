@@ -475,3 +475,23 @@ def test_trainer_is_freed_without_the_cyclic_collector(tie_break):
     finally:
         if was_enabled:
             gc.enable()
+
+
+def test_train_leaves_the_run_in_the_oldest_generation():
+    """`train()` hands its run to the collector's oldest generation, so the next young
+    collections do not walk thousands of events; the collector is on again after it
+    (if it was on before) and nothing stays frozen."""
+    import gc
+
+    words = WordTable.from_text("low lower newest widest " * 50 + "aaabdaaabac", "gpt2")
+    gc.collect()
+    was_enabled = gc.isenabled()
+    gc.enable()
+    try:
+        run = train(words, TrainerSettings(units="byte", merges=200))
+        young = {id(o) for o in gc.get_objects(0)} | {id(o) for o in gc.get_objects(1)}
+        assert all(id(ev) not in young for ev in run.events)
+        assert gc.isenabled() and gc.get_freeze_count() == 0
+    finally:
+        if not was_enabled:
+            gc.disable()
