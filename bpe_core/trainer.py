@@ -222,11 +222,12 @@ class BPETrainer:
         counts = self.counts
         self.corpus_length = sum(len(seg) * c for seg, c in zip(segs, counts))
         # Token usage (weighted occurrences) tells which tokens the corpus still uses.
-        usage: dict[int, int] = {}
+        used = [0] * len(self.vocab)  # base ids are 0..base_size-1: a list is faster
         for seg, c in zip(segs, counts):
             for t in seg:
-                usage[t] = usage.get(t, 0) + c
-        self.usage = usage
+                used[t] += c
+        self.usage: dict[int, int] = {t: n for t, n in enumerate(used) if n}
+        usage = self.usage
         self.base_tokens_in_use = len(usage)
         # Count every adjacent pair, weighted by word count, and index pair -> words.
         # The first-seen rule also files each pair under its first occurrence: before any
@@ -239,16 +240,25 @@ class BPETrainer:
         get_words = pair_words.get
         for w, seg in enumerate(segs):
             c = counts[w]
-            for i, p in enumerate(zip(seg, seg[1:])):
-                ws = get_words(p)
-                if ws is None:
-                    pair_words[p] = {w}
-                    pair_count[p] = c
-                    if first_seen:
+            if first_seen:
+                for i, p in enumerate(zip(seg, seg[1:])):
+                    ws = get_words(p)
+                    if ws is None:
+                        pair_words[p] = {w}
+                        pair_count[p] = c
                         first[p] = w << _OFFSET_BITS | i
-                else:
-                    ws.add(w)
-                    pair_count[p] += c
+                    else:
+                        ws.add(w)
+                        pair_count[p] += c
+            else:
+                for p in zip(seg, seg[1:]):
+                    ws = get_words(p)
+                    if ws is None:
+                        pair_words[p] = {w}
+                        pair_count[p] = c
+                    else:
+                        ws.add(w)
+                        pair_count[p] += c
         if not pair_count:
             raise ValueError(
                 "Nothing to merge: every word is a single symbol, so there are no adjacent "
