@@ -7,9 +7,11 @@ The loop, as in Sennrich et al. (2016), Algorithm 1:
   4. repeat until the merge budget, the target vocabulary size or the minimum count stops it.
 
 Counts are kept incrementally: a pair -> words index finds the words a merge touches,
-and only those words are recounted. A bucket queue (count -> pairs) gives the maximum
-and every pair tied at it in O(1); because a merge never raises any count above the
-count being merged, the maximum never goes up, so the queue is exact, not lazy.
+and only the pairs around each merged position change. A bucket queue (count -> the set
+of pairs with that count) gives the maximum; the buckets that are read (for the winner,
+its ties and the top rows of the table) are also kept sorted in tie-rule order. Because
+a merge never raises any count above the count being merged, the maximum never goes up,
+so the queue is exact, not lazy.
 
 Each `MergeEvent` carries everything a view needs about its step, so a page never
 recomputes BPE: the pair table before the merge (top N), the ties and the rule that
