@@ -331,13 +331,21 @@ class Tokenizer:
             if special:
                 out.append(self.special_tokens[chunk])
                 continue
-            out.extend(self._encode_pieces(self._regex.findall(chunk) if self._regex is not None else [chunk]))
+            self._extend_ids(out, self._regex.findall(chunk) if self._regex is not None else [chunk])
         return out
 
-    def _encode_pieces(self, pieces: list[str]) -> Iterable[int]:
-        """The ids of a list of pieces: each distinct piece not in the cache is encoded once,
-        then every piece's ids are read from the cache (C-level loops, no Python per piece)."""
+    def _extend_ids(self, out: list[int], pieces: list[str]) -> None:
+        """Append the ids of a list of pieces to `out`: each distinct piece not in the cache
+        is encoded once, then every piece's ids are read from the cache (C-level loops, no
+        Python code per piece)."""
         cache = self._cache
+        if self._complete:
+            start = len(out)
+            try:  # all pieces known (a warm cache): one pass
+                out.extend(chain.from_iterable(map(cache.__getitem__, pieces)))
+                return
+            except KeyError:
+                del out[start:]
         distinct = set(pieces)
         new = distinct.difference(cache)
         if new:
@@ -352,7 +360,7 @@ class Tokenizer:
                 if None in cache[piece]:
                     first = next(p for p in pieces if None in cache[p])
                     raise ValueError(self._unknown_message(first))
-        return chain.from_iterable(map(cache.__getitem__, pieces))
+        out.extend(chain.from_iterable(map(cache.__getitem__, pieces)))
 
     def _unknown_message(self, piece: str) -> str:
         """Name the first symbol of `piece` that has no id (a character-level vocabulary)."""
