@@ -418,11 +418,28 @@ class Tokenizer:
 
         def encode_whole_first(piece: str) -> tuple[int, ...]:
             data = piece.encode("utf-8")
+            n = len(data)
             t = fast_id.get(data)
-            if t is not None and 1 < len(data) <= _LONG_PIECE:
-                e = edges[t] if t in edges else _whole_edges(t, origin, pair_rank, edges)
-                if e is not None:
-                    return (t,)  # the piece is a token that the merges build from its bytes
+            if t is not None:
+                if 1 < n <= _LONG_PIECE:
+                    e = edges[t] if t in edges else _whole_edges(t, origin, pair_rank, edges)
+                    if e is not None:
+                        return (t,)  # the piece is a token that the merges build from its bytes
+            elif 2 < n <= _SPLIT_PIECE:
+                # Two tokens side by side whose runs never merge across the gap: then the
+                # run on the piece ends in exactly these two (the pair of them is not a
+                # merge, as the piece is not a token).
+                for k in range(n - 1, 0, -1):
+                    t2 = fast_id.get(data[k:])
+                    if t2 is None:
+                        continue
+                    t1 = fast_id.get(data[:k])
+                    if t1 is None:
+                        continue
+                    e1 = edges[t1] if t1 in edges else _whole_edges(t1, origin, pair_rank, edges)
+                    e2 = edges[t2] if t2 in edges else _whole_edges(t2, origin, pair_rank, edges)
+                    if e1 is not None and e2 is not None and not _merged_across(e1[0], e2[1], _NO_PAIR, pair_rank):
+                        return (t1, t2)
             ids = _bpe_bytes(data, fast_key, fast_id)
             if ids is None:
                 ids = _bpe_merges(base(piece), pair_rank, pair_new)
@@ -721,27 +738,36 @@ def _whole_edges(t: int, origin: dict, pair_rank: dict, memo: dict) -> tuple | N
     if ea is None or eb is None:
         memo[t] = None
         return None
-    right, left = ea[0], eb[1]  # a's right edges face b's left edges
-    i = j = 0
-    last_i, last_j = len(right) - 1, len(left) - 1
-    get = pair_rank.get
-    while True:
-        s1 = right[i + 1][1] if i < last_i else r
-        u1 = left[j + 1][1] if j < last_j else r
-        q = get((right[i][0], left[j][0]))
-        if q is not None and q < s1 and q <= u1:
-            memo[t] = None  # the pair across the gap is merged first: t is not made
-            return None
-        if i == last_i and j == last_j:
-            break
-        if s1 <= u1 and i < last_i:
-            i += 1
-        if u1 <= s1 and j < last_j:
-            j += 1
+    if _merged_across(ea[0], eb[1], r, pair_rank):
+        memo[t] = None  # a pair across the gap is merged first: t is not made
+        return None
     out = memo[t] = (eb[0] + ((t, r),), ea[1] + ((t, r),))
     return out
 
 
+def _merged_across(right: tuple, left: tuple, until: int, pair_rank: dict) -> bool:
+    """Whether, in the runs of two tokens side by side, a pair across the gap is merged
+    before rank `until`: `right` is the left token's right edges, `left` the right
+    token's left edges (see `_whole_edges`); both last edges stay until `until`."""
+    i = j = 0
+    last_i, last_j = len(right) - 1, len(left) - 1
+    get = pair_rank.get
+    while True:
+        s1 = right[i + 1][1] if i < last_i else until
+        u1 = left[j + 1][1] if j < last_j else until
+        q = get((right[i][0], left[j][0]))
+        if q is not None and q < s1 and q <= u1:
+            return True
+        if i == last_i and j == last_j:
+            return False
+        if s1 <= u1 and i < last_i:
+            i += 1
+        if u1 <= s1 and j < last_j:
+            j += 1
+
+
+#: Pieces up to this many bytes that are not a token try two tokens side by side first.
+_SPLIT_PIECE = 32
 _SPLIT_MASK = (1 << 32) - 1
 #: "no such pair" in the byte loops: above every rank (an int, so `min` compares ints only).
 _NO_PAIR = 1 << 62

@@ -169,6 +169,29 @@ def test_a_piece_that_is_a_token_the_merges_do_not_build():
     assert tok.encode("xyz") == [xy, z]
 
 
+def test_two_tokens_side_by_side_only_when_nothing_merges_across():
+    """"abcd" is "ab" + "cd", both tokens. With b+c merged first the run goes
+    [a, bc, d] instead; with b+c merged last it ends in [ab, cd]."""
+    vocab = _byte_vocab([b"ab", b"bc", b"cd"])
+    a, b, c, d = (_id(vocab, x) for x in (b"a", b"b", b"c", b"d"))
+    ab, bc, cd = (_id(vocab, x) for x in (b"ab", b"bc", b"cd"))
+    across = [(b, c), (a, b), (c, d)]
+    tok = _tokenizer(vocab, across)
+    assert tok._fast[2] is not None
+    assert tok.encode("abcd") == [a, bc, d] == _naive_merge_encode(vocab, across, b"abcd")
+    apart = [(a, b), (c, d), (b, c)]
+    tok = _tokenizer(vocab, apart)
+    assert tok.encode("abcd") == [ab, cd] == _naive_merge_encode(vocab, apart, b"abcd")
+    # The same with the left edge of "cd" merged into something else first.
+    vocab = _byte_vocab([b"ab", b"cd", b"bc", b"cde"])
+    a, b, c, d, e = (_id(vocab, x) for x in (b"a", b"b", b"c", b"d", b"e"))
+    ab, cd, bc = (_id(vocab, x) for x in (b"ab", b"cd", b"bc"))
+    merges = [(a, b), (c, d), (cd, e), (b, c)]
+    tok = _tokenizer(vocab, merges)
+    for text in ["abcd", "abcde", "abcdab", "bcde"]:
+        assert tok.encode(text) == _naive_merge_encode(vocab, merges, text.encode()), text
+
+
 def test_whole_edges_agrees_with_running_the_merges():
     rng = random.Random(7)
     for _ in range(40):
