@@ -212,7 +212,7 @@ def pretokenize(text: str, name: str = "gpt2") -> tuple[Piece, ...]:
     if pattern is None:
         return (Piece(text, 0, len(text)),) if text else ()
     return tuple(
-        Piece(m.group(), m.start(), m.end()) for m in compile_pattern(pattern).finditer(text)
+        Piece(m.group(), m.start(), m.end()) for m in compile_splitter(pattern).finditer(text)
     )
 
 
@@ -221,4 +221,4 @@ def iter_piece_texts(text: str, name: str) -> list[str]:
     pattern = PATTERNS[check_pretokenizer(name)]
     if pattern is None:
         return [text] if text else []
-    return compile_pattern(pattern).findall(text)
+    return compile_splitter(pattern).findall(text)
