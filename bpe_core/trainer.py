@@ -429,7 +429,9 @@ class BPETrainer:
         plain = self._plain
         # Find the most frequent pair; every pair at that count is a tie.
         best = sorted_counts[-1]
-        row = self._view(best)
+        row = self._rows.get(best)
+        if row is None:
+            row = self._view(best)
         tie_count = len(row)
         head = row[: -MAX_TIES_KEPT - 1 : -1] if self._best_last else row[:MAX_TIES_KEPT]
         ties = tuple(head) if plain else tuple([p for _, p in head])
@@ -716,7 +718,11 @@ def _base_segmentations(words: tuple[str, ...], s: TrainerSettings) -> tuple[Voc
         base.add((empty, True))
     vocab = Vocab(s.units, s.marker, base)
     get = vocab.get
-    plain_id = {e: get(body(e), False) for e in plain}.__getitem__
+    plain_ids = {e: get(body(e), False) for e in plain}
+    if s.units == "byte":  # bytes iterate as ints 0-255: a list lookup is faster
+        plain_id = [plain_ids[e] for e in range(256)].__getitem__
+    else:
+        plain_id = plain_ids.__getitem__
     if eow_rule == "attached":
         end_id = {e: get(body(e), True) for e in ends}
         segs = [
