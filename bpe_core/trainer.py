@@ -461,8 +461,6 @@ class BPETrainer:
         # neighbour's id (cheaper than a pair), and turned into pairs after the loop:
         # a left neighbour x turns (x, a) into (x, new), a right one y turns (b, y) into
         # (new, y).
-        left: dict[int, int] = {}
-        right: dict[int, int] = {}
         left_words: dict[int, list[int]] = {}
         right_words: dict[int, list[int]] = {}
         for w in sorted(pair_words.pop(pair)):
@@ -477,19 +475,15 @@ class BPETrainer:
                 c = counts[w]
                 merged_total += c
                 if j:
-                    x = old[j - 1]
-                    left[x] = left.get(x, 0) + c
-                    ws = left_words.get(x)
+                    ws = left_words.get(old[j - 1])
                     if ws is None:
-                        left_words[x] = [w]
+                        left_words[old[j - 1]] = [w]
                     else:
                         ws.append(w)
                 if j + 2 < n:
-                    y = old[j + 2]
-                    right[y] = right.get(y, 0) + c
-                    ws = right_words.get(y)
+                    ws = right_words.get(old[j + 2])
                     if ws is None:
-                        right_words[y] = [w]
+                        right_words[old[j + 2]] = [w]
                     else:
                         ws.append(w)
                 old[j : j + 2] = (new,)
@@ -538,28 +532,31 @@ class BPETrainer:
             segmentations[w] = seg
             changed.append(w)
             changed_tokens.append(tuple(seg))
-        for x, c in left.items():
+        count_of_word = counts.__getitem__
+        for x, ws_x in left_words.items():
+            c = counts[ws_x[0]] if len(ws_x) == 1 else sum(map(count_of_word, ws_x))
             lost, won = (x, a), (x, new)
             delta[lost] = get(lost, 0) - c
             # `a` occurred once in each of these words and is gone: so is (x, a).
             ws = words_of(lost)
             if ws is not None:
-                ws.difference_update(left_words[x])
+                ws.difference_update(ws_x)
             delta[won] = get(won, 0) + c
             ws = words_of(won)
             if ws is None:
-                pair_words[won] = set(left_words[x])
+                pair_words[won] = set(ws_x)
             else:
-                ws.update(left_words[x])
-        for y, c in right.items():
+                ws.update(ws_x)
+        for y, ws_y in right_words.items():
+            c = counts[ws_y[0]] if len(ws_y) == 1 else sum(map(count_of_word, ws_y))
             lost, won = (b, y), (new, y)
             delta[lost] = get(lost, 0) - c
             delta[won] = get(won, 0) + c
             ws = words_of(won)
             if ws is None:
-                pair_words[won] = set(right_words[y])
+                pair_words[won] = set(ws_y)
             else:
-                ws.update(right_words[y])
+                ws.update(ws_y)
         delta[pair] = get(pair, 0) - merged_total
         # Apply the count changes to the table and the bucket queue.
         first_seen = self._first_seen
