@@ -1,7 +1,7 @@
 """Router: the pages of the BPE teaching app and the shared sidebar. No logic here."""
 import streamlit as st
 
-from ui.state import session_label, session_run, session_step
+from ui.state import CAPTION_DRAWN, sidebar_caption
 
 st.set_page_config(page_title="BPE, step by step", page_icon="🧩", layout="wide")
 
@@ -13,15 +13,10 @@ PAGES = [
 ]
 
 page = st.navigation(PAGES)
+st.session_state[CAPTION_DRAWN] = False
 page.run()
 
-# After the page, so the caption names the run and step the page has just published.
-with st.sidebar:
-    run = session_run()
-    if run is None:
-        st.caption("No tokenizer trained yet in this session: the Train page makes one.")
-    else:
-        st.caption(
-            f"Your tokenizer: {session_label()} — step {session_step()} of {run.steps}, "
-            f"vocabulary {run.vocab_size(session_step())}."
-        )
+# After the page, so the caption names the run and step the page has just published
+# (the Train page draws it itself, from the fragment that steps).
+if not st.session_state.get(CAPTION_DRAWN):
+    sidebar_caption()

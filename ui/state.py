@@ -20,6 +20,7 @@ from bpe_core import TrainingRun, Tokenizer
 RUN_KEY = "shared.run"
 STEP_KEY = "shared.step"
 LABEL_KEY = "shared.label"
+CAPTION_DRAWN = "shared.caption_drawn"  # this run's sidebar caption is drawn already
 
 
 def publish_run(run: TrainingRun, step: int, label: str) -> None:
@@ -41,6 +42,29 @@ def session_step() -> int:
 
 def session_label() -> str:
     return st.session_state.get(LABEL_KEY, "")
+
+
+def sidebar_caption_text() -> str:
+    """The sidebar's line about the session's tokenizer (run and step)."""
+    run = session_run()
+    if run is None:
+        return "No tokenizer trained yet in this session: the Train page makes one."
+    return (
+        f"Your tokenizer: {session_label()} — step {session_step()} of {run.steps}, "
+        f"vocabulary {run.vocab_size(session_step())}."
+    )
+
+
+def sidebar_caption() -> None:
+    """Draw the caption in the sidebar.
+
+    The router (app.py) draws it after each page, unless the page drew it already: the
+    Train page draws it from its step fragment, so that stepping, which reruns only the
+    fragment, updates the sidebar too (a fragment may write to the sidebar).
+    """
+    with st.sidebar:
+        st.caption(sidebar_caption_text())
+    st.session_state[CAPTION_DRAWN] = True
 
 
 def session_tokenizer() -> Tokenizer | None:

@@ -25,7 +25,7 @@ from bpe_core.trainer import TIE_RULE_EXPLANATIONS
 from ui import train_predict as predict
 from ui import train_render as render
 from ui import train_state as state
-from ui.state import persist
+from ui.state import persist, sidebar_caption
 from ui.train_config import (
     MAX_MERGES, SHARE_TEXT_LIMIT, SOURCE_LABELS, SOURCES, UPLOAD_LIMIT_MB, load_presets,
 )
@@ -223,6 +223,7 @@ def _step_fragment() -> None:
         _downloads_and_link(view, k)
     state.publish(view)
     state.sync_url()
+    sidebar_caption()  # a step reruns only this fragment: keep the sidebar in step
 
 
 def _controls(view: render.RunView, k: int, predicting: bool) -> None:

@@ -103,6 +103,8 @@ def test_train_sennrich_step_back_play_and_share(page: Page, app_url, artifacts,
     expect(page.locator(".tp-sentence")).to_contain_text("Merged")
     click(page, "train_btn_back")
     expect_step(page, 2)
+    # stepping reruns only a fragment; the sidebar's caption follows it all the same
+    expect(page.get_by_test_id("stSidebar")).to_contain_text("step 2 of 10")
     expect_merges(page, engine_merges()[:2])
     full_height_screenshot(page, artifacts / "train-step2.png")
 
@@ -114,6 +116,7 @@ def test_train_sennrich_step_back_play_and_share(page: Page, app_url, artifacts,
     expect(button(page, "train_btn_play")).to_contain_text("Play")  # play stopped by itself
     expect_merges(page, engine_merges())
     expect(page.get_by_text("Training stopped after 10 merges")).to_be_visible()
+    expect(page.get_by_test_id("stSidebar")).to_contain_text("step 10 of 10")
     full_height_screenshot(page, artifacts / "train-end.png")
 
     # the shared link reproduces the view in a new page (a new session)
