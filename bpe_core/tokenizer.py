@@ -348,19 +348,30 @@ class Tokenizer:
                 del out[start:]
         distinct = set(pieces)
         new = distinct.difference(cache)
+        fresh: dict[str, tuple[int | None, ...]] = {}
         if new:
             if len(cache) + len(new) > _CACHE_LIMIT:
                 cache.clear()  # the cache may outgrow the limit for one call with more distinct pieces
                 new = distinct
             encode_new = self._encode_new
-            for piece in new:
-                cache[piece] = encode_new(piece)
+            fresh = {piece: encode_new(piece) for piece in new}
+            cache.update(fresh)
         if not self._complete:
             for piece in distinct:
-                if None in cache[piece]:
-                    first = next(p for p in pieces if None in cache[p])
+                ids = fresh.get(piece)
+                if ids is None:
+                    ids = self._encode_piece(piece)
+                if None in ids:
+                    first = next(p for p in pieces if None in self._encode_piece(p))
                     raise ValueError(self._unknown_message(first))
-        out.extend(chain.from_iterable(map(cache.__getitem__, pieces)))
+        start = len(out)
+        try:
+            out.extend(chain.from_iterable(map(cache.__getitem__, pieces)))
+        except KeyError:
+            # The cache is shared (one tokenizer serves every session of the app): another
+            # thread cleared it between the update above and this read.
+            del out[start:]
+            out.extend(chain.from_iterable(map(self._encode_piece, pieces)))
 
     def _unknown_message(self, piece: str) -> str:
         """Name the first symbol of `piece` that has no id (a character-level vocabulary)."""
@@ -645,7 +656,7 @@ def _bpe_ranks(data: bytes, ranks: dict[bytes, int]) -> tuple[int, ...]:
     get = ranks.get
     inf = _NO_PAIR
     pair_ranks = list(map(get, map(bytes.__add__, parts, parts[1:]), repeat(inf)))
-    while True:
+    while pair_ranks:  # empty for a piece of fewer than two bytes
         best = min(pair_ranks)
         if best == inf:
             break
@@ -793,7 +804,7 @@ def _bpe_bytes(data: bytes, key: dict[bytes, int], ids: dict[bytes, int]) -> tup
     get = key.get
     inf = _NO_PAIR
     pair_ranks = list(map(get, map(bytes.__add__, parts, parts[1:]), repeat(inf)))
-    while True:
+    while pair_ranks:  # empty for a piece of fewer than two bytes
         best = min(pair_ranks)
         if best == inf:
             break

@@ -252,3 +252,52 @@ def test_fast_path_off_for_other_units():
     assert char.encode("abab") == [2, 2]
     with pytest.raises(ValueError, match="not in this character-level vocabulary"):
         char.encode("ab abc")
+
+
+def test_rank_table_encodes_an_empty_piece():
+    """A custom pattern may match the empty string: such a piece has no tokens."""
+    ranks = {bytes([b]): b for b in range(256)}
+    ranks[b"ab"] = 256
+    tok = Tokenizer.from_ranks(name="x", mergeable_ranks=ranks, pattern=r"[a-z]*", special_tokens={})
+    assert tok.encode("ab cd") == [256, 99, 100]
+
+
+def test_a_shared_tokenizer_encodes_from_many_threads(monkeypatch):
+    """One tokenizer serves every session of the app, so threads share its piece cache;
+    a thread that clears the full cache must not break another thread's encode."""
+    import sys
+    import threading
+
+    import bpe_core.tokenizer as tokenizer_module
+    from bpe_core.pretrained import openai_tokenizer
+
+    monkeypatch.setattr(tokenizer_module, "_CACHE_LIMIT", 300)  # clears often
+    tok = openai_tokenizer("gpt2")
+    texts = [
+        " ".join(f"w{random.Random(seed * 1000 + i).randrange(10**6)}" for i in range(200))
+        for seed in range(40)
+    ]
+    errors: list[BaseException] = []
+    results: dict[int, list[int]] = {}
+
+    def worker(n: int) -> None:
+        try:
+            for k in range(n, len(texts), 4):
+                results[k] = tok.encode(texts[k])
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    old = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [threading.Thread(target=worker, args=(n,)) for n in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        sys.setswitchinterval(old)
+    assert not errors, errors
+    monkeypatch.setattr(tokenizer_module, "_CACHE_LIMIT", 200_000)
+    for k, text in enumerate(texts):
+        assert results[k] == tok.encode(text)
