@@ -423,7 +423,8 @@ class BPETrainer:
 
     def _merge_once(self) -> MergeEvent:
         # This is the hot loop of training, written for speed: locals instead of
-        # attributes, one path for the common case of a pair that occurs once in a word.
+        # attributes, one path for the common case of a word where the pair's left token
+        # occurs once (so the pair occurs at most once).
         s = self.settings
         sorted_counts = self._sorted_counts
         plain = self._plain
@@ -467,7 +468,7 @@ class BPETrainer:
             old = segmentations[w]
             k = old.count(a)
             if k == 1:
-                # The common case: one occurrence, rewritten in place.
+                # The common case: `a` occurs once, so the pair at most once.
                 j = old.index(a)
                 n = len(old)
                 if j + 1 == n or old[j + 1] != b:
@@ -647,7 +648,7 @@ class BPETrainer:
         self.corpus_length -= merged_total
         disp = vocab.displays
         # A MergeEvent built without its __init__: the frozen dataclass's __init__ sets the
-        # 18 fields one object.__setattr__ at a time, which costs more than a late step's
+        # 22 fields one object.__setattr__ at a time, which costs more than a late step's
         # own work. Every field is given here (tests compare events with MergeEvent(...)).
         event = _new_object(MergeEvent)
         _set_attribute(

@@ -199,7 +199,10 @@ def _to_oldest_generation() -> None:
     collection and again in the middle one before they reach the oldest generation,
     where long-lived data is walked only by the rare full collections. `gc.freeze()`
     followed by `gc.unfreeze()` moves everything there at once (both are O(1) list
-    splices). Skipped if something else froze objects, so they stay frozen.
+    splices). It moves every object the process holds, not only the run: cyclic garbage
+    made before the call (other sessions' in the app) is then freed by the next full
+    collection rather than the next young one. Skipped if something else froze objects,
+    so they stay frozen.
     """
     if gc.get_freeze_count() == 0:
         gc.freeze()
