@@ -508,27 +508,11 @@ class BPETrainer:
                 start = j + 2
                 if j > 0:
                     if idx and positions[idx - 1] + 2 == j:  # right after the previous merge
-                        lost, won = (b, a), (new, new)
+                        _shift(delta, pair_words, (b, a), (new, new), c, w)
                     else:
-                        x = old[j - 1]
-                        lost, won = (x, a), (x, new)
-                    delta[lost] = get(lost, 0) - c
-                    delta[won] = get(won, 0) + c
-                    ws = words_of(won)
-                    if ws is None:
-                        pair_words[won] = {w}
-                    else:
-                        ws.add(w)
+                        _shift(delta, pair_words, (old[j - 1], a), (old[j - 1], new), c, w)
                 if j + 2 < n and not (idx < last and positions[idx + 1] == j + 2):
-                    y = old[j + 2]
-                    lost, won = (b, y), (new, y)
-                    delta[lost] = get(lost, 0) - c
-                    delta[won] = get(won, 0) + c
-                    ws = words_of(won)
-                    if ws is None:
-                        pair_words[won] = {w}
-                    else:
-                        ws.add(w)
+                    _shift(delta, pair_words, (b, old[j + 2]), (new, old[j + 2]), c, w)
             seg.extend(old[start:])
             segmentations[w] = seg
             changed.append(w)
@@ -737,6 +721,18 @@ def _base_segmentations(words: tuple[str, ...], s: TrainerSettings) -> tuple[Voc
 
 def _byte_body(value: int) -> bytes:
     return bytes((value,))
+
+
+def _shift(delta: dict, pair_words: dict, lost: Pair, won: Pair, c: int, w: int) -> None:
+    """Move word w's count c from pair `lost` to pair `won` (a word where the merged
+    pair occurs more than once)."""
+    delta[lost] = delta.get(lost, 0) - c
+    delta[won] = delta.get(won, 0) + c
+    ws = pair_words.get(won)
+    if ws is None:
+        pair_words[won] = {w}
+    else:
+        ws.add(w)
 
 
 def _find_pair(seg: list[int], a: int, b: int, first_only: bool = False) -> list[int]:

@@ -53,18 +53,10 @@ class Vocab:
 
     def add(self, body: Body, eow: bool) -> tuple[int, bool]:
         """Return (id, is_new): the token's id, minting one if it is new."""
-        key = (body, eow)
-        found = self._ids.get(key)
+        found = self._ids.get((body, eow))
         if found is not None:
             return found, False
-        new_id = len(self.bodies)
-        self._ids[key] = new_id
-        self.bodies.append(body)
-        self.eows.append(eow)
-        text = bytes_to_gpt2(body) if isinstance(body, bytes) else body
-        self._texts.append(text)
-        self.displays.append(text + self.marker if eow else text)
-        return new_id, True
+        return self._mint(body, eow, bytes_to_gpt2(body) if isinstance(body, bytes) else body), True
 
     def add_merged(self, a: int, b: int) -> tuple[int, bool]:
         """Return (id, is_new) for the token that merging tokens a and b makes.
@@ -73,21 +65,22 @@ class Vocab:
         two parts' displays instead of being converted again (training calls this once
         per merge).
         """
-        bodies = self.bodies
-        body = bodies[a] + bodies[b]
+        body = self.bodies[a] + self.bodies[b]
         eow = self.eows[b]
-        key = (body, eow)
-        found = self._ids.get(key)
+        found = self._ids.get((body, eow))
         if found is not None:
             return found, False
-        new_id = len(bodies)
-        self._ids[key] = new_id
-        bodies.append(body)
+        return self._mint(body, eow, self._texts[a] + self._texts[b]), True
+
+    def _mint(self, body: Body, eow: bool, text: str) -> int:
+        """Append a new token whose display, without the marker, is `text`."""
+        new_id = len(self.bodies)
+        self._ids[(body, eow)] = new_id
+        self.bodies.append(body)
         self.eows.append(eow)
-        text = self._texts[a] + self._texts[b]
         self._texts.append(text)
         self.displays.append(text + self.marker if eow else text)
-        return new_id, True
+        return new_id
 
     def get(self, body: Body, eow: bool) -> int | None:
         return self._ids.get((body, eow))
