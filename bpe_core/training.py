@@ -162,7 +162,7 @@ def _cached_tokenizer(run: TrainingRun, k: int, size: int, specials: tuple) -> T
             name=f"trained (step {k})",
             base_size=run.base_size,
         )
-        if len(per_run) > 16:
+        if len(per_run) > 4:  # each holds a merge table and a piece cache
             per_run.clear()
         per_run[(k, specials)] = tok
     return tok

@@ -9,8 +9,10 @@ settings survive a visit to another page. The URL carries the tokenizer, short t
 the view (`sync_from_url` once per new link, `sync_to_url` at the end of each run).
 
 Sharing: the three OpenAI tokenizers are loaded once per server process
-(`st.cache_resource`) and only read; so are analyses of (tokenizer, text) pairs, which
-are frozen. The session's own tokenizer comes from `ui.state.session_tokenizer()`.
+(`st.cache_resource`) and only read; analyses of (tokenizer, text) pairs, which are
+frozen, and their HTML are shared through byte-bounded caches (ui.shared.cache), keyed by
+the text itself, so a session only gets the analysis of exactly the text it pasted. The
+session's own tokenizer comes from `ui.state.session_tokenizer()`.
 """
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ import streamlit as st
 
 from bpe_core import Tokenizer, visible_whitespace
 from bpe_core.pretrained import TITLES, openai_tokenizer
+from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_error, md_escape
 from ui.state import STEP_KEY, persist, remember, session_label, session_run, session_step, session_tokenizer
 from ui.tokenize_html import (
@@ -135,14 +138,14 @@ def load_openai(name: str) -> Tokenizer:
     return openai_tokenizer(name)
 
 
-# Shared across sessions: an analysis is frozen, so sessions read the same object. Bounded:
-# a 2 MB text's analysis holds ~450,000 ids (~20 MB), so at most 16 entries, 15 minutes.
-@st.cache_resource(max_entries=16, ttl=900, show_spinner=False)
+# Shared across sessions: an analysis is frozen, so sessions read the same object. Bounded
+# in bytes: a 2 MB text's analysis holds ~450,000 ids (a few MB).
+@byte_cached("tokenize.analyses")
 def _analyse_openai(name: str, text: str, allow_special: bool) -> Analysis:
     return analyse(load_openai(name), text, allow_special=allow_special)
 
 
-@st.cache_resource(max_entries=16, ttl=900, show_spinner=False)
+@byte_cached("tokenize.html")
 def _text_html_openai(name: str, text: str, allow_special: bool, show_ws: bool, highlight: int | None) -> str:
     a = _analyse_openai(name, text, allow_special)
     return text_html(text, a.spans, load_openai(name), show_whitespace=show_ws, highlight=highlight,

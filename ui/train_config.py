@@ -20,6 +20,7 @@ from typing import Mapping
 
 from bpe_core import END_OF_WORD, PRETOKENIZERS, TIE_RULES, UNITS, TrainerSettings, WordTable, decode_text_file
 from bpe_core.trainer import MAX_MARKER_LENGTH, marker_clash
+from ui.shared.corpora import python_reference_text
 
 __all__ = [
     "UPLOAD_LIMIT_MB", "MAX_MERGES", "NO_PRETOKENIZER_LIMIT", "MAX_WORD_LENGTH", "SHARE_TEXT_LIMIT",
@@ -141,9 +142,7 @@ def load_presets() -> dict[str, Preset]:
 def _preset_text(preset_id: str) -> str:
     p = load_presets()[preset_id]
     if p.kind == "pydoc":
-        import pydoc_data.topics
-
-        return "".join(pydoc_data.topics.topics.values())
+        return python_reference_text()
     return (ROOT / "corpora" / str(p.file)).read_text(encoding="utf-8")
 
 

@@ -23,6 +23,7 @@ from bpe_core.files import merges_text, run_to_json, vocab_text
 from bpe_core.pretokenize import DESCRIPTIONS
 from bpe_core.trainer import TIE_RULE_EXPLANATIONS
 from ui import train_predict as predict
+from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_error, md_escape
 from ui import train_render as render
 from ui import train_state as state
@@ -304,7 +305,7 @@ def _vocab_and_figures(view: render.RunView, k: int) -> None:
         st.vega_lite_chart(render.chart_spec_at(_chart_spec(view.key, view), view, k), width="stretch")
 
 
-@st.cache_resource(show_spinner=False, max_entries=64)
+@byte_cached("charts")
 def _chart_spec(key: str, _view: render.RunView) -> dict:
     """The chart's Vega-Lite spec, built and validated once per run (read-only)."""
     return render.corpus_chart(_view, 0).to_dict()

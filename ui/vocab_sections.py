@@ -29,6 +29,7 @@ from ui.model_cost import (
     model_cost,
     vocab_change,
 )
+from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_error, md_escape
 from ui.state import persist, remember, session_label, session_run, session_step
 from ui.vocab_charts import (
@@ -91,7 +92,7 @@ class RunChoice:
         return unit_name(self.run.settings.units)
 
 
-@st.cache_resource(show_spinner=False, max_entries=256)
+@byte_cached("charts")
 def _spec(cache_key: str, _build) -> tuple[dict, int | None]:
     """Build a chart once per distinct input (`cache_key` names all of them) and keep
     its Vega-Lite spec: building and validating an Altair chart takes longer than

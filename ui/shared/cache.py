@@ -127,7 +127,7 @@ def byte_cached(name: str, *, key: Callable[..., Hashable] | None = None,
             if hit is not None:
                 return hit
             value = fn(*args, **kwargs)
-            cache.put(k, value, size_of(value))
+            cache.put(k, value, size_of(value) + approx_size(k))  # keys hold texts too
             return value
 
         return wrapper
