@@ -25,11 +25,13 @@ from __future__ import annotations
 import json
 import math
 import random
+import re
+import unicodedata
 from array import array
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from .. import TokenSpan
+from .. import TokenSpan, parse_word_counts
 
 SPACE = "\u2581"
 UNK_PIECE = "<unk>"
@@ -537,3 +539,540 @@ class UnigramModel:
             unk_score=data.get("unk_score"),
             float32=bool(data.get("float32", False)),
         )
+
+
+# =========================================================================== training
+#
+# The steps follow sentencepiece's unigram trainer (Kudo 2018, section 3.2):
+# 1. seed: every character, plus the substrings seen at least twice (not across a
+#    word start), scored by frequency x length, as log-probabilities;
+# 2. EM: expected piece counts by forward-backward over each distinct word, then a
+#    Bayesian M-step (digamma), which drops pieces expected less than 0.5 times;
+# 3. prune: keep the pieces whose removal would cost the most likelihood, a fraction
+#    `shrinking_factor` of them per round; never a single character;
+# 4. repeat 2-3 until at most 1.1 x the target remain; keep every character and the
+#    best-scored pieces up to the target.
+
+
+@dataclass(frozen=True, slots=True)
+class UnigramSettings:
+    """How to train. `vocab_size` counts `<unk>`; characters always stay in the vocabulary.
+
+    `split_by_script` forbids a piece that mixes scripts (letters of two scripts, or a
+    letter and a digit or punctuation mark), as sentencepiece does by default; the script
+    of a character is read from its Unicode name, a close approximation of the Unicode
+    Script property.
+    """
+
+    vocab_size: int = 8000
+    max_piece_length: int = 16
+    shrinking_factor: float = 0.75
+    em_iterations: int = 2
+    seed_size: int = 1_000_000
+    split_by_script: bool = True
+
+    def __post_init__(self) -> None:
+        for name in ("vocab_size", "max_piece_length", "em_iterations", "seed_size"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise ValueError(f"{name} must be a whole number of 1 or more, not {value!r}.")
+        if not isinstance(self.shrinking_factor, (int, float)) or not 0 < self.shrinking_factor < 1:
+            raise ValueError(f"shrinking_factor must be between 0 and 1 (exclusive), not {self.shrinking_factor!r}.")
+
+
+def digamma(x: float) -> float:
+    """The digamma function (derivative of log Gamma), for x > 0.
+
+    >>> round(digamma(1.0), 9), round(digamma(0.5), 9), round(digamma(100.0), 9)
+    (-0.577215665, -1.963510026, 4.600161853)
+    """
+    shift = 0.0
+    while x < 6.0:  # psi(x) = psi(x + 1) - 1/x, until the series below is accurate
+        shift -= 1.0 / x
+        x += 1.0
+    inv2 = 1.0 / (x * x)
+    series = inv2 * (1 / 12 - inv2 * (1 / 120 - inv2 * (1 / 252 - inv2 * (1 / 240 - inv2 / 132))))
+    return shift + math.log(x) - 0.5 / x - series
+
+
+_WORD = re.compile(f"[\r\n]|{SPACE}[^{SPACE}\r\n]*|[^{SPACE}\r\n]+")
+
+
+def words_from_text(text: str) -> dict[str, int]:
+    """The distinct words of a normalised text with their counts, in order of first
+    appearance. A word starts at each `▁`; a line break is a word of its own, and the
+    text after it starts a new word (no `▁` in front, as encoding will see it).
+
+    >>> words_from_text("to be or\\nnot to be")
+    {'▁to': 2, '▁be': 2, '▁or': 1, '\\n': 1, 'not': 1}
+    """
+    counts: dict[str, int] = {}
+    for word in _WORD.findall(normalize(text)):
+        counts[word] = counts.get(word, 0) + 1
+    return counts
+
+
+def words_from_word_counts(text: str) -> dict[str, int]:
+    """Words from `word count` lines, each as it appears after a space (`▁` in front).
+
+    >>> words_from_word_counts("hug 10\\npug 5\\nhug 2")
+    {'▁hug': 12, '▁pug': 5}
+    """
+    counts: dict[str, int] = {}
+    for word, count in parse_word_counts(text):
+        key = SPACE + word
+        counts[key] = counts.get(key, 0) + count
+    return counts
+
+
+def _script(ch: str) -> str:
+    """A character's script, roughly: letters by the first word of their Unicode name,
+    CJK ideographs and kana together as Han, marks inherit, all else (digits,
+    punctuation, symbols) is Common.
+
+    >>> [_script(c) for c in "aя.7\\u0301中カ"]
+    ['LATIN', 'CYRILLIC', 'Common', 'Common', 'Inherited', 'Han', 'Han']
+    """
+    category = unicodedata.category(ch)
+    if category[0] == "M":
+        return "Inherited"
+    if category[0] != "L" and ch != "\u30fc":
+        return "Common"
+    first = unicodedata.name(ch, "?").split(" ", 1)[0]
+    if first in ("CJK", "HIRAGANA", "KATAKANA", "KATAKANA-HIRAGANA", "IDEOGRAPHIC"):
+        return "Han"
+    return first
+
+
+class _ScriptCheck:
+    """Which substrings a piece may be: `▁` only in front, at most `max_length`
+    characters, and (optionally) one script, as sentencepiece's IsValidSentencePiece."""
+
+    def __init__(self, settings: UnigramSettings):
+        self.max_length = settings.max_piece_length
+        self.by_script = settings.split_by_script
+        self._cache: dict[str, str] = {}
+
+    def longest_valid(self, word: str, start: int) -> int:
+        """The end of the longest valid piece of `word` starting at `start`; every
+        shorter piece starting there is valid too."""
+        prev = None
+        stop = min(len(word), start + self.max_length)
+        for j in range(start, stop):
+            ch = word[j]
+            if ch == SPACE:
+                if j > start:
+                    return j
+                continue
+            if ch in "\r\n" and j > start:
+                return j
+            script = self._cache.get(ch)
+            if script is None:
+                script = self._cache[ch] = _script(ch)
+            if script == "Inherited":
+                script = prev
+            if self.by_script and script is not None and prev is not None and script != prev:
+                return j
+            prev = script
+        return stop
+
+
+def seed_pieces(words: Mapping[str, int], settings: UnigramSettings) -> list[tuple[str, float]]:
+    """The seed vocabulary with log-probabilities: every character (scored by its count)
+    and the best `seed_size` substrings of 2+ characters (scored by count x length)
+    that occur at least twice and are not always followed by the same character (the
+    substrings a suffix tree has a node for: sentencepiece takes its seeds from one).
+
+    ▁a is always followed by b here, so it is not a seed; ▁ab and ab are (3 x 3, 3 x 2):
+
+    >>> [(p, round(s, 3)) for p, s in seed_pieces({"▁ab": 2, "▁abc": 1}, UnigramSettings())]
+    [('a', -2.12), ('b', -2.12), ('▁', -2.12), ('c', -3.219), ('▁ab', -1.022), ('ab', -1.427)]
+    """
+    check = _ScriptCheck(settings)
+    chars: dict[str, int] = {}
+    freq: dict[str, int] = {}
+    follow: dict[str, str] = {}  # the one next character, or "" once there are several
+    for word, count in words.items():
+        for ch in word:
+            chars[ch] = chars.get(ch, 0) + count
+        n = len(word)
+        for i in range(n - 1):
+            for j in range(i + 2, check.longest_valid(word, i) + 1):
+                piece = word[i:j]
+                freq[piece] = freq.get(piece, 0) + count
+                nxt = word[j] if j < n else ""  # a word end counts as several characters
+                seen = follow.get(piece)
+                if seen is None:
+                    follow[piece] = nxt
+                elif seen != nxt:
+                    follow[piece] = ""
+    scored = [(p, f * len(p)) for p, f in freq.items() if f >= 2 and follow[p] == ""]
+    scored.sort(key=lambda ps: (-ps[1], ps[0]))
+    seeds = sorted(chars.items(), key=lambda cs: (-cs[1], cs[0])) + scored[: settings.seed_size]
+    log_total = math.log(sum(s for _, s in seeds))
+    return [(p, math.log(s) - log_total) for p, s in seeds]
+
+
+@dataclass(frozen=True, slots=True)
+class UnigramEvent:
+    """One step of training. Figures are for the vocabulary the step leaves.
+
+    kind: "seed" (the seed vocabulary), "em" (one EM iteration), "prune" (one pruning
+    round) or "final" (every character plus the best-scored pieces, to the target size).
+    round: 0 for the seed; round r holds its EM iterations, then its pruning.
+    iteration: the EM iteration within the round (1, 2, ...); 0 for other kinds.
+    vocab_size: pieces plus `<unk>`.
+    log_likelihood: sum over the training words of count x log(sum over segmentations
+    of exp(total score)); after the digamma M-step the scores sum to a little under 1.
+    tokens: the training words' length in tokens under Viterbi segmentation.
+    removed: the pieces this step took out, and removed_values the number that decided
+    it, named by `value_name`: the expected count (under 0.5) for "em", the approximate
+    loss in log-likelihood for "prune" (0.0 for a piece no best path used), the score
+    for "final". Sorted by that value, then by piece.
+    """
+
+    kind: str
+    round: int
+    iteration: int
+    vocab_size: int
+    log_likelihood: float
+    tokens: int
+    removed: tuple[str, ...] = ()
+    removed_values: tuple[float, ...] = ()
+
+    @property
+    def value_name(self) -> str:
+        return {"em": "expected count", "prune": "loss", "final": "score"}.get(self.kind, "")
+
+
+class _Trainer:
+    """The state of one training run: the distinct words, the live pieces and their
+    scores, and each word's lattice (for each end position, the (start, piece) pairs)."""
+
+    def __init__(self, words: Mapping[str, int], settings: UnigramSettings):
+        _check_words(words)
+        self.settings = settings
+        self.words = list(words)
+        self.counts = [words[w] for w in self.words]
+        seeds = seed_pieces(words, settings)
+        self.seed_list = tuple(p for p, _ in seeds)
+        self.char_counts = {p: 0 for p in self.seed_list if len(p) == 1}
+        for word, count in words.items():
+            for ch in word:
+                self.char_counts[ch] += count
+        self.alive = list(range(len(seeds)))       # index into seed_list
+        self.scores = [s for _, s in seeds]
+        self.lost = [False] * len(seeds)           # a character the M-step found under 0.5
+        self.lattices = self._build_lattices()
+
+    # ---- lattices
+
+    def piece(self, k: int) -> str:
+        return self.seed_list[self.alive[k]]
+
+    def is_char(self, k: int) -> bool:
+        return len(self.seed_list[self.alive[k]]) == 1
+
+    def _build_lattices(self) -> list[list[list[tuple[int, int]]]]:
+        ids = {self.piece(k): k for k in range(len(self.alive))}
+        prefixes = {p[:m] for p in ids for m in range(1, len(p) + 1)}
+        longest = max(map(len, ids))
+        out = []
+        for word in self.words:
+            n = len(word)
+            ends: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+            for i in range(n):
+                for j in range(i + 1, min(n, i + longest) + 1):
+                    sub = word[i:j]
+                    if sub not in prefixes:
+                        break
+                    k = ids.get(sub)
+                    if k is not None:
+                        ends[j - 1].append((i, k))
+            out.append(ends)
+        return out
+
+    def keep(self, keep: list[int], scores: list[float], lost: list[bool]) -> None:
+        """Keep the pieces `keep` (old local ids, any order) with new scores."""
+        if len(keep) == len(self.alive) and keep == sorted(keep):
+            self.scores, self.lost = scores, lost  # nothing removed: the lattices stand
+            return
+        remap = [-1] * len(self.alive)
+        for new, old in enumerate(keep):
+            remap[old] = new
+        self.alive = [self.alive[k] for k in keep]
+        self.scores, self.lost = scores, lost
+        self.lattices = [
+            [[(i, remap[k]) for i, k in edges if remap[k] >= 0] for edges in ends] for ends in self.lattices
+        ]
+
+    # ---- E step
+
+    def e_step(self, *, expectations: bool) -> tuple[list[float], float, int]:
+        """Expected count of each piece (if asked), log-likelihood, Viterbi tokens."""
+        scores = self.scores
+        probs = [math.exp(s) for s in scores]
+        expected = [0.0] * len(scores)
+        log_likelihood, tokens = 0.0, 0
+        for ends, count in zip(self.lattices, self.counts):
+            n = len(ends)
+            a, best, ntok = [1.0] * (n + 1), [0.0] * (n + 1), [0] * (n + 1)
+            for j in range(1, n + 1):
+                total, top, top_tokens = 0.0, -math.inf, 0
+                for i, k in ends[j - 1]:
+                    total += a[i] * probs[k]
+                    v = best[i] + scores[k]
+                    if v > top:
+                        top, top_tokens = v, ntok[i]
+                a[j], best[j], ntok[j] = total, top, top_tokens + 1
+            tokens += count * ntok[n]
+            z = a[n]
+            if not z > 1e-250:  # a long or improbable word: redo it in log space
+                log_likelihood += count * _word_expectations_log(ends, scores, count, expected if expectations else None)
+                continue
+            log_likelihood += count * math.log(z)
+            if expectations:
+                b = [0.0] * (n + 1)
+                b[n] = 1.0
+                scale = count / z
+                for j in range(n, 0, -1):
+                    bj = b[j]
+                    for i, k in ends[j - 1]:
+                        w = probs[k] * bj
+                        b[i] += w
+                        expected[k] += a[i] * w * scale
+        return expected, log_likelihood, tokens
+
+    # ---- M step
+
+    def m_step(self, expected: list[float]) -> list[tuple[str, float]]:
+        """Digamma re-estimation; drop pieces expected under 0.5 times (a character
+        stays, scored like sentencepiece's unknown: 10 below the lowest score)."""
+        keep = [k for k, e in enumerate(expected) if e >= 0.5 or self.is_char(k)]
+        log_total = digamma(math.fsum(expected[k] for k in keep if expected[k] >= 0.5))
+        scores = [digamma(expected[k]) - log_total if expected[k] >= 0.5 else math.nan for k in keep]
+        floor = min(s for s in scores if not math.isnan(s)) - UNK_PENALTY
+        lost = [math.isnan(s) for s in scores]
+        scores = [floor if math.isnan(s) else s for s in scores]
+        kept = set(keep)
+        dropped = [(self.piece(k), expected[k]) for k in range(len(expected)) if k not in kept]
+        self.keep(keep, scores, lost)
+        return dropped
+
+    # ---- pruning
+
+    def viterbi_counts(self) -> list[float]:
+        """How often each piece is used by the best segmentation of the training words."""
+        freq = [0.0] * len(self.alive)
+        scores = self.scores
+        for ends, count in zip(self.lattices, self.counts):
+            n = len(ends)
+            best, back, via = [0.0] * (n + 1), [0] * (n + 1), [0] * (n + 1)
+            for j in range(1, n + 1):
+                top = -math.inf
+                for i, k in ends[j - 1]:
+                    v = best[i] + scores[k]
+                    if v > top:
+                        top, back[j], via[j] = v, i, k
+                best[j] = top
+            j = n
+            while j > 0:
+                freq[via[j]] += count
+                j = back[j]
+        return freq
+
+    def alternative(self, k: int, ids: dict[str, int], prefixes: set[str]) -> list[int] | None:
+        """The best segmentation of piece k into two or more pieces, or None when its
+        best segmentation is not the piece itself (it is then never on a best path)."""
+        piece, scores = self.piece(k), self.scores
+        n = len(piece)
+        best, back, via = [-math.inf] * (n + 1), [0] * (n + 1), [0] * (n + 1)
+        best[0] = 0.0
+        for i in range(n):
+            for j in range(i + 1, n + 1):
+                sub = piece[i:j]
+                if sub not in prefixes:
+                    break
+                m = ids.get(sub)
+                if m is None or (i == 0 and j == n):
+                    continue
+                v = best[i] + scores[m]
+                if v > best[j]:
+                    best[j], back[j], via[j] = v, i, m
+        if best[n] > scores[k]:
+            return None
+        out, j = [], n
+        while j > 0:
+            out.append(via[j])
+            j = back[j]
+        return out
+
+    def prune(self, desired: int) -> list[tuple[str, float]]:
+        """Keep every character and the pieces with the largest loss, down to
+        max(desired, shrinking_factor x size). Returns (piece, loss) of those removed.
+
+        The loss of removing piece x is approximated as in sentencepiece: every best-path
+        use of x is replaced by x's own best split, whose pieces gain x's count."""
+        freq = self.viterbi_counts()
+        total = math.fsum(freq)
+        log_total = math.log(total)
+        all_words = sum(self.counts)
+        ids = {self.piece(k): k for k in range(len(self.alive))}
+        prefixes = {p[:m] for p in ids for m in range(1, len(p) + 1)}
+        chars, candidates, removed = [], [], []
+        for k in range(len(self.alive)):
+            if self.is_char(k):
+                chars.append(k)
+                continue
+            alt = self.alternative(k, ids, prefixes) if freq[k] > 0 else None
+            if alt is None:
+                removed.append((self.piece(k), 0.0))
+                continue
+            f = freq[k]
+            log_total_alt = math.log(total + f * (len(alt) - 1))
+            log_p_alt = math.fsum(math.log(freq[m] + f) - log_total_alt for m in alt)
+            loss = f / all_words * (math.log(f) - log_total - log_p_alt)
+            candidates.append((loss, k))
+        candidates.sort(key=lambda lk: (-lk[0], self.piece(lk[1])))
+        size = max(desired, int(self.settings.shrinking_factor * len(self.alive)))
+        room = max(size - len(chars), 0)
+        keep = chars + [k for _, k in candidates[:room]]
+        removed += [(self.piece(k), loss) for loss, k in candidates[room:]]
+        keep.sort()
+        self.keep(keep, [self.scores[k] for k in keep], [self.lost[k] for k in keep])
+        return removed
+
+    # ---- the end
+
+    def finalize(self, vocab_size: int) -> list[tuple[str, float]]:
+        """Every character (one the M-step lost gets the lowest score plus a small step,
+        commoner characters first) and the best-scored pieces up to vocab_size - 1."""
+        floor = min(s for s, lost in zip(self.scores, self.lost) if not lost)
+        char_rank = sorted(self.char_counts, key=lambda c: (-self.char_counts[c], c))
+        local = {self.piece(k): k for k in range(len(self.alive))}
+        scores = {}
+        step = 0.0
+        for ch in char_rank:
+            k = local[ch]
+            if self.lost[k]:
+                scores[k] = floor + step
+                step += 0.0001
+            else:
+                scores[k] = self.scores[k]
+        others = sorted((k for k in range(len(self.alive)) if k not in scores),
+                        key=lambda k: (-self.scores[k], self.piece(k)))
+        room = vocab_size - 1 - len(scores)
+        keep = sorted(list(scores) + others[:room])
+        removed = [(self.piece(k), self.scores[k]) for k in others[room:]]
+        self.keep(keep, [scores.get(k, self.scores[k]) for k in keep], [False] * len(keep))
+        return removed
+
+    def snapshot(self) -> tuple[array, array]:
+        return array("i", self.alive), array("d", self.scores)
+
+
+def _word_expectations_log(ends, scores, count, expected) -> float:
+    """Forward-backward in log space for one word; adds count x marginals to
+    `expected` (when given) and returns the word's log-likelihood."""
+    edges = [[]] + [[(i, scores[k], k) for i, k in e] for e in ends]
+    fwd = forward(edges)
+    if expected is not None:
+        bwd = backward(edges)
+        for j in range(1, len(edges)):
+            for i, s, k in edges[j]:
+                expected[k] += count * math.exp(fwd[i] + s + bwd[j] - fwd[-1])
+    return fwd[-1]
+
+
+def _check_words(words: Mapping[str, int]) -> None:
+    if not isinstance(words, Mapping):
+        raise TypeError(f"words must be a mapping word -> count, not {type(words).__name__}; "
+                        "use words_from_text or words_from_word_counts.")
+    if not words:
+        raise ValueError("The training corpus is empty; give some text.")
+    for word, count in words.items():
+        if not isinstance(word, str) or not word:
+            raise ValueError(f"Word {word!r} is not a non-empty str.")
+        if not isinstance(count, int) or isinstance(count, bool) or count < 1:
+            raise ValueError(f"Word {word!r} has count {count!r}; counts must be whole numbers of 1 or more.")
+
+
+def iter_unigram_training(words: Mapping[str, int], settings: UnigramSettings) -> Iterator[tuple[UnigramEvent, tuple[array, array]]]:
+    """Train, yielding each event with a snapshot (seed indexes, scores) of the pieces
+    it leaves. The snapshots index `seed_pieces(words, settings)`."""
+    return _steps(_Trainer(words, settings))
+
+
+def _steps(trainer: _Trainer) -> Iterator[tuple[UnigramEvent, tuple[array, array]]]:
+    settings = trainer.settings
+    need = len(trainer.char_counts) + 1
+    if settings.vocab_size < need:
+        raise ValueError(f"vocab_size {settings.vocab_size} is below the {need - 1} characters of the corpus "
+                         f"plus <unk>; give a vocab_size of at least {need}.")
+    yield (UnigramEvent("seed", 0, 0, len(trainer.alive) + 1, *_measure(trainer)), trainer.snapshot())
+    desired = int(settings.vocab_size * 1.1)
+    rnd = 1
+    while True:
+        expected, *_ = trainer.e_step(expectations=True)
+        for it in range(1, settings.em_iterations + 1):
+            dropped = _by_value(trainer.m_step(expected))
+            expected, ll, tokens = trainer.e_step(expectations=it < settings.em_iterations)
+            yield (UnigramEvent("em", rnd, it, len(trainer.alive) + 1, ll, tokens, *dropped), trainer.snapshot())
+        if len(trainer.alive) <= desired:
+            break
+        removed = _by_value(trainer.prune(desired))
+        yield (UnigramEvent("prune", rnd, 0, len(trainer.alive) + 1, *_measure(trainer), *removed), trainer.snapshot())
+        if not removed[0]:
+            break  # nothing left that may go (only characters, or only pieces in use)
+        rnd += 1
+    removed = _by_value(trainer.finalize(settings.vocab_size))
+    yield (UnigramEvent("final", rnd, 0, len(trainer.alive) + 1, *_measure(trainer), *removed), trainer.snapshot())
+
+
+def _by_value(pairs: list[tuple[str, float]]) -> tuple[tuple[str, ...], tuple[float, ...]]:
+    """(pieces, values) sorted by value, then piece.
+
+    >>> _by_value([("b", 1.0), ("a", 1.0), ("c", 0.5)])
+    (('c', 'a', 'b'), (0.5, 1.0, 1.0))
+    """
+    pairs = sorted(pairs, key=lambda pv: (pv[1], pv[0]))
+    return tuple(p for p, _ in pairs), tuple(v for _, v in pairs)
+
+
+def _measure(trainer: _Trainer) -> tuple[float, int]:
+    _, ll, tokens = trainer.e_step(expectations=False)
+    return ll, tokens
+
+
+@dataclass(frozen=True)
+class UnigramRun:
+    """A finished training run: its events, and the model after any of them."""
+
+    settings: UnigramSettings
+    events: tuple[UnigramEvent, ...]
+    seed_list: tuple[str, ...]
+    snapshots: tuple[tuple[array, array], ...]
+
+    def model_at(self, index: int) -> UnigramModel:
+        """The model after event `index` (0 is the seed vocabulary, -1 the final)."""
+        alive, scores = self.snapshots[index]
+        return UnigramModel.from_scores({self.seed_list[g]: s for g, s in zip(alive, scores)})
+
+    def model(self) -> UnigramModel:
+        return self.model_at(-1)
+
+
+def train_unigram(words: Mapping[str, int], settings: UnigramSettings | None = None) -> UnigramRun:
+    """Train a Unigram model on words with counts (`words_from_text`, `words_from_word_counts`).
+
+    >>> run = train_unigram(words_from_text("hug pug pun bun hugs " * 3), UnigramSettings(vocab_size=12))
+    >>> [ev.kind for ev in run.events][:3], run.events[-1].vocab_size
+    (['seed', 'em', 'em'], 12)
+    """
+    settings = settings or UnigramSettings()
+    trainer = _Trainer(words, settings)
+    events, snapshots = [], []
+    for event, snap in _steps(trainer):
+        events.append(event)
+        snapshots.append(snap)
+    return UnigramRun(settings, tuple(events), trainer.seed_list, tuple(snapshots))
