@@ -1076,3 +1076,35 @@ def train_unigram(words: Mapping[str, int], settings: UnigramSettings | None = N
         events.append(event)
         snapshots.append(snap)
     return UnigramRun(settings, tuple(events), trainer.seed_list, tuple(snapshots))
+
+
+# --------------------------------------------------------------------------- display helpers
+
+
+def event_to_json(event: UnigramEvent) -> dict:
+    """A JSON-ready dict of one event (removed pieces as [piece, value] pairs)."""
+    return {
+        "kind": event.kind,
+        "round": event.round,
+        "iteration": event.iteration,
+        "vocab_size": event.vocab_size,
+        "log_likelihood": event.log_likelihood,
+        "tokens": event.tokens,
+        "removed": [[p, v] for p, v in zip(event.removed, event.removed_values)],
+    }
+
+
+def event_line(event: UnigramEvent, *, shown: int = 5) -> str:
+    """One readable line per event, naming the first few pieces removed.
+
+    >>> event_line(UnigramEvent("prune", 2, 0, 1651, -172252.4, 28548, ("▁xy", "ab"), (0.0, 1.5)))
+    'round  2 prune   : vocab  1,651  log-likelihood -172,252.4  tokens 28,548  removed 2 (loss: ▁xy 0, ab 1.5)'
+    """
+    step = {"em": f"EM {event.iteration}", "prune": "prune", "final": "final", "seed": "seed"}[event.kind]
+    line = (f"round {event.round:>2} {step:<8}: vocab {event.vocab_size:>6,}  "
+            f"log-likelihood {event.log_likelihood:,.1f}  tokens {event.tokens:,}")
+    if event.removed:
+        names = ", ".join(f"{p} {v:.3g}" for p, v in zip(event.removed[:shown], event.removed_values))
+        more = " ..." if len(event.removed) > shown else ""
+        line += f"  removed {len(event.removed):,} ({event.value_name}: {names}{more})"
+    return line
