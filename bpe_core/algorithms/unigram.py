@@ -746,8 +746,9 @@ class UnigramEvent:
 
 
 class _Trainer:
-    """The state of one training run: the distinct words, the live pieces and their
-    scores, and each word's lattice (for each end position, the (start, piece) pairs)."""
+    """The state of one training run. Pieces are named by their index in the seed list
+    (`g`); `alive` lists the live ones. Each distinct word keeps its lattice as one flat
+    list of edges (start, end, g), sorted by end, then start."""
 
     def __init__(self, words: Mapping[str, int], settings: UnigramSettings):
         _check_words(words)
@@ -760,134 +761,123 @@ class _Trainer:
         for word, count in words.items():
             for ch in word:
                 self.char_counts[ch] += count
-        self.alive = list(range(len(seeds)))       # index into seed_list
-        self.scores = [s for _, s in seeds]
-        self.lost = [False] * len(seeds)           # a character the M-step found under 0.5
+        self.alive = list(range(len(seeds)))
+        self.scores = [s for _, s in seeds]      # by g; a dead piece keeps its last score
+        self.lost = [False] * len(seeds)         # a character the M-step found under 0.5
         self.lattices = self._build_lattices()
 
-    # ---- lattices
+    def piece(self, g: int) -> str:
+        return self.seed_list[g]
 
-    def piece(self, k: int) -> str:
-        return self.seed_list[self.alive[k]]
+    def is_char(self, g: int) -> bool:
+        return len(self.seed_list[g]) == 1
 
-    def is_char(self, k: int) -> bool:
-        return len(self.seed_list[self.alive[k]]) == 1
-
-    def _build_lattices(self) -> list[list[list[tuple[int, int]]]]:
-        ids = {self.piece(k): k for k in range(len(self.alive))}
+    def _build_lattices(self) -> list[list[tuple[int, int, int]]]:
+        ids = {p: g for g, p in enumerate(self.seed_list)}
         prefixes = {p[:m] for p in ids for m in range(1, len(p) + 1)}
         longest = max(map(len, ids))
         out = []
         for word in self.words:
             n = len(word)
-            ends: list[list[tuple[int, int]]] = [[] for _ in range(n)]
+            edges = []
             for i in range(n):
                 for j in range(i + 1, min(n, i + longest) + 1):
                     sub = word[i:j]
                     if sub not in prefixes:
                         break
-                    k = ids.get(sub)
-                    if k is not None:
-                        ends[j - 1].append((i, k))
-            out.append(ends)
+                    g = ids.get(sub)
+                    if g is not None:
+                        edges.append((i, j, g))
+            edges.sort(key=lambda e: (e[1], e[0]))
+            out.append(edges)
         return out
 
-    def keep(self, keep: list[int], scores: list[float], lost: list[bool]) -> None:
-        """Keep the pieces `keep` (old local ids, any order) with new scores."""
-        if len(keep) == len(self.alive) and keep == sorted(keep):
-            self.scores, self.lost = scores, lost  # nothing removed: the lattices stand
+    def keep(self, keep: list[int]) -> None:
+        """Keep only the pieces `keep` (seed indexes)."""
+        if len(keep) == len(self.alive):
             return
-        remap = [-1] * len(self.alive)
-        for new, old in enumerate(keep):
-            remap[old] = new
-        self.alive = [self.alive[k] for k in keep]
-        self.scores, self.lost = scores, lost
-        self.lattices = [
-            [[(i, remap[k]) for i, k in edges if remap[k] >= 0] for edges in ends] for ends in self.lattices
-        ]
+        live = bytearray(len(self.seed_list))
+        for g in keep:
+            live[g] = 1
+        self.alive = sorted(keep)
+        self.lattices = [[e for e in edges if live[e[2]]] for edges in self.lattices]
 
     # ---- E step
 
-    def e_step(self, *, expectations: bool) -> tuple[list[float], float, int]:
-        """Expected count of each piece (if asked), log-likelihood, Viterbi tokens."""
+    def e_step(self, *, expectations: bool, viterbi_counts: list[float] | None = None) -> tuple[list[float], float, int]:
+        """Expected count of each piece (if asked), log-likelihood, Viterbi tokens; adds
+        each piece's uses on the best paths to `viterbi_counts` when given."""
         scores = self.scores
         probs = [math.exp(s) for s in scores]
         expected = [0.0] * len(scores)
         log_likelihood, tokens = 0.0, 0
-        for ends, count in zip(self.lattices, self.counts):
-            n = len(ends)
-            a, best, ntok = [1.0] * (n + 1), [0.0] * (n + 1), [0] * (n + 1)
-            for j in range(1, n + 1):
-                total, top, top_tokens = 0.0, -math.inf, 0
-                for i, k in ends[j - 1]:
-                    total += a[i] * probs[k]
-                    v = best[i] + scores[k]
-                    if v > top:
-                        top, top_tokens = v, ntok[i]
-                a[j], best[j], ntok[j] = total, top, top_tokens + 1
-            tokens += count * ntok[n]
+        for edges, count in zip(self.lattices, self.counts):
+            n = edges[-1][1]
+            a, best, back = [1.0] + [0.0] * n, [0.0] + [-math.inf] * n, [0] * (n + 1)
+            for i, j, g in edges:  # by end: a[i] and best[i] are final when read
+                a[j] += a[i] * probs[g]
+                v = best[i] + scores[g]
+                if v > best[j]:
+                    best[j], back[j] = v, i
+            j = n
+            while j > 0:
+                tokens += count
+                j = back[j]
+            if viterbi_counts is not None:
+                self._count_path(edges, back, count, viterbi_counts)
             z = a[n]
             if not z > 1e-250:  # a long or improbable word: redo it in log space
-                log_likelihood += count * _word_expectations_log(ends, scores, count, expected if expectations else None)
+                log_likelihood += count * _word_expectations_log(edges, scores, count, expected if expectations else None)
                 continue
             log_likelihood += count * math.log(z)
             if expectations:
-                b = [0.0] * (n + 1)
-                b[n] = 1.0
+                b = [0.0] * n + [1.0]
                 scale = count / z
-                for j in range(n, 0, -1):
-                    bj = b[j]
-                    for i, k in ends[j - 1]:
-                        w = probs[k] * bj
-                        b[i] += w
-                        expected[k] += a[i] * w * scale
+                for i, j, g in reversed(edges):  # by end, descending: b[j] is final when read
+                    w = probs[g] * b[j]
+                    b[i] += w
+                    expected[g] += a[i] * w * scale
         return expected, log_likelihood, tokens
+
+    @staticmethod
+    def _count_path(edges, back, count, counts) -> None:
+        on_path = set()
+        j = len(back) - 1
+        while j > 0:
+            on_path.add((back[j], j))
+            j = back[j]
+        for i, j, g in edges:
+            if (i, j) in on_path:
+                counts[g] += count
 
     # ---- M step
 
     def m_step(self, expected: list[float]) -> list[tuple[str, float]]:
         """Digamma re-estimation; drop pieces expected under 0.5 times (a character
         stays, scored like sentencepiece's unknown: 10 below the lowest score)."""
-        keep = [k for k, e in enumerate(expected) if e >= 0.5 or self.is_char(k)]
-        log_total = digamma(math.fsum(expected[k] for k in keep if expected[k] >= 0.5))
-        scores = [digamma(expected[k]) - log_total if expected[k] >= 0.5 else math.nan for k in keep]
-        floor = min(s for s in scores if not math.isnan(s)) - UNK_PENALTY
-        lost = [math.isnan(s) for s in scores]
-        scores = [floor if math.isnan(s) else s for s in scores]
+        keep = [g for g in self.alive if expected[g] >= 0.5 or self.is_char(g)]
+        log_total = digamma(math.fsum(expected[g] for g in keep if expected[g] >= 0.5))
+        for g in keep:
+            self.lost[g] = expected[g] < 0.5
+            if not self.lost[g]:
+                self.scores[g] = digamma(expected[g]) - log_total
+        floor = min(self.scores[g] for g in keep if not self.lost[g]) - UNK_PENALTY
+        for g in keep:
+            if self.lost[g]:
+                self.scores[g] = floor
         kept = set(keep)
-        dropped = [(self.piece(k), expected[k]) for k in range(len(expected)) if k not in kept]
-        self.keep(keep, scores, lost)
+        dropped = [(self.piece(g), expected[g]) for g in self.alive if g not in kept]
+        self.keep(keep)
         return dropped
 
     # ---- pruning
 
-    def viterbi_counts(self) -> list[float]:
-        """How often each piece is used by the best segmentation of the training words."""
-        freq = [0.0] * len(self.alive)
-        scores = self.scores
-        for ends, count in zip(self.lattices, self.counts):
-            n = len(ends)
-            best, back, via = [0.0] * (n + 1), [0] * (n + 1), [0] * (n + 1)
-            for j in range(1, n + 1):
-                top = -math.inf
-                for i, k in ends[j - 1]:
-                    v = best[i] + scores[k]
-                    if v > top:
-                        top, back[j], via[j] = v, i, k
-                best[j] = top
-            j = n
-            while j > 0:
-                freq[via[j]] += count
-                j = back[j]
-        return freq
-
-    def alternative(self, k: int, ids: dict[str, int], prefixes: set[str]) -> list[int] | None:
-        """The best segmentation of piece k into two or more pieces, or None when its
+    def alternative(self, g: int, ids: dict[str, int], prefixes: set[str]) -> list[int] | None:
+        """The best segmentation of piece g into two or more pieces, or None when its
         best segmentation is not the piece itself (it is then never on a best path)."""
-        piece, scores = self.piece(k), self.scores
+        piece, scores = self.piece(g), self.scores
         n = len(piece)
-        best, back, via = [-math.inf] * (n + 1), [0] * (n + 1), [0] * (n + 1)
-        best[0] = 0.0
+        best, back, via = [0.0] + [-math.inf] * n, [0] * (n + 1), [0] * (n + 1)
         for i in range(n):
             for j in range(i + 1, n + 1):
                 sub = piece[i:j]
@@ -899,7 +889,7 @@ class _Trainer:
                 v = best[i] + scores[m]
                 if v > best[j]:
                     best[j], back[j], via[j] = v, i, m
-        if best[n] > scores[k]:
+        if best[n] > scores[g]:
             return None
         out, j = [], n
         while j > 0:
@@ -907,39 +897,37 @@ class _Trainer:
             j = back[j]
         return out
 
-    def prune(self, desired: int) -> list[tuple[str, float]]:
+    def prune(self, desired: int, freq: list[float]) -> list[tuple[str, float]]:
         """Keep every character and the pieces with the largest loss, down to
         max(desired, shrinking_factor x size). Returns (piece, loss) of those removed.
 
         The loss of removing piece x is approximated as in sentencepiece: every best-path
-        use of x is replaced by x's own best split, whose pieces gain x's count."""
-        freq = self.viterbi_counts()
+        use of x is replaced by x's own best split, whose pieces gain x's count.
+        `freq` is each piece's count on the best paths (from `e_step`)."""
         total = math.fsum(freq)
         log_total = math.log(total)
         all_words = sum(self.counts)
-        ids = {self.piece(k): k for k in range(len(self.alive))}
+        ids = {self.piece(g): g for g in self.alive}
         prefixes = {p[:m] for p in ids for m in range(1, len(p) + 1)}
         chars, candidates, removed = [], [], []
-        for k in range(len(self.alive)):
-            if self.is_char(k):
-                chars.append(k)
+        for g in self.alive:
+            if self.is_char(g):
+                chars.append(g)
                 continue
-            alt = self.alternative(k, ids, prefixes) if freq[k] > 0 else None
+            alt = self.alternative(g, ids, prefixes) if freq[g] > 0 else None
             if alt is None:
-                removed.append((self.piece(k), 0.0))
+                removed.append((self.piece(g), 0.0))
                 continue
-            f = freq[k]
+            f = freq[g]
             log_total_alt = math.log(total + f * (len(alt) - 1))
             log_p_alt = math.fsum(math.log(freq[m] + f) - log_total_alt for m in alt)
             loss = f / all_words * (math.log(f) - log_total - log_p_alt)
-            candidates.append((loss, k))
-        candidates.sort(key=lambda lk: (-lk[0], self.piece(lk[1])))
+            candidates.append((loss, g))
+        candidates.sort(key=lambda lg: (-lg[0], self.piece(lg[1])))
         size = max(desired, int(self.settings.shrinking_factor * len(self.alive)))
         room = max(size - len(chars), 0)
-        keep = chars + [k for _, k in candidates[:room]]
-        removed += [(self.piece(k), loss) for loss, k in candidates[room:]]
-        keep.sort()
-        self.keep(keep, [self.scores[k] for k in keep], [self.lost[k] for k in keep])
+        removed += [(self.piece(g), loss) for loss, g in candidates[room:]]
+        self.keep(chars + [g for _, g in candidates[:room]])
         return removed
 
     # ---- the end
@@ -947,40 +935,37 @@ class _Trainer:
     def finalize(self, vocab_size: int) -> list[tuple[str, float]]:
         """Every character (one the M-step lost gets the lowest score plus a small step,
         commoner characters first) and the best-scored pieces up to vocab_size - 1."""
-        floor = min(s for s, lost in zip(self.scores, self.lost) if not lost)
-        char_rank = sorted(self.char_counts, key=lambda c: (-self.char_counts[c], c))
-        local = {self.piece(k): k for k in range(len(self.alive))}
-        scores = {}
+        floor = min(self.scores[g] for g in self.alive if not self.lost[g])
+        seed_index = {p: g for g, p in enumerate(self.seed_list)}
+        chars = [seed_index[c] for c in sorted(self.char_counts, key=lambda c: (-self.char_counts[c], c))]
         step = 0.0
-        for ch in char_rank:
-            k = local[ch]
-            if self.lost[k]:
-                scores[k] = floor + step
+        for g in chars:
+            if self.lost[g]:
+                self.scores[g], self.lost[g] = floor + step, False
                 step += 0.0001
-            else:
-                scores[k] = self.scores[k]
-        others = sorted((k for k in range(len(self.alive)) if k not in scores),
-                        key=lambda k: (-self.scores[k], self.piece(k)))
-        room = vocab_size - 1 - len(scores)
-        keep = sorted(list(scores) + others[:room])
-        removed = [(self.piece(k), self.scores[k]) for k in others[room:]]
-        self.keep(keep, [scores.get(k, self.scores[k]) for k in keep], [False] * len(keep))
+        char_set = set(chars)
+        others = sorted((g for g in self.alive if g not in char_set), key=lambda g: (-self.scores[g], self.piece(g)))
+        room = vocab_size - 1 - len(chars)
+        removed = [(self.piece(g), self.scores[g]) for g in others[room:]]
+        self.keep(chars + others[:room])
         return removed
 
     def snapshot(self) -> tuple[array, array]:
-        return array("i", self.alive), array("d", self.scores)
+        return array("i", self.alive), array("d", [self.scores[g] for g in self.alive])
 
 
-def _word_expectations_log(ends, scores, count, expected) -> float:
+def _word_expectations_log(edges, scores, count, expected) -> float:
     """Forward-backward in log space for one word; adds count x marginals to
     `expected` (when given) and returns the word's log-likelihood."""
-    edges = [[]] + [[(i, scores[k], k) for i, k in e] for e in ends]
-    fwd = forward(edges)
+    by_end: list[list[tuple[int, float, int]]] = [[] for _ in range(edges[-1][1] + 1)]
+    for i, j, g in edges:
+        by_end[j].append((i, scores[g], g))
+    fwd = forward(by_end)
     if expected is not None:
-        bwd = backward(edges)
-        for j in range(1, len(edges)):
-            for i, s, k in edges[j]:
-                expected[k] += count * math.exp(fwd[i] + s + bwd[j] - fwd[-1])
+        bwd = backward(by_end)
+        for j in range(1, len(by_end)):
+            for i, s, g in by_end[j]:
+                expected[g] += count * math.exp(fwd[i] + s + bwd[j] - fwd[-1])
     return fwd[-1]
 
 
@@ -1009,24 +994,28 @@ def _steps(trainer: _Trainer) -> Iterator[tuple[UnigramEvent, tuple[array, array
     if settings.vocab_size < need:
         raise ValueError(f"vocab_size {settings.vocab_size} is below the {need - 1} characters of the corpus "
                          f"plus <unk>; give a vocab_size of at least {need}.")
-    yield (UnigramEvent("seed", 0, 0, len(trainer.alive) + 1, *_measure(trainer)), trainer.snapshot())
+    expected, ll, tokens = trainer.e_step(expectations=True)
+    yield (UnigramEvent("seed", 0, 0, len(trainer.alive) + 1, ll, tokens), trainer.snapshot())
     desired = int(settings.vocab_size * 1.1)
     rnd = 1
     while True:
-        expected, *_ = trainer.e_step(expectations=True)
         for it in range(1, settings.em_iterations + 1):
             dropped = _by_value(trainer.m_step(expected))
-            expected, ll, tokens = trainer.e_step(expectations=it < settings.em_iterations)
+            last = it == settings.em_iterations
+            freq = [0.0] * len(trainer.scores) if last else None
+            expected, ll, tokens = trainer.e_step(expectations=not last, viterbi_counts=freq)
             yield (UnigramEvent("em", rnd, it, len(trainer.alive) + 1, ll, tokens, *dropped), trainer.snapshot())
         if len(trainer.alive) <= desired:
             break
-        removed = _by_value(trainer.prune(desired))
-        yield (UnigramEvent("prune", rnd, 0, len(trainer.alive) + 1, *_measure(trainer), *removed), trainer.snapshot())
+        removed = _by_value(trainer.prune(desired, freq))
+        expected, ll, tokens = trainer.e_step(expectations=True)  # for the event and the next M step
+        yield (UnigramEvent("prune", rnd, 0, len(trainer.alive) + 1, ll, tokens, *removed), trainer.snapshot())
         if not removed[0]:
             break  # nothing left that may go (only characters, or only pieces in use)
         rnd += 1
     removed = _by_value(trainer.finalize(settings.vocab_size))
-    yield (UnigramEvent("final", rnd, 0, len(trainer.alive) + 1, *_measure(trainer), *removed), trainer.snapshot())
+    _, ll, tokens = trainer.e_step(expectations=False)
+    yield (UnigramEvent("final", rnd, 0, len(trainer.alive) + 1, ll, tokens, *removed), trainer.snapshot())
 
 
 def _by_value(pairs: list[tuple[str, float]]) -> tuple[tuple[str, ...], tuple[float, ...]]:
@@ -1037,11 +1026,6 @@ def _by_value(pairs: list[tuple[str, float]]) -> tuple[tuple[str, ...], tuple[fl
     """
     pairs = sorted(pairs, key=lambda pv: (pv[1], pv[0]))
     return tuple(p for p, _ in pairs), tuple(v for _, v in pairs)
-
-
-def _measure(trainer: _Trainer) -> tuple[float, int]:
-    _, ll, tokens = trainer.e_step(expectations=False)
-    return ll, tokens
 
 
 @dataclass(frozen=True)
