@@ -130,9 +130,10 @@ def viterbi(
     With `float32=True` path scores are rounded to single precision after every
     addition, exactly as sentencepiece adds them, so near-ties fall the same way.
 
+    ▁a + b and ▁ + ab tie at -2.5; ab starts earlier than b, so ▁ + ab is kept:
+
     >>> viterbi("▁ab", {"▁": -1.0, "a": -1.0, "b": -1.0, "▁a": -1.5, "ab": -1.5}, -20.0)
     [(0, 1, True), (1, 3, True)]
-    >>> # ▁a + b and ▁ + ab tie at -2.5: ab starts earlier, so it is kept
     >>> viterbi("▁x", {"▁": -1.0}, -20.0)
     [(0, 1, True), (1, 2, False)]
     """
@@ -1048,6 +1049,10 @@ class UnigramRun:
 
 def train_unigram(words: Mapping[str, int], settings: UnigramSettings | None = None) -> UnigramRun:
     """Train a Unigram model on words with counts (`words_from_text`, `words_from_word_counts`).
+
+    Deterministic: the same words (in the same order) and settings give the same run.
+    A corpus too small for the target can end below it, because the M-step drops every
+    piece expected under 0.5 times and nothing brings it back.
 
     >>> run = train_unigram(words_from_text("hug pug pun bun hugs " * 3), UnigramSettings(vocab_size=12))
     >>> [ev.kind for ev in run.events][:3], run.events[-1].vocab_size
