@@ -139,35 +139,36 @@ def viterbi(
     """
     table = _table(scores)
     n = len(normalized)
-    best = [0.0] * (n + 1)
-    start_at = [-1] * (n + 1)
+    best = [0.0] + [-math.inf] * n     # -inf: nothing ends here yet, so the first candidate wins
+    start_at = [0] * (n + 1)
     known_at = [True] * (n + 1)
     get, prefixes, longest = table._scores.get, table._prefixes, table.max_length
     box = array("f", [0.0]) if float32 else None
     for i in range(n):
         base = best[i]
-        single = False
-        for j in range(i + 1, min(n, i + longest) + 1):
+        # the one-character candidate, or an unknown node in its place
+        score = get(normalized[i])
+        cand = base + (unk_score if score is None else score)
+        if box is not None:
+            box[0] = cand
+            cand = box[0]
+        if cand > best[i + 1]:
+            best[i + 1], start_at[i + 1], known_at[i + 1] = cand, i, score is not None
+        if normalized[i] not in prefixes:
+            continue
+        for j in range(i + 2, min(n, i + longest) + 1):
             piece = normalized[i:j]
             if piece not in prefixes:
                 break
             score = get(piece)
             if score is None:
                 continue
-            single = single or j == i + 1
             cand = base + score
             if box is not None:
                 box[0] = cand
                 cand = box[0]
-            if start_at[j] < 0 or cand > best[j]:
+            if cand > best[j]:
                 best[j], start_at[j], known_at[j] = cand, i, True
-        if not single:
-            cand = base + unk_score
-            if box is not None:
-                box[0] = cand
-                cand = box[0]
-            if start_at[i + 1] < 0 or cand > best[i + 1]:
-                best[i + 1], start_at[i + 1], known_at[i + 1] = cand, i, False
     spans: list[tuple[int, int, bool]] = []
     end = n
     while end > 0:
