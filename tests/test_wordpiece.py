@@ -229,6 +229,7 @@ def test_run_replay_vocab_and_stop(english_words):
         parts = {*ev.pair, ev.token_id}
         expected = {p for p in after if parts & set(p) or after[p] != before.get(p)}
         assert ev.rescored_pairs == len(expected), ev.step
+        assert ev.count_changed_pairs == sum(after[p] != before.get(p) for p in after), ev.step
     assert pickle.loads(pickle.dumps(run)).events == run.events
 
 

@@ -28,7 +28,7 @@ contains a, b or ab is re-scored, even in words the merge never touched; a token
 pairs index lists them. The cost of one merge is therefore
 O(letters of the words changed + pairs containing a, b or ab), each re-scored pair
 being one push onto a max-heap of scores (O(log H)); stale heap entries are skipped
-when they surface and the heap is rebuilt when they outnumber the live ones. A frequent
+when they surface, and dropped in one pass when they outnumber the live ones. A frequent
 continuation such as `##e` sits in hundreds of pairs, so a merge that uses it re-scores
 them all: this, not the rewriting of words, is what a WordPiece step pays beyond a BPE
 step (bench/bench_wordpiece.py measures both: pairs re-scored per merge and ms per step).
@@ -216,7 +216,8 @@ class WordPieceEvent:
     changed_words: tuple[int, ...]  # the words the merge changed, ascending...
     changed_tokens: tuple[tuple[int, ...], ...]  # ...and their tokens after it
     merged_occurrences: int         # positions merged, weighted by word count
-    rescored_pairs: int             # pairs whose score was recomputed after the merge
+    rescored_pairs: int             # pairs whose score was recomputed after the merge...
+    count_changed_pairs: int        # ...of which this many because their own count changed
     vocab_size: int
     corpus_length: int
 
@@ -498,7 +499,7 @@ class WordPieceTrainer:
         self.token_count[b] -= merged
         self.token_count[new] += merged
         self.corpus_length -= merged
-        rescored = self._apply_counts(delta, (a, b, new))
+        rescored, count_changed = self._apply_counts(delta, (a, b, new))
         return WordPieceEvent(
             step=self.step,
             pair=best.pair,
@@ -524,6 +525,7 @@ class WordPieceTrainer:
             changed_tokens=tuple(changed_tokens),
             merged_occurrences=merged,
             rescored_pairs=rescored,
+            count_changed_pairs=count_changed,
             vocab_size=len(self.tokens),
             corpus_length=self.corpus_length,
         )
@@ -562,15 +564,18 @@ class WordPieceTrainer:
                     ws.add(w)
         return changed, changed_tokens, merged, delta
 
-    def _apply_counts(self, delta: dict[Pair, int], parts: tuple[int, int, int]) -> int:
+    def _apply_counts(self, delta: dict[Pair, int], parts: tuple[int, int, int]) -> tuple[int, int]:
         """Apply pair-count changes, then re-score every pair whose count changed or that
-        contains a token whose count changed. Returns how many pairs were re-scored."""
+        contains a token whose count changed. Returns how many pairs were re-scored, and
+        how many of them had their own count changed (all a count-based BPE revisits)."""
         pair_count, first = self.pair_count, self._first
         seq = self._seq
+        count_changed = 0
         for p, d in delta.items():
             first.pop(p, None)
             n = pair_count.get(p, 0) + d
             if n:
+                count_changed += d != 0
                 if p not in pair_count:
                     self._index_pair(p)
                 pair_count[p] = n
@@ -582,7 +587,7 @@ class WordPieceTrainer:
                 self._unindex_pair(p)
                 self._count_live.pop(p, None)
                 self._score_live.pop(p, None)
-        rescore = set(delta)
+        rescore = {p for p, d in delta.items() if d}
         for t in parts:
             rescore.update(self.token_pairs.get(t, ()))
         tc, live, heap = self.token_count, self._score_live, self._score_heap
@@ -593,9 +598,13 @@ class WordPieceTrainer:
                 k = live[p] = next(seq)
                 heappush(heap, (-(n / (tc[p[0]] * tc[p[1]])), k, p))
                 done += 1
-        if len(heap) > 4 * len(pair_count) + 50_000 or len(self._count_heap) > 4 * len(pair_count) + 50_000:
-            self._rebuild_heaps()
-        return done
+        # Drop stale entries once they outnumber the live ones (often, so each pass is short).
+        limit = 2 * len(pair_count) + 2048
+        for heap, live in ((self._score_heap, self._score_live), (self._count_heap, self._count_live)):
+            if len(heap) > limit:
+                heap[:] = [e for e in heap if live.get(e[2]) == e[1]]
+                heapify(heap)
+        return done, count_changed
 
 
 def _cross(x: ScoreRow, y: ScoreRow) -> bool:
