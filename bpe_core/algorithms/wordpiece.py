@@ -56,6 +56,7 @@ whose table is older.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from bisect import bisect_right
 from dataclasses import dataclass
 from fractions import Fraction
@@ -188,7 +189,7 @@ class WordPieceEvent:
     is `count / (left_count x right_count)`: `score` is the float, `score_numerator` and
     `score_denominator` the exact parts (not reduced, so 10/225 reads as
     10 / (15 x 15)). `table` is the score table before the merge (best `top_n` rows, in
-    the order that chose the winner); `bpe_pair` is what a count-based BPE would have
+    the order that chose the winner; stored by column); `bpe_pair` is what a count-based BPE would have
     merged at this moment (the highest raw pair count, same tie rule), with its count
     and score. Counts after the merge: `vocab_size`, `corpus_length` (tokens).
     """
@@ -208,7 +209,10 @@ class WordPieceEvent:
     ties: tuple[Pair, ...]          # every pair at the same exact score, tie-rule order, winner first (capped)
     tie_count: int
     tie_break: str
-    table: tuple[ScoreRow, ...]
+    table_pairs: tuple[Pair, ...]   # the score table before the merge, best first (top N)...
+    table_counts: tuple[int, ...]   # ...each row's pair count...
+    table_left_counts: tuple[int, ...]   # ...its left part's count...
+    table_right_counts: tuple[int, ...]  # ...and its right part's count
     bpe_pair: Pair
     bpe_pair_text: tuple[str, str]
     bpe_count: int
@@ -220,6 +224,14 @@ class WordPieceEvent:
     count_changed_pairs: int        # ...of which this many because their own count changed
     vocab_size: int
     corpus_length: int
+
+    @property
+    def table(self) -> tuple[ScoreRow, ...]:
+        """The score table before the merge as rows, best first (stored by column: a run
+        keeps thousands of events, and a few tuples each are cheaper for the garbage
+        collector to walk than dozens of row objects)."""
+        return tuple(map(ScoreRow._make, zip(self.table_pairs, self.table_counts,
+                                              self.table_left_counts, self.table_right_counts)))
 
     @property
     def score_fraction(self) -> Fraction:
@@ -481,7 +493,8 @@ class WordPieceTrainer:
         ranked = self.ranked_pairs(s.top_n)
         best = self.row(ranked[0])
         ties = [p for p in ranked if not _cross(self.row(p), best)]
-        table = tuple(self.row(p) for p in ranked[: s.top_n]) if s.top_n else ()
+        rows = [self.row(p) for p in ranked[: s.top_n]]
+        table = tuple(zip(*rows)) if rows else ((), (), (), ())
         bpe = self.row(self.bpe_choice())
         a, b = best.pair
         # Mint the token (or reuse the id of an equal string an earlier merge made).
@@ -516,7 +529,10 @@ class WordPieceTrainer:
             ties=tuple(ties[:MAX_TIES_KEPT]),
             tie_count=len(ties),
             tie_break=s.tie_break,
-            table=table,
+            table_pairs=table[0],
+            table_counts=table[1],
+            table_left_counts=table[2],
+            table_right_counts=table[3],
             bpe_pair=bpe.pair,
             bpe_pair_text=(self.tokens[bpe.pair[0]], self.tokens[bpe.pair[1]]),
             bpe_count=bpe.count,
@@ -760,6 +776,13 @@ def wordpiece_pieces(text: str, pretokenizer: str = "whitespace") -> tuple[Piece
     return tuple(Piece(m.group(), m.start(), m.end()) for m in _bert_regex().finditer(text))
 
 
+def _piece_texts(text: str, pretokenizer: str) -> list[str]:
+    """Only the pieces' texts (quicker than `wordpiece_pieces` when offsets are not needed)."""
+    if pretokenizer == "bert":
+        return _bert_regex().findall(text)
+    return [p.text for p in pretokenize(text, pretokenizer)]
+
+
 def wordpiece_word_table(text: str, pretokenizer: str = "whitespace") -> WordTable:
     """A word table from text, with any of `WORDPIECE_PRETOKENIZERS` (bert included).
 
@@ -768,9 +791,9 @@ def wordpiece_word_table(text: str, pretokenizer: str = "whitespace") -> WordTab
     """
     if pretokenizer != "bert":
         return WordTable.from_text(text, pretokenizer)
-    counts: dict[str, int] = {}
-    for piece in wordpiece_pieces(text, "bert"):
-        counts[piece.text] = counts.get(piece.text, 0) + 1
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a str, not {type(text).__name__}")
+    counts = Counter(_bert_regex().findall(text))  # keeps first-seen order
     if not counts:
         raise ValueError("The corpus is empty: the text has no words. Paste or upload some text, or pick a preset.")
     return WordTable(tuple(counts), tuple(counts.values()), "bert")
@@ -994,8 +1017,8 @@ class WordPieceTokenizer:
             if special:
                 out.append(self.special_tokens[chunk])
                 continue
-            for piece in wordpiece_pieces(chunk, self.pretokenizer):
-                out.extend(self.encode_word(piece.text))
+            for piece in _piece_texts(chunk, self.pretokenizer):
+                out.extend(self.encode_word(piece))
         return out
 
     def tokenize(self, text: str) -> list[str]:
