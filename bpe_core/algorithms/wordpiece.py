@@ -356,17 +356,27 @@ class WordPieceTrainer:
             )
         self.corpus_length = sum(len(seg) * c for seg, c in zip(self.segmentations, self.counts))
         self.initial_corpus_length = self.corpus_length
-        # Two lazy max-heaps, one by exact-enough score (a float: equal fractions give
-        # equal floats, and the order of floats never contradicts the order of the
-        # fractions), one by raw count (what BPE would pick). An entry is live while its
-        # sequence number is the pair's current one; other entries are skipped.
+        # Two lazy max-heaps (min-heaps of negated keys): one by score, one by raw count
+        # (what BPE would pick). An entry is (key, tie key, sequence number, pair), so
+        # the heap's order is the score table's order, ties in tie-rule order. An entry
+        # is live while its sequence number is the pair's current one; others are stale
+        # and skipped. The score key is the fraction times 2**shift, floored: an exact
+        # stand-in for the fraction. Equal fractions give equal keys; two different
+        # ones, with denominators count(a) x count(b) of at most L**2 (L: tokens in the
+        # corpus, which merges only lower), differ by at least 1 / L**4 >= 2**-shift,
+        # so their keys differ as well.
+        self._shift = 4 * self.corpus_length.bit_length()
         self._seq = count_from()
-        self._score_heap: list[tuple[float, int, Pair]] = []
-        self._score_live: dict[Pair, int] = {}
-        self._count_heap: list[tuple[int, int, Pair]] = []
-        self._count_live: dict[Pair, int] = {}
-        self._rebuild_heaps()
         self._first: dict[Pair, int] = {}  # first-seen keys, dropped when a pair's words change
+        self._reversed: dict[int, tuple[int, ...]] = {}  # lexicographic: a token's descending key
+        self._score_live: dict[Pair, int] = {}
+        self._count_live: dict[Pair, int] = {}
+        self._score_heap: list = []
+        self._count_heap: list = []
+        for p in self.pair_count:
+            self._push(p, score=True, count=True, sift=False)
+        heapify(self._score_heap)
+        heapify(self._count_heap)
         self.step = 0
         self.stop_reason: str | None = None
 
@@ -384,17 +394,19 @@ class WordPieceTrainer:
             if ps is not None:
                 ps.discard(p)
 
-    def _rebuild_heaps(self) -> None:
-        """Heaps with one live entry per pair (at start, and when stale entries pile up)."""
-        seq, tc = self._seq, self.token_count
-        self._score_live = {p: next(seq) for p in self.pair_count}
-        self._score_heap = [
-            (-(n / (tc[p[0]] * tc[p[1]])), self._score_live[p], p) for p, n in self.pair_count.items()
-        ]
-        self._count_live = {p: next(seq) for p in self.pair_count}
-        self._count_heap = [(-n, self._count_live[p], p) for p, n in self.pair_count.items()]
-        heapify(self._score_heap)
-        heapify(self._count_heap)
+    def _push(self, p: Pair, *, score: bool, count: bool, sift: bool = True) -> None:
+        """File the pair's current score and/or count in the heaps (a new live entry)."""
+        tie = self._tie_key(p)
+        n = self.pair_count[p]
+        if score:
+            k = self._score_live[p] = next(self._seq)
+            tc = self.token_count
+            entry = (-((n << self._shift) // (tc[p[0]] * tc[p[1]])), tie, k, p)
+            heappush(self._score_heap, entry) if sift else self._score_heap.append(entry)
+        if count:
+            k = self._count_live[p] = next(self._seq)
+            entry = (-n, tie, k, p)
+            heappush(self._count_heap, entry) if sift else self._count_heap.append(entry)
 
     # ---- scores and tie rules ---------------------------------------------------------
     def row(self, p: Pair) -> ScoreRow:
@@ -420,52 +432,47 @@ class WordPieceTrainer:
             key = self._first[p] = w << _FIRST_SEEN_BITS | offset
         return key
 
-    def _tie_order(self, pairs: list[Pair]) -> list[Pair]:
+    def _tie_key(self, p: Pair):
+        """A key that sorts the pair ahead of the pairs it wins a tie against."""
         rule = self.settings.tie_break
         if rule == "first-seen":
-            return sorted(pairs, key=self._first_key)
-        if rule == "lexicographic":
-            toks = self.tokens
-            return sorted(pairs, key=lambda p: (toks[p[0]], toks[p[1]]), reverse=True)
-        return sorted(pairs)
+            return self._first_key(p)
+        if rule == "smallest-id":
+            return p
+        # lexicographic: the largest (left, right) strings win, so each token's key is
+        # its code points negated; the 1 at the end puts a string after its extensions.
+        keys = self._reversed
+        for t in p:
+            if t not in keys:
+                keys[t] = (*(-ord(ch) for ch in self.tokens[t]), 1)
+        return keys[p[0]], keys[p[1]]
 
-    def _gather(self, heap: list, live: dict[Pair, int], need: int) -> list:
-        """The best live heap entries: at least `need` of them and every entry that shares
-        the last one's key (so groups are whole). They stay in the heap."""
+    def _best_entries(self, heap: list, live: dict[Pair, int], need: int, *, ties: bool = True) -> list:
+        """The first `need` live entries of a heap, and (with `ties`) every further entry
+        tied with the first. They stay in the heap; stale entries met on the way go."""
         out: list = []
         while heap:
             entry = heap[0]
-            if live.get(entry[2]) != entry[1]:
+            if live.get(entry[3]) != entry[2]:
                 heappop(heap)  # stale
                 continue
-            if len(out) >= need and entry[0] != out[-1][0]:
+            if len(out) >= need and (not ties or entry[0] != out[0][0]):
                 break
             out.append(heappop(heap))
         for entry in out:
             heappush(heap, entry)
         return out
 
-    def ranked_pairs(self, n: int) -> list[Pair]:
-        """The best `n` pairs (at least), best first: exact score, then the tie rule."""
-        entries = self._gather(self._score_heap, self._score_live, max(n, 1))
-        out: list[Pair] = []
-        i = 0
-        while i < len(entries):
-            j = i
-            while j < len(entries) and entries[j][0] == entries[i][0]:
-                j += 1
-            group = self._tie_order([e[2] for e in entries[i:j]])
-            first = self.row(group[0])
-            if any(_cross(self.row(p), first) for p in group[1:]):
-                group.sort(key=lambda p: -self.row(p).fraction)  # distinct fractions, one float
-            out += group
-            i = j
-        return out
+    def ranked_pairs(self, n: int) -> list[tuple[Pair, bool]]:
+        """The best `n` pairs, best first (exact score, then the tie rule), and beyond
+        them every pair tied with the best; each with True if it is tied with the best."""
+        entries = self._best_entries(self._score_heap, self._score_live, max(n, 1))
+        top = entries[0][0]
+        return [(e[3], e[0] == top) for e in entries]
 
     def bpe_choice(self) -> Pair:
         """The pair a count-based BPE would merge now: the highest count, same tie rule."""
-        entries = self._gather(self._count_heap, self._count_live, 1)
-        return self._tie_order([e[2] for e in entries])[0]
+        return self._best_entries(self._count_heap, self._count_live, 1, ties=False)[0][3]
 
     # ---- the loop ---------------------------------------------------------------------
     def _should_stop(self) -> str | None:
@@ -491,9 +498,9 @@ class WordPieceTrainer:
         s = self.settings
         # Score every pair (the heap has them) and take the best; equal scores are ties.
         ranked = self.ranked_pairs(s.top_n)
-        best = self.row(ranked[0])
-        ties = [p for p in ranked if not _cross(self.row(p), best)]
-        rows = [self.row(p) for p in ranked[: s.top_n]]
+        best = self.row(ranked[0][0])
+        ties = [p for p, tied in ranked if tied]
+        rows = [self.row(p) for p, _ in ranked[: s.top_n]]
         table = tuple(zip(*rows)) if rows else ((), (), (), ())
         bpe = self.row(self.bpe_choice())
         a, b = best.pair
@@ -585,7 +592,6 @@ class WordPieceTrainer:
         contains a token whose count changed. Returns how many pairs were re-scored, and
         how many of them had their own count changed (all a count-based BPE revisits)."""
         pair_count, first = self.pair_count, self._first
-        seq = self._seq
         count_changed = 0
         for p, d in delta.items():
             first.pop(p, None)
@@ -595,37 +601,37 @@ class WordPieceTrainer:
                 if p not in pair_count:
                     self._index_pair(p)
                 pair_count[p] = n
-                k = self._count_live[p] = next(seq)
-                heappush(self._count_heap, (-n, k, p))
             else:
                 del pair_count[p]
                 del self.pair_words[p]
                 self._unindex_pair(p)
                 self._count_live.pop(p, None)
                 self._score_live.pop(p, None)
-        rescore = {p for p, d in delta.items() if d}
+        # A pair whose words changed has a new count or a new first occurrence: file
+        # both again. Any other pair that contains a, b or ab has a new score only.
+        rescore = set(delta)
         for t in parts:
             rescore.update(self.token_pairs.get(t, ()))
-        tc, live, heap = self.token_count, self._score_live, self._score_heap
         done = 0
+        tc, shift, seq, heap, live = self.token_count, self._shift, self._seq, self._score_heap, self._score_live
+        tie_key = self._tie_key
         for p in rescore:
             n = pair_count.get(p)
-            if n:
+            if n is None:
+                continue
+            if p in delta:
+                self._push(p, score=True, count=True)
+            else:  # the common case, inlined: only the parts' counts changed
                 k = live[p] = next(seq)
-                heappush(heap, (-(n / (tc[p[0]] * tc[p[1]])), k, p))
-                done += 1
+                heappush(heap, (-((n << shift) // (tc[p[0]] * tc[p[1]])), tie_key(p), k, p))
+            done += 1
         # Drop stale entries once they outnumber the live ones (often, so each pass is short).
         limit = 2 * len(pair_count) + 2048
         for heap, live in ((self._score_heap, self._score_live), (self._count_heap, self._count_live)):
             if len(heap) > limit:
-                heap[:] = [e for e in heap if live.get(e[2]) == e[1]]
+                heap[:] = [e for e in heap if live.get(e[3]) == e[2]]
                 heapify(heap)
         return done, count_changed
-
-
-def _cross(x: ScoreRow, y: ScoreRow) -> bool:
-    """True if the two rows' scores differ (exact: cross-multiplied)."""
-    return x.count * y.left_count * y.right_count != y.count * x.left_count * x.right_count
 
 
 # ---- a finished run ------------------------------------------------------------------
