@@ -332,8 +332,21 @@ class WordPieceTrainer:
         ids = self._ids
         self.segmentations = [[ids[t] for t in initial_split(w, prefix)] for w in words.words]
         self.counts = list(words.counts)
-        # Token counts (occurrences weighted by word count), pair counts, and the indexes
-        # a merge needs: pair -> words holding it, token -> pairs containing it.
+        self._count_corpus()
+        if not self.pair_count:
+            raise ValueError(
+                "Nothing to merge: every word is a single character, so there are no "
+                "adjacent pairs. Use longer words."
+            )
+        self.corpus_length = sum(len(seg) * c for seg, c in zip(self.segmentations, self.counts))
+        self.initial_corpus_length = self.corpus_length
+        self._start_heaps()
+        self.step = 0
+        self.stop_reason: str | None = None
+
+    def _count_corpus(self) -> None:
+        """Token counts (occurrences weighted by word count), pair counts, and the
+        indexes a merge needs: pair -> words holding it, token -> pairs containing it."""
         self.token_count = [0] * len(self.tokens)
         self.pair_count: dict[Pair, int] = {}
         self.pair_words: dict[Pair, set[int]] = {}
@@ -349,13 +362,8 @@ class WordPieceTrainer:
                     self.pair_count[p] = n * c
                     self.pair_words[p] = {w}
                     self._index_pair(p)
-        if not self.pair_count:
-            raise ValueError(
-                "Nothing to merge: every word is a single character, so there are no "
-                "adjacent pairs. Use longer words."
-            )
-        self.corpus_length = sum(len(seg) * c for seg, c in zip(self.segmentations, self.counts))
-        self.initial_corpus_length = self.corpus_length
+
+    def _start_heaps(self) -> None:
         # Two lazy max-heaps (min-heaps of negated keys): one by score, one by raw count
         # (what BPE would pick). An entry is (key, tie key, sequence number, pair), so
         # the heap's order is the score table's order, ties in tie-rule order. An entry
@@ -377,8 +385,6 @@ class WordPieceTrainer:
             self._push(p, score=True, count=True, sift=False)
         heapify(self._score_heap)
         heapify(self._count_heap)
-        self.step = 0
-        self.stop_reason: str | None = None
 
     def _index_pair(self, p: Pair) -> None:
         for t in p:
@@ -398,15 +404,14 @@ class WordPieceTrainer:
         """File the pair's current score and/or count in the heaps (a new live entry)."""
         tie = self._tie_key(p)
         n = self.pair_count[p]
+        add = heappush if sift else list.append  # at the start, one heapify follows
         if score:
             k = self._score_live[p] = next(self._seq)
             tc = self.token_count
-            entry = (-((n << self._shift) // (tc[p[0]] * tc[p[1]])), tie, k, p)
-            heappush(self._score_heap, entry) if sift else self._score_heap.append(entry)
+            add(self._score_heap, (-((n << self._shift) // (tc[p[0]] * tc[p[1]])), tie, k, p))
         if count:
             k = self._count_live[p] = next(self._seq)
-            entry = (-n, tie, k, p)
-            heappush(self._count_heap, entry) if sift else self._count_heap.append(entry)
+            add(self._count_heap, (-n, tie, k, p))
 
     # ---- scores and tie rules ---------------------------------------------------------
     def row(self, p: Pair) -> ScoreRow:
