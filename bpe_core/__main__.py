@@ -86,6 +86,8 @@ def cmd_train(args: argparse.Namespace) -> int:
         raise ValueError("--algorithm unigram is not available yet. Use bpe or wordpiece.")
     if args.algorithm == "wordpiece":
         return cmd_train_wordpiece(args)
+    if args.pretokenizer == "bert":
+        raise ValueError(f"--pretokenizer bert is for --algorithm wordpiece. For BPE choose one of: {', '.join(PRETOKENIZERS)}.")
     if args.words is not None:
         table = WordTable.from_word_counts(_read(args.words))
     else:
