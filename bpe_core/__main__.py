@@ -13,12 +13,14 @@ from pathlib import Path
 from .corpus import WordTable, decode_text_file
 from .display import visible_whitespace
 from .pretokenize import PRETOKENIZERS
-from .trainer import TIE_RULES, TrainerSettings
+from .trainer import TIE_RULES, TrainerSettings, marker_clash
 from .training import TrainingRun, train
 from .vocab import END_OF_WORD, UNITS
 
 OPENAI_NAMES = ("gpt2", "cl100k_base", "o200k_base")
 ALGORITHMS = ("bpe", "wordpiece", "unigram")
+#: The default bound on the tokens' text (characters), which bounds a run's memory.
+MAX_TOKEN_TEXT = 50_000_000
 
 
 def _read(path: str) -> str:
@@ -57,6 +59,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="bert (punctuation split off) is for --algorithm wordpiece only")
     t.add_argument("--tie-break", choices=TIE_RULES, default="first-seen")
     t.add_argument("--min-count", type=_nonneg_int, default=1)
+    t.add_argument("--max-token-text", type=_nonneg_int, default=MAX_TOKEN_TEXT, metavar="N",
+                   help="stop once the tokens' text adds up to N characters, which bounds memory "
+                        f"(default {MAX_TOKEN_TEXT:,}: a few hundred MB at most; 0 for no limit)")
     t.add_argument("--json", action="store_true", help="print a JSON list of merges")
     t.add_argument("--save", metavar="PATH", help="save the tokenizer as JSON for `encode`")
     e = sub.add_parser("encode", help="encode text to token ids")
@@ -101,7 +106,11 @@ def cmd_train(args: argparse.Namespace) -> int:
         vocab_size=args.vocab_size,
         min_count=args.min_count,
         top_n=0,
+        max_token_text=args.max_token_text or None,
     )
+    clash = marker_clash(settings, table)
+    if clash:
+        print(f"warning: {clash}", file=sys.stderr)
     run = train(table, settings)
     if args.save:  # before printing, so a bad path prints only the error
         from .files import run_to_json
