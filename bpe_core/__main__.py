@@ -18,6 +18,7 @@ from .training import TrainingRun, train
 from .vocab import END_OF_WORD, UNITS
 
 OPENAI_NAMES = ("gpt2", "cl100k_base", "o200k_base")
+ALGORITHMS = ("bpe", "wordpiece", "unigram")
 #: The default bound on the tokens' text (characters), which bounds a run's memory.
 MAX_TOKEN_TEXT = 50_000_000
 
@@ -43,9 +44,9 @@ def _nonneg_int(text: str) -> int:
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m bpe_core", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
-    t = sub.add_parser("train", help="train BPE and print each merge")
-    t.add_argument("--algorithm", choices=("bpe", "wordpiece", "unigram"), default="bpe",
-                   help="training algorithm (default bpe); unigram needs --vocab-size")
+    t = sub.add_parser("train", help="train BPE, WordPiece or Unigram and print each step")
+    t.add_argument("--algorithm", choices=ALGORITHMS, default="bpe",
+                   help="the training algorithm (default bpe); unigram needs --vocab-size")
     src = t.add_mutually_exclusive_group(required=True)
     src.add_argument("--text", metavar="FILE", help="a UTF-8 text file, split by --pretokenizer")
     src.add_argument("--words", metavar="FILE", help="a word-count list: 'low 5' per line")
@@ -55,7 +56,8 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--units", choices=UNITS, default="char")
     t.add_argument("--end-of-word", choices=END_OF_WORD, default="none")
     t.add_argument("--marker", default="</w>", help="end-of-word marker text (default </w>)")
-    t.add_argument("--pretokenizer", choices=PRETOKENIZERS, default="whitespace")
+    t.add_argument("--pretokenizer", choices=(*PRETOKENIZERS, "bert"), default="whitespace",
+                   help="bert (punctuation split off) is for --algorithm wordpiece only")
     t.add_argument("--tie-break", choices=TIE_RULES, default="first-seen")
     t.add_argument("--min-count", type=_nonneg_int, default=1)
     t.add_argument("--max-token-text", type=_nonneg_int, default=MAX_TOKEN_TEXT, metavar="N",
@@ -89,7 +91,9 @@ def cmd_train(args: argparse.Namespace) -> int:
     if args.algorithm == "unigram":
         return cmd_train_unigram(args)
     if args.algorithm == "wordpiece":
-        raise ValueError("--algorithm wordpiece is not available yet; use bpe or unigram.")
+        return cmd_train_wordpiece(args)
+    if args.pretokenizer == "bert":
+        raise ValueError(f"--pretokenizer bert is for --algorithm wordpiece. For BPE choose one of: {', '.join(PRETOKENIZERS)}.")
     if args.words is not None:
         table = WordTable.from_word_counts(_read(args.words))
     else:
@@ -165,32 +169,89 @@ def _write_json(path: str, data: object) -> None:
         raise ValueError(f"Cannot write {path!r}: {exc.strerror}. Check the folder exists and is writable.") from None
 
 
-def _saved_algorithm(raw: str) -> str:
-    """The "algorithm" a saved tokenizer names ("bpe" when it names none or is not JSON)."""
+def cmd_train_wordpiece(args: argparse.Namespace) -> int:
+    from .algorithms.wordpiece import WordPieceSettings, train_wordpiece, wordpiece_word_table
+
+    for flag, value, default in (("--units", args.units, "char"), ("--end-of-word", args.end_of_word, "none"),
+                                 ("--min-count", args.min_count, 1)):
+        if value != default:
+            raise ValueError(f"{flag} does not apply to WordPiece (characters, '##' continuations). Leave it out.")
+    if args.words is not None:
+        table = WordTable.from_word_counts(_read(args.words))
+    else:
+        table = wordpiece_word_table(_read(args.text), args.pretokenizer)
+    merges = args.merges if args.merges is not None or args.vocab_size is not None else 10
+    run = train_wordpiece(table, WordPieceSettings(
+        tie_break=args.tie_break, merges=merges, vocab_size=args.vocab_size, top_n=0))
+    if args.save:
+        try:
+            Path(args.save).write_text(json.dumps(run.tokenizer().to_json(), ensure_ascii=False), encoding="utf-8")
+        except OSError as exc:
+            raise ValueError(f"Cannot write {args.save!r}: {exc.strerror}. Check the folder exists and is writable.") from None
+    if args.json:
+        out = [
+            {
+                "step": ev.step,
+                "pair": list(ev.pair_text),
+                "token": ev.token,
+                "score": ev.score,
+                "count": ev.count,
+                "score_fraction": [ev.score_numerator, ev.score_denominator],
+                "left_count": ev.left_count,
+                "right_count": ev.right_count,
+                "ties": [[run.tokens[a], run.tokens[b]] for a, b in ev.ties],
+                "tie_count": ev.tie_count,
+                "bpe_pair": list(ev.bpe_pair_text),
+                "bpe_count": ev.bpe_count,
+                "vocab_size": ev.vocab_size,
+                "corpus_length": ev.corpus_length,
+            }
+            for ev in run.events
+        ]
+        print(json.dumps(out, ensure_ascii=False, indent=1))
+        return 0
+    show = visible_whitespace
+    for ev in run.events:
+        left, right = (show(t) for t in ev.pair_text)
+        line = (f"step {ev.step:>4}: {left} + {right} -> {show(ev.token)}  (score {ev.count}/({ev.left_count} x "
+                f"{ev.right_count}) = {ev.score:.4g}; count {ev.count}")
+        if ev.tie_count > 1:
+            line += f"; {ev.tie_count - 1} tied, {ev.tie_break} rule"
+        if not ev.bpe_agrees:
+            line += f"; BPE would merge {' + '.join(map(show, ev.bpe_pair_text))} (count {ev.bpe_count})"
+        print(line + ")")
+    print(run.stop_message())
+    return 0
+
+
+def _load_tokenizer_file(path: str):
+    """A saved tokenizer: WordPiece if its JSON says so, else the BPE format."""
+    text = _read(path)
     try:
-        data = json.loads(raw)
-    except json.JSONDecodeError:
-        return "bpe"
-    return data.get("algorithm", "bpe") if isinstance(data, dict) else "bpe"
+        algorithm = json.loads(text).get("algorithm")
+    except (json.JSONDecodeError, AttributeError):
+        algorithm = None
+    if algorithm == "unigram":
+        from .algorithms.unigram import UnigramModel
+
+        return UnigramModel.from_json(text, name=path)
+    if algorithm == "wordpiece":
+        from .algorithms.wordpiece import WordPieceTokenizer
+
+        return WordPieceTokenizer.from_json(text, name=path)
+    from .files import tokenizer_from_json
+
+    return tokenizer_from_json(text, name=path)
 
 
 def cmd_encode(args: argparse.Namespace) -> int:
     text = args.text if args.text is not None else _read(args.file)
-    raw = None if args.tokenizer in OPENAI_NAMES else _read(args.tokenizer)
-    if raw is not None and _saved_algorithm(raw) == "unigram":
-        from .algorithms.unigram import UnigramModel
-
-        ids = UnigramModel.from_json(raw, name=args.tokenizer).encode(text)
-        print(json.dumps(ids) if args.json else " ".join(map(str, ids)))
-        return 0
     if args.tokenizer in OPENAI_NAMES:
         from .pretrained import openai_tokenizer
 
         tok = openai_tokenizer(args.tokenizer)
     else:
-        from .files import tokenizer_from_json
-
-        tok = tokenizer_from_json(raw, name=args.tokenizer)
+        tok = _load_tokenizer_file(args.tokenizer)
     ids = tok.encode(text, allowed_special="all" if args.allow_special else ())
     print(json.dumps(ids) if args.json else " ".join(map(str, ids)))
     return 0

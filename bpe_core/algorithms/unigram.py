@@ -375,8 +375,10 @@ class UnigramModel:
     def _id(self, normalized: str, start: int, end: int, known: bool) -> int:
         return self._ids[normalized[start:end]] if known else self.unk_id
 
-    def encode(self, text: str) -> list[int]:
-        """Token ids of the best segmentation."""
+    def encode(self, text: str, *, allowed_special=()) -> list[int]:
+        """Token ids of the best segmentation (a Unigram model here has no special
+        tokens, so `allowed_special` changes nothing; it is taken so every tokenizer
+        is called the same way)."""
         norm = normalize(text)
         return [self._id(norm, s, e, k) for s, e, k in self._spans(norm)]
 
