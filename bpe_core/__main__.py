@@ -18,6 +18,20 @@ from .training import TrainingRun, train
 from .vocab import END_OF_WORD, UNITS
 
 OPENAI_NAMES = ("gpt2", "cl100k_base", "o200k_base")
+SENTENCEPIECE_NAMES = ("mistral-7b-v1",)  # bpe_core.spm.SHIPPED_MODELS
+
+
+def _is_sentencepiece(path: str) -> bool:
+    """A SentencePiece .model file, by extension (.model, .model.v1) or by its first bytes."""
+    if ".model" in Path(path).suffixes:
+        return True
+    from .spm import looks_like_sentencepiece
+
+    try:
+        with open(path, "rb") as f:
+            return looks_like_sentencepiece(f.read(16))
+    except OSError:
+        return False  # reported by the JSON path, which reads the file
 
 
 def _read(path: str) -> str:
@@ -57,7 +71,7 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--json", action="store_true", help="print a JSON list of merges")
     t.add_argument("--save", metavar="PATH", help="save the tokenizer as JSON for `encode`")
     e = sub.add_parser("encode", help="encode text to token ids")
-    e.add_argument("--tokenizer", required=True, help=f"a saved tokenizer file, or one of {', '.join(OPENAI_NAMES)}")
+    e.add_argument("--tokenizer", required=True, help=f"a saved tokenizer file, a SentencePiece .model file, or one of {', '.join(OPENAI_NAMES + SENTENCEPIECE_NAMES)}")
     src = e.add_mutually_exclusive_group(required=True)
     src.add_argument("--text", metavar="STR", help="the text itself")
     src.add_argument("--file", metavar="FILE", help="a UTF-8 text file")
@@ -129,6 +143,13 @@ def cmd_encode(args: argparse.Namespace) -> int:
         from .pretrained import openai_tokenizer
 
         tok = openai_tokenizer(args.tokenizer)
+    elif args.tokenizer in SENTENCEPIECE_NAMES or _is_sentencepiece(args.tokenizer):
+        from .spm import SentencePieceTokenizer, shipped_tokenizer
+
+        if args.tokenizer in SENTENCEPIECE_NAMES:
+            tok = shipped_tokenizer(args.tokenizer)
+        else:
+            tok = SentencePieceTokenizer.from_file(args.tokenizer)
     else:
         from .files import tokenizer_from_json
 

@@ -256,6 +256,11 @@ def _trainer_spec(data: bytes) -> TrainerSpec:
 
 def _parse(data: bytes) -> ModelProto:
     fields = _read_message(data, _MODEL_FIELDS, "model")
+    if not fields.get("pieces"):
+        raise _Malformed("it has no pieces (a SentencePiece model lists its vocabulary first)")
+    for part in ("trainer_spec", "normalizer_spec"):
+        if part not in fields:
+            raise _Malformed(f"it has no {part} (SentencePiece writes it after the pieces; is the file truncated?)")
     pieces = tuple(_piece(p, i) for i, p in enumerate(fields.get("pieces", [])))
     trainer = _trainer_spec(fields.get("trainer_spec", b""))
     normalizer = NormalizerSpec(**_read_message(fields.get("normalizer_spec", b""), _NORMALIZER_FIELDS, "normalizer_spec"))
@@ -282,8 +287,6 @@ def byte_of_piece(piece: str) -> int | None:
 
 def _check(model: ModelProto) -> None:
     """The checks SentencePiece makes when it loads a model, in its order."""
-    if not model.pieces:
-        raise _Malformed("it has no pieces (a SentencePiece model lists its vocabulary first)")
     seen: set[tuple[bool, str]] = set()
     unknown = [i for i, p in enumerate(model.pieces) if p.type == "unknown"]
     byte_found = set()
@@ -322,6 +325,6 @@ def read_model(data: bytes, *, name: str = "the file") -> ModelProto:
     except _Malformed as exc:
         raise ValueError(
             f"{name} is not a valid SentencePiece model: {exc}. "
-            "Give the .model file SentencePiece wrote (a binary protobuf), not a vocabulary or JSON file."
+            "Use the .model file SentencePiece wrote (binary protobuf), complete and unchanged."
         ) from None
     return model

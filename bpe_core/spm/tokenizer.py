@@ -43,12 +43,18 @@ class SentencePieceSpan(TokenSpan):
 
 
 def looks_like_sentencepiece(data: bytes) -> bool:
-    """Whether bytes start like a SentencePiece model: field 1 (a piece), length-delimited.
+    """Whether bytes start like a SentencePiece model: field 1 (the first piece, a
+    message) whose own first field is field 1 (its text). A text file starts otherwise.
 
-    >>> looks_like_sentencepiece(b"\\x0a\\x09\\x0a\\x05<unk>"), looks_like_sentencepiece(b'{"model": 1}')
+    >>> looks_like_sentencepiece(b"\\x0a\\x09\\x0a\\x05<unk>"), looks_like_sentencepiece(b'\\n\\n{"model": 1}')
     (True, False)
     """
-    return data[:1] == b"\x0a"
+    if data[:1] != b"\x0a":
+        return False
+    i = 1
+    while i < min(len(data), 11) and data[i] >= 0x80:  # skip the length varint
+        i += 1
+    return data[i + 1 : i + 2] == b"\x0a"
 
 
 class SentencePieceTokenizer:
