@@ -9,9 +9,11 @@
   maximising the sum of scores; where no one-character piece starts, the character is
   an unknown node scored (lowest normal score - 10). User-defined pieces score
   (length in UTF-8 bytes x highest normal score - 0.1), so they always win. Scores are
-  summed and stored in 32-bit floats exactly as SentencePiece's optimized encoder does
-  (a candidate replaces the best path at a position only when strictly better, and
-  candidates are tried shortest first), so near-ties resolve the same way.
+  summed and stored in 32-bit floats as the sentencepiece library's optimized encoder
+  does (a path replaces the best one ending at a position only when strictly better,
+  starts are tried left to right and pieces shortest first), so ties and near-ties
+  resolve the same way: "___" is "_" + "__" when the two orders score the same in
+  exact arithmetic, because float32 rounding is what decides it there.
 
 Both return the pieces as strings; ids are looked up by the caller. Left out: sampling
 (subword regularization) and n-best.
@@ -117,7 +119,7 @@ class UnigramLattice:
         self.score_of: dict[str, float] = dict(normal)
         for piece in user_defined:
             length = len(piece.encode("utf-8"))
-            self.score_of[piece] = _f32(float(length) * self.max_score) - 0.1
+            self.score_of[piece] = _f32(_f32(float(length) * self.max_score) - 0.1)
         # Every prefix of a piece, so the search at a position stops where no piece can.
         self.prefixes = {p[:k] for p in self.score_of for k in range(1, len(p) + 1)}
         self.longest = max(map(len, self.score_of), default=0)
@@ -133,7 +135,7 @@ class UnigramLattice:
         best = array("f", bytes(4 * (n + 1)))
         start = [-1] * (n + 1)
         unknown = [False] * (n + 1)
-        score_of, prefixes = self.score_of, self.prefixes
+        score_of, prefixes, f32 = self.score_of, self.prefixes, _f32
         for i in range(n):
             here = best[i]
             single = False
@@ -144,7 +146,7 @@ class UnigramLattice:
                 score = score_of.get(sub)
                 if score is None:
                     continue
-                candidate = score + here
+                candidate = f32(score + here)
                 j = i + k
                 if start[j] == -1 or candidate > best[j]:
                     best[j], start[j], unknown[j] = candidate, i, False
