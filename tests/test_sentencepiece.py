@@ -454,7 +454,7 @@ def test_every_truncation_is_a_value_error(name):
     end_of_required = len(data)  # strictly shorter than the whole file is always broken
     assert [f[0] for f in fields][-2:] == [2, 3] or fields[-1][0] in (3, 5)
     rng = random.Random(3)
-    cuts = sorted({rng.randrange(end_of_required) for _ in range(150)} | {0, 1, 2, 3, 100, end_of_required - 1})
+    cuts = sorted({rng.randrange(end_of_required) for _ in range(40 if name == "mistral" else 150)} | {0, 1, 2, 3, 100, end_of_required - 1})
     for cut in cuts:
         with pytest.raises(ValueError, match="is not a valid SentencePiece model"):
             read_model(data[:cut])
