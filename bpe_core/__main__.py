@@ -56,6 +56,8 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m bpe_core", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
     t = sub.add_parser("train", help="train BPE and print each merge")
+    t.add_argument("--algorithm", choices=("bpe", "wordpiece", "unigram"), default="bpe",
+                   help="training algorithm (default bpe); unigram needs --vocab-size")
     src = t.add_mutually_exclusive_group(required=True)
     src.add_argument("--text", metavar="FILE", help="a UTF-8 text file, split by --pretokenizer")
     src.add_argument("--words", metavar="FILE", help="a word-count list: 'low 5' per line")
@@ -93,6 +95,10 @@ def _trace_line(ev, run: TrainingRun) -> str:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
+    if args.algorithm == "unigram":
+        return cmd_train_unigram(args)
+    if args.algorithm == "wordpiece":
+        raise ValueError("--algorithm wordpiece is not available yet; use bpe or unigram.")
     if args.words is not None:
         table = WordTable.from_word_counts(_read(args.words))
     else:
@@ -137,8 +143,51 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train_unigram(args: argparse.Namespace) -> int:
+    from .algorithms import unigram
+
+    if args.vocab_size is None:
+        raise ValueError("--algorithm unigram needs --vocab-size N (the pieces to keep, <unk> included).")
+    if args.words is not None:
+        words = unigram.words_from_word_counts(_read(args.words))
+    else:
+        words = unigram.words_from_text(_read(args.text))
+    run = unigram.train_unigram(words, unigram.UnigramSettings(vocab_size=args.vocab_size))
+    if args.save:
+        _write_json(args.save, run.model().to_json())
+    if args.json:
+        print(json.dumps([unigram.event_to_json(ev) for ev in run.events], ensure_ascii=False, indent=1))
+    else:
+        for ev in run.events:
+            print(unigram.event_line(ev))
+    return 0
+
+
+def _write_json(path: str, data: object) -> None:
+    try:
+        Path(path).write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    except OSError as exc:
+        raise ValueError(f"Cannot write {path!r}: {exc.strerror}. Check the folder exists and is writable.") from None
+
+
+def _saved_algorithm(raw: str) -> str:
+    """The "algorithm" a saved tokenizer names ("bpe" when it names none or is not JSON)."""
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError:
+        return "bpe"
+    return data.get("algorithm", "bpe") if isinstance(data, dict) else "bpe"
+
+
 def cmd_encode(args: argparse.Namespace) -> int:
     text = args.text if args.text is not None else _read(args.file)
+    raw = None if args.tokenizer in OPENAI_NAMES else _read(args.tokenizer)
+    if raw is not None and _saved_algorithm(raw) == "unigram":
+        from .algorithms.unigram import UnigramModel
+
+        ids = UnigramModel.from_json(raw, name=args.tokenizer).encode(text)
+        print(json.dumps(ids) if args.json else " ".join(map(str, ids)))
+        return 0
     if args.tokenizer in OPENAI_NAMES:
         from .pretrained import openai_tokenizer
 
@@ -153,7 +202,7 @@ def cmd_encode(args: argparse.Namespace) -> int:
     else:
         from .files import tokenizer_from_json
 
-        tok = tokenizer_from_json(_read(args.tokenizer), name=args.tokenizer)
+        tok = tokenizer_from_json(raw, name=args.tokenizer)
     ids = tok.encode(text, allowed_special="all" if args.allow_special else ())
     print(json.dumps(ids) if args.json else " ".join(map(str, ids)))
     return 0
