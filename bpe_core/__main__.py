@@ -181,6 +181,16 @@ def _saved_algorithm(raw: str) -> str:
 
 def cmd_encode(args: argparse.Namespace) -> int:
     text = args.text if args.text is not None else _read(args.file)
+    if args.tokenizer in SENTENCEPIECE_NAMES or _is_sentencepiece(args.tokenizer):
+        from .spm import SentencePieceTokenizer, shipped_tokenizer
+
+        if args.tokenizer in SENTENCEPIECE_NAMES:
+            spm_tok = shipped_tokenizer(args.tokenizer)
+        else:
+            spm_tok = SentencePieceTokenizer.from_file(args.tokenizer)
+        ids = spm_tok.encode(text, allowed_special="all" if args.allow_special else ())
+        print(json.dumps(ids) if args.json else " ".join(map(str, ids)))
+        return 0
     raw = None if args.tokenizer in OPENAI_NAMES else _read(args.tokenizer)
     if raw is not None and _saved_algorithm(raw) == "unigram":
         from .algorithms.unigram import UnigramModel
@@ -192,13 +202,6 @@ def cmd_encode(args: argparse.Namespace) -> int:
         from .pretrained import openai_tokenizer
 
         tok = openai_tokenizer(args.tokenizer)
-    elif args.tokenizer in SENTENCEPIECE_NAMES or _is_sentencepiece(args.tokenizer):
-        from .spm import SentencePieceTokenizer, shipped_tokenizer
-
-        if args.tokenizer in SENTENCEPIECE_NAMES:
-            tok = shipped_tokenizer(args.tokenizer)
-        else:
-            tok = SentencePieceTokenizer.from_file(args.tokenizer)
     else:
         from .files import tokenizer_from_json
 

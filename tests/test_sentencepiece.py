@@ -450,9 +450,9 @@ def test_word_and_char_models_are_refused_by_name():
 @pytest.mark.parametrize("name", ["mistral", "unigram-nfkc"])
 def test_every_truncation_is_a_value_error(name):
     data = model_bytes(name)
-    fields = list(iter_fields(data))
-    end_of_required = len(data)  # strictly shorter than the whole file is always broken
-    assert [f[0] for f in fields][-2:] == [2, 3] or fields[-1][0] in (3, 5)
+    # SentencePiece writes the normalizer last, so any shorter prefix lacks part of it.
+    assert [number for number, _, _ in iter_fields(data)][-1] == 3
+    end_of_required = len(data)
     rng = random.Random(3)
     cuts = sorted({rng.randrange(end_of_required) for _ in range(40 if name == "mistral" else 150)} | {0, 1, 2, 3, 100, end_of_required - 1})
     for cut in cuts:

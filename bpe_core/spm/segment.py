@@ -5,7 +5,8 @@
   highest score, the leftmost on equal scores; no merge list is needed, the scores
   order the merges. A result that is an *unused* piece is split back into the two
   symbols that made it.
-- Unigram (`unigram_segment`): Viterbi over every piece that matches at every position,
+- Unigram (`UnigramLattice`): Viterbi (bpe_core.algorithms.unigram.viterbi) over every
+  piece that matches at every position,
   maximising the sum of scores; where no one-character piece starts, the character is
   an unknown node scored (lowest normal score - 10). User-defined pieces score
   (length in UTF-8 bytes x highest normal score - 0.1), so they always win. Scores are
@@ -23,6 +24,8 @@ from __future__ import annotations
 import heapq
 from array import array
 from typing import Callable, Mapping
+
+from ..algorithms.unigram import PieceTable, viterbi
 
 __all__ = ["bpe_segment", "UnigramLattice", "FLT_MIN", "FLT_MAX"]
 
@@ -120,9 +123,7 @@ class UnigramLattice:
         for piece in user_defined:
             length = len(piece.encode("utf-8"))
             self.score_of[piece] = _f32(_f32(float(length) * self.max_score) - 0.1)
-        # Every prefix of a piece, so the search at a position stops where no piece can.
-        self.prefixes = {p[:k] for p in self.score_of for k in range(1, len(p) + 1)}
-        self.longest = max(map(len, self.score_of), default=0)
+        self.table = PieceTable(self.score_of)
 
     def best_path(self, text: str) -> list[tuple[str, bool]]:
         """The best segmentation of `text`: (piece, is_unknown) from left to right.
@@ -131,35 +132,5 @@ class UnigramLattice:
         >>> lat.best_path("abc")
         [('ab', False), ('c', True)]
         """
-        n = len(text)
-        best = array("f", bytes(4 * (n + 1)))
-        start = [-1] * (n + 1)
-        unknown = [False] * (n + 1)
-        score_of, prefixes, f32 = self.score_of, self.prefixes, _f32
-        for i in range(n):
-            here = best[i]
-            single = False
-            for k in range(1, min(self.longest, n - i) + 1):
-                sub = text[i : i + k]
-                if sub not in prefixes:
-                    break
-                score = score_of.get(sub)
-                if score is None:
-                    continue
-                candidate = f32(score + here)
-                j = i + k
-                if start[j] == -1 or candidate > best[j]:
-                    best[j], start[j], unknown[j] = candidate, i, False
-                single = single or k == 1
-            if not single:
-                candidate = _f32(self.unk_score + here)
-                if start[i + 1] == -1 or candidate > best[i + 1]:
-                    best[i + 1], start[i + 1], unknown[i + 1] = candidate, i, True
-        out: list[tuple[str, bool]] = []
-        j = n
-        while j > 0:
-            i = start[j]
-            out.append((text[i:j], unknown[j]))
-            j = i
-        out.reverse()
-        return out
+        spans = viterbi(text, self.table, self.unk_score, float32=True)
+        return [(text[start:end], not known) for start, end, known in spans]
