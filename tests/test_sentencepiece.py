@@ -472,3 +472,22 @@ def test_type_errors():
         tok.decode([tok.vocab_size])
     with pytest.raises(ValueError, match="surrogate"):
         tok.encode("a\ud800b")
+
+
+def test_cli_as_scripted_checks_run_it(tmp_path):
+    """`python -m bpe_core encode --tokenizer X.model --file F --json` in a subprocess."""
+    import os
+    import subprocess
+    import sys
+
+    text = "Tokenizers split   text.\n\tEven 日本語 and 🦜.\n"
+    (tmp_path / "f.txt").write_text(text, encoding="utf-8")
+    model = tmp_path / "tokenizer.model"
+    model.write_bytes(model_bytes("mistral"))
+    proc = subprocess.run(
+        [sys.executable, "-m", "bpe_core", "encode", "--tokenizer", str(model), "--file", str(tmp_path / "f.txt"), "--json"],
+        cwd=ROOT, capture_output=True, text=True, encoding="utf-8", timeout=120,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
+    assert proc.returncode == 0 and proc.stderr == "", proc.stderr
+    assert json.loads(proc.stdout) == spm.SentencePieceProcessor(model_file=str(model)).encode(text)
