@@ -21,6 +21,20 @@ OPENAI_NAMES = ("gpt2", "cl100k_base", "o200k_base")
 ALGORITHMS = ("bpe", "wordpiece", "unigram")
 #: The default bound on the tokens' text (characters), which bounds a run's memory.
 MAX_TOKEN_TEXT = 50_000_000
+SENTENCEPIECE_NAMES = ("mistral-7b-v1",)  # bpe_core.spm.SHIPPED_MODELS
+
+
+def _is_sentencepiece(path: str) -> bool:
+    """A SentencePiece .model file, by extension (.model, .model.v1) or by its first bytes."""
+    if ".model" in Path(path).suffixes:
+        return True
+    from .spm import looks_like_sentencepiece
+
+    try:
+        with open(path, "rb") as f:
+            return looks_like_sentencepiece(f.read(16))
+    except OSError:
+        return False  # reported by the JSON path, which reads the file
 
 
 def _read(path: str) -> str:
@@ -66,7 +80,7 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--json", action="store_true", help="print a JSON list of merges")
     t.add_argument("--save", metavar="PATH", help="save the tokenizer as JSON for `encode`")
     e = sub.add_parser("encode", help="encode text to token ids")
-    e.add_argument("--tokenizer", required=True, help=f"a saved tokenizer file, or one of {', '.join(OPENAI_NAMES)}")
+    e.add_argument("--tokenizer", required=True, help=f"a saved tokenizer file, a SentencePiece .model file, or one of {', '.join(OPENAI_NAMES + SENTENCEPIECE_NAMES)}")
     src = e.add_mutually_exclusive_group(required=True)
     src.add_argument("--text", metavar="STR", help="the text itself")
     src.add_argument("--file", metavar="FILE", help="a UTF-8 text file")
@@ -246,6 +260,16 @@ def _load_tokenizer_file(path: str):
 
 def cmd_encode(args: argparse.Namespace) -> int:
     text = args.text if args.text is not None else _read(args.file)
+    if args.tokenizer in SENTENCEPIECE_NAMES or _is_sentencepiece(args.tokenizer):
+        from .spm import SentencePieceTokenizer, shipped_tokenizer
+
+        if args.tokenizer in SENTENCEPIECE_NAMES:
+            spm_tok = shipped_tokenizer(args.tokenizer)
+        else:
+            spm_tok = SentencePieceTokenizer.from_file(args.tokenizer)
+        ids = spm_tok.encode(text, allowed_special="all" if args.allow_special else ())
+        print(json.dumps(ids) if args.json else " ".join(map(str, ids)))
+        return 0
     if args.tokenizer in OPENAI_NAMES:
         from .pretrained import openai_tokenizer
 
