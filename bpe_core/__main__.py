@@ -95,7 +95,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     )
     run = train(table, settings)
     if args.save:  # before printing, so a bad path prints only the error
-        from .files import run_to_json
+        from .formats import run_to_json
 
         try:
             Path(args.save).write_text(json.dumps(run_to_json(run), ensure_ascii=False), encoding="utf-8")
@@ -130,7 +130,7 @@ def cmd_encode(args: argparse.Namespace) -> int:
 
         tok = openai_tokenizer(args.tokenizer)
     else:
-        from .files import tokenizer_from_json
+        from .formats import tokenizer_from_json
 
         tok = tokenizer_from_json(_read(args.tokenizer), name=args.tokenizer)
     ids = tok.encode(text, allowed_special="all" if args.allow_special else ())
