@@ -22,6 +22,7 @@ and padding (refused: they would change the ids).
 from __future__ import annotations
 
 import heapq
+import json
 import unicodedata
 from typing import Any, Callable
 
@@ -44,7 +45,7 @@ from .pipeline import (
     split_piece,
 )
 
-__all__ = ["load_hf_json", "looks_like_hf_json", "NORMALIZERS", "PRE_TOKENIZERS", "MODELS"]
+__all__ = ["load_hf_json", "looks_like_hf_json", "hf_json_file", "hf_problem", "NORMALIZERS", "PRE_TOKENIZERS", "MODELS"]
 
 _FIX = "Use a tokenizer.json saved by Hugging Face tokenizers (`Tokenizer.save`)"
 
@@ -567,3 +568,89 @@ def _added_tokens(field: Field, vocab: dict[int, str]) -> list[AddedToken]:
             )
         )
     return out
+
+
+# ---- writing --------------------------------------------------------------------------------
+
+def _hf_token(tok, token_id: int) -> str:
+    """A trained token as the HF vocabulary writes it: GPT-2 form for bytes, marker attached."""
+    body, eow = tok.tokens[token_id]
+    text = _to_gpt2(body) if isinstance(body, bytes) else body
+    return text + tok.marker if eow else text
+
+
+def _to_gpt2(data: bytes) -> str:
+    return "".join(_BYTE_CHARS[b] for b in data)
+
+
+def hf_problem(tok) -> str | None:
+    """Why a tokenizer.json cannot reproduce this trained tokenizer, or None if it can."""
+    if tok.merges is None:
+        return "it is a rank table with no merge list; export it as a .tiktoken file instead"
+    if tok.end_of_word == "separate":
+        return (f"its end-of-word marker {tok.marker!r} is a symbol of its own, and Hugging Face's BPE "
+                "has none: its end_of_word_suffix joins the marker to the word's last character, which "
+                "is the 'attached' setting. Train with end of word 'attached' or 'none'")
+    seen: dict[str, int] = {}
+    for token_id in sorted(tok.tokens):
+        text = _hf_token(tok, token_id)
+        if text in seen:
+            return (f"tokens {seen[text]} and {token_id} are both written {text!r} (a token's own text ends "
+                    f"in the marker {tok.marker!r}), and a tokenizer.json vocabulary needs each text once. "
+                    "Train with a marker that does not occur in the text")
+        seen[text] = token_id
+    return None
+
+
+def hf_json_file(tok) -> bytes:
+    """A tokenizer.json that Hugging Face tokenizers loads and that encodes like `tok`.
+
+    Byte units get the ByteLevel pre-tokenizer and decoder (after our pattern as a
+    Split); char units our pattern as a Split; an attached marker becomes the model's
+    end_of_word_suffix. Special tokens are added tokens (special, not normalized).
+    """
+    problem = hf_problem(tok)
+    if problem:
+        raise ValueError(f"A tokenizer.json cannot hold this tokenizer: {problem}.")
+    steps = []
+    if tok.pattern is not None:
+        # Keep what the pattern matches, drop the rest (our pre-tokenizers' rule).
+        steps.append({"type": "Split", "pattern": {"Regex": tok.pattern}, "behavior": "Removed", "invert": True})
+    if tok.units == "byte":
+        steps.append({"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": False})
+    pre_tokenizer = None if not steps else steps[0] if len(steps) == 1 else {"type": "Sequence", "pretokenizers": steps}
+    suffix = tok.marker if tok.end_of_word == "attached" else None
+    merges = [
+        [_hf_token(tok, a), _hf_token(tok, b)]
+        for (a, b), _ in sorted(tok.merges.items(), key=lambda item: item[1][0])
+    ]
+    data = {
+        "version": "1.0",
+        "truncation": None,
+        "padding": None,
+        "added_tokens": [
+            {"id": i, "content": text, "single_word": False, "lstrip": False, "rstrip": False,
+             "normalized": False, "special": True}
+            for text, i in sorted(tok.special_tokens.items(), key=lambda item: item[1])
+        ],
+        "normalizer": None,
+        "pre_tokenizer": pre_tokenizer,
+        "post_processor": None,
+        "decoder": (
+            {"type": "ByteLevel", "add_prefix_space": False, "trim_offsets": False, "use_regex": False}
+            if tok.units == "byte" else {"type": "BPEDecoder", "suffix": suffix} if suffix else None
+        ),
+        "model": {
+            "type": "BPE",
+            "dropout": None,
+            "unk_token": None,
+            "continuing_subword_prefix": None,
+            "end_of_word_suffix": suffix,
+            "fuse_unk": False,
+            "byte_fallback": False,
+            "ignore_merges": False,
+            "vocab": {_hf_token(tok, i): i for i in sorted(tok.tokens)},
+            "merges": merges,
+        },
+    }
+    return json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8")
