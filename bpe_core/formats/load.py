@@ -110,7 +110,7 @@ def _open(path: Path, *, pattern: str | None, detect_only: bool, name: str | Non
         )
     root = parse_json(data, Source(f"the tokenizer file {label!r}", "Check that it is a complete tokenizer file"))
     value = root.value
-    if isinstance(value, dict) and "format" in value:  # ours (or a damaged copy of ours)
+    if isinstance(value, dict) and isinstance(value.get("format"), str):  # ours, or a damaged copy
         return ("saved", None) if detect_only else ("saved", tokenizer_from_json(value, name=label))
     if looks_like_hf_json(value):
         return ("hf", None) if detect_only else ("hf", load_hf_json(value, name=label))
