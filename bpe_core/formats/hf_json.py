@@ -1,4 +1,4 @@
-"""Hugging Face `tokenizer.json`: read one into a `PipelineTokenizer`.
+"""Hugging Face `tokenizer.json`: read one into a `PipelineTokenizer`, or write one.
 
 The file describes a pipeline (normalizer, pre-tokenizer, model, post-processor,
 decoder) plus added tokens. Each component type is one function here, registered in a
@@ -14,6 +14,11 @@ Supported, with the library's own rules (read from its source):
   byte_fallback and ignore_merges (a model type is one function in `_MODELS`;
   WordPiece, Unigram and WordLevel are refused for now);
 - added tokens with special, normalized, lstrip, rstrip and single_word.
+
+Writing (`hf_json_file`) turns a tokenizer trained here into a tokenizer.json the library
+encodes the same way: our pattern as a Split (rewritten where Oniguruma, the library's
+regex engine, reads it differently), ByteLevel for byte units, an attached marker as
+the end_of_word_suffix; `hf_problem` says why a tokenizer cannot be written.
 
 What it leaves out: the post-processor and decoder (encoding here never adds special
 tokens, as `encode(text, add_special_tokens=False)`), BPE dropout (random), truncation
