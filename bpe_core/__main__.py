@@ -1,7 +1,9 @@
-"""Command line: `python -m bpe_core train ...` and `python -m bpe_core encode ...`.
+"""Command line: `python -m bpe_core train ...`, `encode ...` and `export ...`.
 
 train prints a readable trace (one line per merge) or, with --json, a JSON list with one
-object per merge. encode prints token ids. Errors are one line on stderr, exit code 2.
+object per merge. encode prints token ids (--tokens: the token strings, as JSON) with a
+saved, OpenAI or imported tokenizer; export writes a saved tokenizer in another
+library's format. Errors are one line on stderr, exit code 2.
 """
 from __future__ import annotations
 
@@ -22,19 +24,6 @@ ALGORITHMS = ("bpe", "wordpiece", "unigram")
 #: The default bound on the tokens' text (characters), which bounds a run's memory.
 MAX_TOKEN_TEXT = 50_000_000
 SENTENCEPIECE_NAMES = ("mistral-7b-v1",)  # bpe_core.spm.SHIPPED_MODELS
-
-
-def _is_sentencepiece(path: str) -> bool:
-    """A SentencePiece .model file, by extension (.model, .model.v1) or by its first bytes."""
-    if ".model" in Path(path).suffixes:
-        return True
-    from .spm import looks_like_sentencepiece
-
-    try:
-        with open(path, "rb") as f:
-            return looks_like_sentencepiece(f.read(16))
-    except OSError:
-        return False  # reported by the JSON path, which reads the file
 
 
 def _read(path: str) -> str:
@@ -80,12 +69,23 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--json", action="store_true", help="print a JSON list of merges")
     t.add_argument("--save", metavar="PATH", help="save the tokenizer as JSON for `encode`")
     e = sub.add_parser("encode", help="encode text to token ids")
-    e.add_argument("--tokenizer", required=True, help=f"a saved tokenizer file, a SentencePiece .model file, or one of {', '.join(OPENAI_NAMES + SENTENCEPIECE_NAMES)}")
+    e.add_argument("--tokenizer", required=True,
+                   help=f"one of {', '.join(OPENAI_NAMES + SENTENCEPIECE_NAMES)}, or a path: a saved tokenizer "
+                   "(BPE, WordPiece or Unigram), tokenizer.json, a SentencePiece .model, .tiktoken, a folder "
+                   "with vocab.json + merges.txt, a Tekken JSON, subword-nmt codes")
     src = e.add_mutually_exclusive_group(required=True)
     src.add_argument("--text", metavar="STR", help="the text itself")
     src.add_argument("--file", metavar="FILE", help="a UTF-8 text file")
     e.add_argument("--allow-special", action="store_true", help="encode <|endoftext|> etc. as special tokens")
     e.add_argument("--json", action="store_true", help="print a JSON list")
+    e.add_argument("--tokens", action="store_true", help="print the token strings (a JSON list) instead of ids")
+    e.add_argument("--pattern", metavar="NAME|REGEX",
+                   help="pre-tokenizer for a .tiktoken file: gpt2, cl100k_base, o200k_base, ... or a regex")
+    x = sub.add_parser("export", help="write a saved tokenizer in another library's format")
+    x.add_argument("--tokenizer", required=True, metavar="SAVED", help="a file saved with `train --save`")
+    x.add_argument("--format", required=True, choices=("hf", "tiktoken", "subword-nmt", "gpt2"))
+    x.add_argument("--out", required=True, nargs="+", metavar="PATH",
+                   help="the file to write; for gpt2 a folder, or two paths: vocab.json merges.txt")
     return p
 
 
@@ -128,7 +128,7 @@ def cmd_train(args: argparse.Namespace) -> int:
         print(f"warning: {clash}", file=sys.stderr)
     run = train(table, settings)
     if args.save:  # before printing, so a bad path prints only the error
-        from .files import run_to_json
+        from .formats import run_to_json
 
         try:
             Path(args.save).write_text(json.dumps(run_to_json(run), ensure_ascii=False), encoding="utf-8")
@@ -238,53 +238,53 @@ def cmd_train_wordpiece(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load_tokenizer_file(path: str):
-    """A saved tokenizer: WordPiece if its JSON says so, else the BPE format."""
-    text = _read(path)
-    try:
-        algorithm = json.loads(text).get("algorithm")
-    except (json.JSONDecodeError, AttributeError):
-        algorithm = None
-    if algorithm == "unigram":
-        from .algorithms.unigram import UnigramModel
-
-        return UnigramModel.from_json(text, name=path)
-    if algorithm == "wordpiece":
-        from .algorithms.wordpiece import WordPieceTokenizer
-
-        return WordPieceTokenizer.from_json(text, name=path)
-    from .files import tokenizer_from_json
-
-    return tokenizer_from_json(text, name=path)
-
-
 def cmd_encode(args: argparse.Namespace) -> int:
-    text = args.text if args.text is not None else _read(args.file)
-    if args.tokenizer in SENTENCEPIECE_NAMES or _is_sentencepiece(args.tokenizer):
-        from .spm import SentencePieceTokenizer, shipped_tokenizer
+    from .formats import PipelineTokenizer, load_tokenizer, token_strings
 
-        if args.tokenizer in SENTENCEPIECE_NAMES:
-            spm_tok = shipped_tokenizer(args.tokenizer)
-        else:
-            spm_tok = SentencePieceTokenizer.from_file(args.tokenizer)
-        ids = spm_tok.encode(text, allowed_special="all" if args.allow_special else ())
-        print(json.dumps(ids) if args.json else " ".join(map(str, ids)))
-        return 0
-    if args.tokenizer in OPENAI_NAMES:
+    text = args.text if args.text is not None else _read(args.file)
+    if args.tokenizer in SENTENCEPIECE_NAMES:
+        from .spm import shipped_tokenizer
+
+        tok = shipped_tokenizer(args.tokenizer)
+    elif args.tokenizer in OPENAI_NAMES:
         from .pretrained import openai_tokenizer
 
         tok = openai_tokenizer(args.tokenizer)
     else:
-        tok = _load_tokenizer_file(args.tokenizer)
-    ids = tok.encode(text, allowed_special="all" if args.allow_special else ())
+        tok = load_tokenizer(args.tokenizer, pattern=args.pattern)
+    # A tokenizer.json matches its added tokens, special ones too, as the library does.
+    allowed = "all" if args.allow_special or isinstance(tok, PipelineTokenizer) else ()
+    if args.tokens:
+        print(json.dumps(token_strings(tok, text, allowed_special=allowed), ensure_ascii=False))
+        return 0
+    ids = tok.encode(text, allowed_special=allowed)
     print(json.dumps(ids) if args.json else " ".join(map(str, ids)))
     return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from .formats import tokenizer_from_json, write_export
+
+    tok = tokenizer_from_json(_read_bytes(args.tokenizer), name=args.tokenizer)
+    for path in write_export(tok, args.format, args.out):
+        print(path)
+    return 0
+
+
+def _read_bytes(path: str) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise ValueError(f"Cannot read {path!r}: {exc.strerror}. Check the path.") from None
+
+
+COMMANDS = {"train": cmd_train, "encode": cmd_encode, "export": cmd_export}
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        return cmd_train(args) if args.command == "train" else cmd_encode(args)
+        return COMMANDS[args.command](args)
     except (ValueError, TypeError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

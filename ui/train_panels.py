@@ -19,7 +19,7 @@ import pandas as pd
 import streamlit as st
 
 from bpe_core import END_OF_WORD, PRETOKENIZERS, TIE_RULES, UNITS
-from bpe_core.files import merges_text, run_to_json, vocab_text
+from bpe_core.formats import merges_text, run_to_json, vocab_text
 from bpe_core.pretokenize import DESCRIPTIONS
 from bpe_core.trainer import TIE_RULE_EXPLANATIONS
 from ui import train_predict as predict
