@@ -20,4 +20,16 @@ if ! command -v chromium >/dev/null 2>&1; then
   fi
 fi
 
+# The class-store tests start a real redis-server (Debian's) on a free loopback port;
+# like the browser, it is installed here when missing and required under BPE_REQUIRE_BROWSER=1.
+if ! command -v redis-server >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Installing Debian's redis-server for the class-store tests..."
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+  else
+    echo "redis-server not found and cannot apt-get it: the Redis tests will be skipped" >&2
+  fi
+fi
+
 exec python -m pytest "$@"
