@@ -257,8 +257,20 @@ def markdown(s: dict) -> str:
            f"| {s['errors']} | {s['exceptions']} |")
     notes = [f"{s['url']}, {s['duration_s']:g} s, first load p50 {s['first_load_p50_s']} s, "
              f"client CPU {s['client_cpu_s']} s of {s['wall_s']} s wall, load average {os.getloadavg()[0]:.1f}"]
+    if "server_cpu_s" in s:
+        notes.append(f"server CPU {s['server_cpu_s']} s, {s['server_cpu_ms_per_rerun']} ms per timed rerun "
+                     "(first loads and resets included in the CPU)")
     notes += [f"error: {e}" for e in s["first_errors"]] + [f"exception: {e}" for e in s["first_exceptions"]]
     return "\n".join([head, row, *notes])
+
+
+def process_cpu(pid: int | None) -> float:
+    """CPU seconds (user + system) used so far by process ``pid`` (Linux /proc), or 0."""
+    if not pid:
+        return 0.0
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def main(argv=None) -> int:
@@ -272,15 +284,22 @@ def main(argv=None) -> int:
                    help="click Step on the page, or open the URL afresh each time")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for one rerun")
     p.add_argument("--seed", type=int, default=0, help="seed for the think times")
+    p.add_argument("--server-pid", type=int, default=None,
+                   help="the app's process id, to report its CPU time per rerun (Linux)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     args = p.parse_args(argv)
     if not (1 <= args.sessions <= 500 and 0 < args.duration <= 3600 and args.think >= 0.05):
         p.error("need 1-500 sessions, a duration of at most 3600 s and a think time >= 0.05 s")
     stream_url(args.url)
+    server0 = process_cpu(args.server_pid)
     cpu0, wall0 = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
     tally = asyncio.run(load(args))
     cpu1, wall = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter() - wall0
     s = summary(args, tally, wall, (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime))
+    if args.server_pid:
+        server = process_cpu(args.server_pid) - server0
+        s["server_cpu_s"] = round(server, 1)
+        s["server_cpu_ms_per_rerun"] = round(1000 * server / max(1, s["reruns"]))
     print(json.dumps(s) if args.json else markdown(s))
     return 1 if s["errors"] or s["exceptions"] else 0
 

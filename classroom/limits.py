@@ -69,7 +69,7 @@ class RateLimiter:
         with self._lock:
             now = self._clock()
             tokens, then = self._buckets.pop(key, (float(limit.burst), now))
-            tokens = min(float(limit.burst), tokens + (now - then) * limit.per_second)
+            tokens = min(float(limit.burst), tokens + max(0.0, now - then) * limit.per_second)
             if tokens < 1.0:
                 self._buckets[key] = (tokens, now)
                 raise RateLimited(action, (1.0 - tokens) / limit.per_second)
