@@ -149,9 +149,15 @@ async def run_once(ws, message: bytes, timeout: float) -> Page:
                 return page
 
 
-def connect(ws_url: str):
+def connect(ws_url: str, cookie: str | None = None):
+    headers = {"Cookie": cookie} if cookie else None
     return websockets.connect(ws_url, subprotocols=["streamlit"], max_size=None,
-                              open_timeout=30, ping_interval=None)
+                              open_timeout=30, ping_interval=None, additional_headers=headers)
+
+
+def session_cookie(args, n: int) -> str | None:
+    """A sticky-session cookie of this session's own, when --cookie names one."""
+    return f"{args.cookie}=load-{args.seed}-{n}" if args.cookie else None
 
 
 def check(page: Page, tally: Tally, what: str) -> bool:
@@ -166,7 +172,7 @@ async def stepping_session(n: int, args, tally: Tally, deadline: float) -> None:
     ws_url, page_name, query = stream_url(args.url)
     rng = random.Random(args.seed * 1000 + n)
     await asyncio.sleep(rng.uniform(0, args.think))  # arrive spread over one think time
-    async with connect(ws_url) as ws:
+    async with connect(ws_url, session_cookie(args, n)) as ws:
         started = time.perf_counter()
         page = await run_once(ws, rerun_message(page_name, query), args.timeout)
         tally.loads.append(time.perf_counter() - started)
@@ -204,7 +210,7 @@ async def opening_session(n: int, args, tally: Tally, deadline: float) -> None:
         if time.monotonic() >= deadline:
             return
         sent = time.perf_counter()
-        async with connect(ws_url) as ws:
+        async with connect(ws_url, session_cookie(args, n)) as ws:
             page = await run_once(ws, rerun_message(page_name, query), args.timeout)
         tally.latencies.append(time.perf_counter() - sent)
         tally.rerun_bytes.append(page.bytes)
@@ -284,6 +290,8 @@ def main(argv=None) -> int:
                    help="click Step on the page, or open the URL afresh each time")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for one rerun")
     p.add_argument("--seed", type=int, default=0, help="seed for the think times")
+    p.add_argument("--cookie", default=None,
+                   help="send each session its own cookie of this name (a proxy's sticky-session cookie)")
     p.add_argument("--server-pid", type=int, default=None,
                    help="the app's process id, to report its CPU time per rerun (Linux)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
