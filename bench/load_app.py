@@ -270,10 +270,8 @@ def markdown(s: dict) -> str:
     return "\n".join([head, row, *notes])
 
 
-def process_cpu(pid: int | None) -> float:
-    """CPU seconds (user + system) used so far by process ``pid`` (Linux /proc), or 0."""
-    if not pid:
-        return 0.0
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user + system) used so far by process ``pid`` (Linux /proc)."""
     with open(f"/proc/{pid}/stat") as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -292,20 +290,20 @@ def main(argv=None) -> int:
     p.add_argument("--seed", type=int, default=0, help="seed for the think times")
     p.add_argument("--cookie", default=None,
                    help="send each session its own cookie of this name (a proxy's sticky-session cookie)")
-    p.add_argument("--server-pid", type=int, default=None,
-                   help="the app's process id, to report its CPU time per rerun (Linux)")
+    p.add_argument("--server-pid", type=int, action="append", default=[],
+                   help="an app process id, to report the app's CPU time per rerun (Linux; repeat for several)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     args = p.parse_args(argv)
     if not (1 <= args.sessions <= 500 and 0 < args.duration <= 3600 and args.think >= 0.05):
         p.error("need 1-500 sessions, a duration of at most 3600 s and a think time >= 0.05 s")
     stream_url(args.url)
-    server0 = process_cpu(args.server_pid)
+    server0 = sum(process_cpu(pid) for pid in args.server_pid)
     cpu0, wall0 = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
     tally = asyncio.run(load(args))
     cpu1, wall = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter() - wall0
     s = summary(args, tally, wall, (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime))
     if args.server_pid:
-        server = process_cpu(args.server_pid) - server0
+        server = sum(process_cpu(pid) for pid in args.server_pid) - server0
         s["server_cpu_s"] = round(server, 1)
         s["server_cpu_ms_per_rerun"] = round(1000 * server / max(1, s["reruns"]))
     print(json.dumps(s) if args.json else markdown(s))
