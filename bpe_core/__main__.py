@@ -15,15 +15,14 @@ from pathlib import Path
 from .corpus import WordTable, decode_text_file
 from .display import visible_whitespace
 from .pretokenize import PRETOKENIZERS
+from .pretrained import PRETRAINED, load_pretrained
 from .trainer import TIE_RULES, TrainerSettings, marker_clash
 from .training import TrainingRun, train
 from .vocab import END_OF_WORD, UNITS
 
-OPENAI_NAMES = ("gpt2", "cl100k_base", "o200k_base")
 ALGORITHMS = ("bpe", "wordpiece", "unigram")
 #: The default bound on the tokens' text (characters), which bounds a run's memory.
 MAX_TOKEN_TEXT = 50_000_000
-SENTENCEPIECE_NAMES = ("mistral-7b-v1",)  # bpe_core.spm.SHIPPED_MODELS
 
 
 def _read(path: str) -> str:
@@ -70,7 +69,7 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--save", metavar="PATH", help="save the tokenizer as JSON for `encode`")
     e = sub.add_parser("encode", help="encode text to token ids")
     e.add_argument("--tokenizer", required=True,
-                   help=f"one of {', '.join(OPENAI_NAMES + SENTENCEPIECE_NAMES)}, or a path: a saved tokenizer "
+                   help=f"one of {', '.join(PRETRAINED)}, or a path: a saved tokenizer "
                    "(BPE, WordPiece or Unigram), tokenizer.json, a SentencePiece .model, .tiktoken, a folder "
                    "with vocab.json + merges.txt, a Tekken JSON, subword-nmt codes")
     src = e.add_mutually_exclusive_group(required=True)
@@ -242,14 +241,8 @@ def cmd_encode(args: argparse.Namespace) -> int:
     from .formats import PipelineTokenizer, load_tokenizer, token_strings
 
     text = args.text if args.text is not None else _read(args.file)
-    if args.tokenizer in SENTENCEPIECE_NAMES:
-        from .spm import shipped_tokenizer
-
-        tok = shipped_tokenizer(args.tokenizer)
-    elif args.tokenizer in OPENAI_NAMES:
-        from .pretrained import openai_tokenizer
-
-        tok = openai_tokenizer(args.tokenizer)
+    if args.tokenizer in PRETRAINED:
+        tok = load_pretrained(args.tokenizer)
     else:
         tok = load_tokenizer(args.tokenizer, pattern=args.pattern)
     # A tokenizer.json matches its added tokens, special ones too, as the library does.
