@@ -308,8 +308,10 @@ def tokens(a: Analysis, *, highlight: int | None) -> None:
     if not a.complete:
         st.info(
             f"This text is {human_bytes(a.n_bytes)}. Every one of its {a.n_tokens:,} tokens is counted, "
-            f"but only the first {len(a.spans):,} are drawn: drawing more than "
-            f"{human_bytes(DRAW_LIMIT_BYTES)} of text token by token would make the page slow "
+            + (f"but only the first {len(a.spans):,} are drawn: drawing more than " if a.spans else
+               "but none are drawn: the text's first piece is so long that its tokens cannot be told "
+               "without reading all of it, and drawing more than ")
+            + f"{human_bytes(DRAW_LIMIT_BYTES)} of text token by token would make the page slow "
             "to send, to draw and to scroll, for you and everyone sharing this server. "
             "The ids, the most frequent tokens and Compare still cover the whole text."
         )
