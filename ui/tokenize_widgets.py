@@ -210,7 +210,8 @@ def controls() -> None:
     st.text_area(
         "Text", key=key, height=170, placeholder="Type or paste any text…", **cb,
         help=f"Up to {human_bytes(DRAW_LIMIT_BYTES)} is drawn token by token; up to "
-             f"{human_bytes(COUNT_LIMIT_BYTES)} is counted. Press Ctrl+Enter (or click outside) to apply.",
+             f"{human_bytes(COUNT_LIMIT_BYTES)} is counted. Press Ctrl+Enter (or click outside) to apply. "
+             "Half of an emoji (an unpaired surrogate) cannot be sent to the server: it is replaced by �.",
     )
     left, right = st.columns(2)
     with left:
