@@ -2,7 +2,7 @@
 import streamlit as st
 
 from ui.shared.guard import install_surrogate_guard
-from ui.state import CAPTION_DRAWN, sidebar_caption
+from ui.shared.state import CAPTION_DRAWN, sidebar_caption
 
 st.set_page_config(page_title="BPE, step by step", page_icon="🧩", layout="wide")
 

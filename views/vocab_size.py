@@ -1,11 +1,11 @@
 """Vocabulary size: what a bigger vocabulary buys (shorter sequences) and what it costs
 (embedding parameters, output-layer FLOPs), on one training run and on real tokenizers.
 
-A thin view: the sections live in ui.vocab_sections.
+A thin view: the sections live in ui.vocab.sections.
 """
 import streamlit as st
 
-from ui.vocab_sections import (
+from ui.vocab.sections import (
     choose_run,
     choose_vocab,
     cost_section,
