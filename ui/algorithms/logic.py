@@ -23,7 +23,7 @@ import altair as alt
 from bpe_core.algorithms import ALGORITHMS
 from bpe_core.algorithms.unigram import SPACE, Lattice, UnigramEvent, UnigramRun
 from bpe_core.algorithms.wordpiece import WordPieceEvent, WordPieceRun, WordTrace
-from ui.tokens import TokenChip, tokens_html
+from ui.tokens import TOKEN_CSS, TokenChip, tokens_html
 from ui.train_config import load_presets, preset_corpus
 
 #: The most text the page trains on (presets are cut to it too): Unigram, the slowest of
@@ -505,3 +505,25 @@ def lattice_html(lattice: Lattice) -> str:
               "its score (log-probability) and p, the probability that a segmentation drawn from the "
               "model uses it.</p>")
     return style + grid + legend
+
+
+def side_by_side_html(words: Sequence[str], rows: Sequence[Mapping[str, Sequence[str]]]) -> str:
+    """A table: one row per word, one column per algorithm, the tokens as chips (escaped;
+    the table scrolls sideways on a narrow screen).
+
+    >>> out = side_by_side_html(["hugs"], [{"bpe": ("hug", "s"), "unigram": ("▁hug", "s")}])
+    >>> out.count("<tr>"), "<th>Unigram</th>" in out, out.count('class="bpe-tok"')
+    (2, True, 4)
+    """
+    names = list(rows[0]) if rows else []
+    head = "<tr><th>word</th>" + "".join(f"<th>{html.escape(ALGORITHMS[n].title)}</th>" for n in names) + "</tr>"
+    body = "".join(
+        f"<tr><td><code>{html.escape(w)}</code></td>"
+        + "".join(f"<td>{chips_html(row[n], css=False)}</td>" for n in names) + "</tr>"
+        for w, row in zip(words, rows)
+    )
+    style = ("<style>.algo-sbs{border-collapse:collapse;width:100%}.algo-sbs th,.algo-sbs td{text-align:left;"
+             "padding:2px 8px;border-bottom:1px solid #ddd;vertical-align:middle}"
+             ".algo-sbs .bpe-tokens{line-height:1.9}</style>")
+    table = f'<div style="overflow-x:auto"><table class="algo-sbs">{head}{body}</table></div>'
+    return TOKEN_CSS + style + table
