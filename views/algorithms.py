@@ -20,7 +20,7 @@ from ui.algorithms.logic import (
     side_by_side_html,
     tokens_per_word,
 )
-from ui.algorithms.widgets import choose_corpus, choose_vocab_size, show_error, trained_runs
+from ui.algorithms.widgets import choose_corpus, choose_extra, show_error, trained_runs
 from ui.shared.markdown import md_escape
 
 #: One view per registered algorithm: adding an algorithm adds an entry here.
@@ -41,9 +41,9 @@ with corpus_col:
 if corpus is None:
     st.stop()
 with size_col:
-    vocab_size = choose_vocab_size(corpus)
+    extra = choose_extra(corpus)
 with st.spinner("Training BPE, WordPiece and Unigram..."):
-    trained = trained_runs(corpus, int(vocab_size))
+    trained = trained_runs(corpus, int(extra))
 
 tabs = st.tabs(["Side by side"] + [a.title for a in ALGORITHMS.values()] + ["The course's examples"])
 

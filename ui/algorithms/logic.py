@@ -29,8 +29,8 @@ from ui.train_config import load_presets, preset_corpus
 #: The most text the page trains on (presets are cut to it too): Unigram, the slowest of
 #: the three, trains on 50,000 characters in about two seconds.
 TEXT_LIMIT = 50_000
-#: The largest vocabulary the page trains (all three runs at once).
-MAX_VOCAB = 2_000
+#: The most tokens the page lets each algorithm learn beyond its alphabet.
+MAX_EXTRA = 2_000
 #: The longest word the lattice, trace and dropout sections draw.
 WORD_LIMIT = 40
 #: How many words the side-by-side table shows.
@@ -120,15 +120,24 @@ def base_sizes(corpus: PageCorpus) -> dict[str, int]:
     return {"bpe": len(chars), "wordpiece": 5 + len(starts) + len(inner), "unigram": len(unigram_chars) + 1}
 
 
-def default_vocab_size(corpus: PageCorpus) -> int:
-    """A target every algorithm can reach from its start: 10 tokens above the largest
-    start for a word list, 200 above it for running text (at most MAX_VOCAB).
+def default_extra(corpus: PageCorpus) -> int:
+    """How many tokens each algorithm learns beyond its start, by default: 3 for a word
+    list (the course's three merges), 200 for running text.
 
-    >>> default_vocab_size(page_corpus("hf_course"))
-    22
+    >>> default_extra(page_corpus("hf_course")), default_extra(page_corpus("english"))
+    (3, 200)
     """
-    extra = 10 if corpus.kind == "words" else 200
-    return min(MAX_VOCAB, max(base_sizes(corpus).values()) + extra)
+    return 3 if corpus.kind == "words" else 200
+
+
+def target_sizes(corpus: PageCorpus, extra: int) -> dict[str, int]:
+    """Each algorithm's target vocabulary: its start plus `extra` tokens, so all three
+    learn (or keep) the same number of tokens beyond their alphabets.
+
+    >>> target_sizes(page_corpus("hf_course"), 3)
+    {'bpe': 10, 'wordpiece': 15, 'unigram': 12}
+    """
+    return {name: size + extra for name, size in base_sizes(corpus).items()}
 
 
 # ---- training ------------------------------------------------------------------------
@@ -310,11 +319,8 @@ def score_rows(run: WordPieceRun, event: WordPieceEvent) -> list[dict]:
         text = (run.tokens[r.pair[0]], run.tokens[r.pair[1]])
         rows.append({
             "pair": pair_label(text),
-            "pair count": r.count,
-            "left count": r.left_count,
-            "right count": r.right_count,
-            "score": f"{r.count} / ({r.left_count} × {r.right_count}) = {_fraction(r.fraction)}",
-            "value": round(r.score, 5),
+            "count": r.count,
+            "score": f"{r.count}/({r.left_count}×{r.right_count}) = {_fraction(r.fraction)}",
             "merged": "WordPiece" if r.pair == event.pair else ("BPE would" if r.pair == event.bpe_pair else ""),
         })
     return rows
@@ -345,8 +351,8 @@ def raw_count_rows(run: WordPieceRun, step: int, top: int = 20) -> list[dict]:
     event = run.events[step - 1]
     return [{
         "pair": pair_label((run.tokens[a], run.tokens[b])),
-        "pair count": n,
-        "score": f"{n} / ({parts[a]} × {parts[b]}) = {_fraction(Fraction(n, parts[a] * parts[b]))}",
+        "count": n,
+        "score": f"{n}/({parts[a]}×{parts[b]}) = {_fraction(Fraction(n, parts[a] * parts[b]))}",
         "merged": "BPE would" if (a, b) == event.bpe_pair else ("WordPiece" if (a, b) == event.pair else ""),
     } for (a, b), n in ranked]
 
@@ -375,12 +381,14 @@ def why_sentence(run: WordPieceRun, event: WordPieceEvent) -> str:
     left, right = event.bpe_pair
     counts = _part_counts(run, event)
     bpe_score = Fraction(event.bpe_count, counts[left] * counts[right])
+    bpe_text = f"{event.bpe_count} / ({counts[left]} × {counts[right]}) = {_fraction(bpe_score)}"
+    head = (f"WordPiece merges {win}: its score {score} is the best, although the pair occurs only "
+            f"{event.count} times.{ties} BPE would merge {bpe}, the most frequent pair ({event.bpe_count} times)")
+    if bpe_score == event.score_fraction:
+        return f"{head}, which has the same score ({bpe_text}) but comes later in the tie order."
     big = max((left, right), key=lambda t: counts[t])
-    return (f"WordPiece merges {win}: its score {score} is the best, although the pair occurs only "
-            f"{event.count} times.{ties} BPE would merge {bpe}, the most frequent pair ({event.bpe_count} "
-            f"times), but its score is only {event.bpe_count} / ({counts[left]} × {counts[right]}) = "
-            f"{_fraction(bpe_score)}: its part {run.tokens[big]} occurs {counts[big]} times, so each of its "
-            "pairs counts for little.")
+    return (f"{head}, but its score is only {bpe_text}: its part {run.tokens[big]} occurs {counts[big]} "
+            "times, so each of its pairs counts for little.")
 
 
 def _part_counts(run: WordPieceRun, event: WordPieceEvent) -> Counter:

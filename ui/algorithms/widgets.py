@@ -20,7 +20,7 @@ from ui.state import persist, remember
 from .logic import (
     DEFAULT_OWN_TEXT,
     DEFAULT_PRESET,
-    MAX_VOCAB,
+    MAX_EXTRA,
     OWN_TEXT,
     TEXT_LIMIT,
     PageCorpus,
@@ -28,12 +28,13 @@ from .logic import (
     base_sizes,
     chips_html,
     corpus_choices,
-    default_vocab_size,
+    default_extra,
     page_corpus,
+    target_sizes,
     train_one,
 )
 
-__all__ = ["choose_corpus", "choose_vocab_size", "trained_runs", "stepper", "show_chips"]
+__all__ = ["choose_corpus", "choose_extra", "trained_runs", "stepper", "show_chips"]
 
 
 @byte_cached("algorithms.runs")
@@ -41,9 +42,11 @@ def _trained(name: str, text: str, kind: str, vocab_size: int) -> Trained:
     return train_one(name, text, kind, vocab_size)
 
 
-def trained_runs(corpus: PageCorpus, vocab_size: int) -> dict[str, Trained]:
-    """Every registered algorithm trained on the corpus (cached across sessions)."""
-    return {name: _trained(name, corpus.text, corpus.kind, vocab_size) for name in ALGORITHMS}
+def trained_runs(corpus: PageCorpus, extra: int) -> dict[str, Trained]:
+    """Every registered algorithm trained on the corpus to its alphabet plus `extra`
+    tokens (cached across sessions)."""
+    sizes = target_sizes(corpus, extra)
+    return {name: _trained(name, corpus.text, corpus.kind, sizes[name]) for name in ALGORITHMS}
 
 
 def choose_corpus() -> PageCorpus | None:
@@ -67,17 +70,18 @@ def choose_corpus() -> PageCorpus | None:
     return corpus
 
 
-def choose_vocab_size(corpus: PageCorpus) -> int:
-    """One target vocabulary size for all three algorithms."""
-    lowest = max(base_sizes(corpus).values())
-    key = f"algo.vocab.{zlib.crc32(corpus.text.encode())}"
-    persist("algo.vocab_w", key, default_vocab_size(corpus))
+def choose_extra(corpus: PageCorpus) -> int:
+    """How many tokens each algorithm learns (or keeps) beyond its alphabet."""
+    key = f"algo.extra.{corpus.kind}.{zlib.crc32(corpus.text.encode())}"
+    persist("algo.extra_w", key, default_extra(corpus))
+    starts = ", ".join(f"{ALGORITHMS[n].title} {size}" for n, size in base_sizes(corpus).items())
     return st.number_input(
-        "Target vocabulary size (all three)", min_value=1, max_value=MAX_VOCAB, step=1, key="algo.vocab_w",
-        on_change=remember, args=("algo.vocab_w", key),
-        help=f"Each algorithm starts from a vocabulary of its own (here at least {lowest} tokens) and grows "
-             "(BPE, WordPiece) or shrinks (Unigram) towards this size. WordPiece's count includes BERT's "
-             "5 special tokens and Unigram's the <unk> piece.",
+        "Tokens beyond the alphabet", min_value=0, max_value=MAX_EXTRA, step=1, key="algo.extra_w",
+        on_change=remember, args=("algo.extra_w", key),
+        help=f"Each algorithm starts from an alphabet of its own (here: {starts} tokens; WordPiece's "
+             "includes BERT's 5 special tokens and its ## continuations, Unigram's the ▁ and <unk>). "
+             "BPE and WordPiece merge until they have this many more tokens; Unigram prunes down to "
+             "its alphabet plus this many (on a tiny corpus it may end below).",
     )
 
 
