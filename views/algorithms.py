@@ -18,6 +18,7 @@ from ui.algorithms.logic import (
     overlap_regions,
     side_by_side,
     side_by_side_html,
+    table_height,
     tokens_per_word,
 )
 from ui.algorithms.widgets import choose_corpus, choose_extra, show_error, trained_runs
@@ -64,9 +65,8 @@ with tabs[0]:
                     "`▁` set aside):")
         regions = overlap_regions({n: learned_surfaces(n, tok) for n, tok in tokenizers.items()})
         if regions:
-            chart_col, table_col = st.columns([2, 3])
-            chart_col.altair_chart(overlap_chart(regions), width="stretch")
-            table_col.dataframe(regions, hide_index=True, width="stretch")
+            st.altair_chart(overlap_chart(regions), width="stretch")
+            st.dataframe(regions, hide_index=True, width="stretch", height=table_height(len(regions)))
         else:
             st.caption("No multi-character tokens yet: raise the target vocabulary size.")
 
@@ -86,6 +86,12 @@ with tabs[-1]:
     st.markdown(f"**{len(checks) - wrong} of {len(checks)}** numbers agree; **{wrong}** do not.")
     for section in ("BPE", "WordPiece", "Unigram"):
         st.markdown(f"**{section}**")
+        rows = [c for c in checks if c.section == section]
         st.dataframe([{"claim": c.claim, "the course": c.course, "this app": c.ours,
-                       "agrees": "yes" if c.agrees else "NO", "why": c.note if not c.agrees else ""}
-                      for c in checks if c.section == section], hide_index=True, width="stretch")
+                       "agrees": "yes" if c.agrees else "NO"} for c in rows],
+                     hide_index=True, width="stretch", height=table_height(len(rows), most=1400))
+        for c in rows:
+            if not c.agrees:
+                st.warning(md_escape(f"{c.claim}: the course says {c.course}, it is {c.ours}. {c.note}"))
+            elif c.note:
+                st.caption(md_escape(f"{c.claim}: {c.note}"))

@@ -12,6 +12,14 @@ def _open(page, app_url, width=1440, height=900):
     page.goto(app_url + "/algorithms")
     expect(page.get_by_role("heading", name=TITLE)).to_be_visible(timeout=60_000)
     expect(page.get_by_text("most frequent words, split by each algorithm")).to_be_visible(timeout=60_000)
+    _finished(page)
+
+
+def _finished(page):
+    """Wait until the whole page is drawn: the last section of the first tab (the overlap
+    chart) and the course tab's table exist."""
+    expect(page.get_by_role("heading", name="Vocabulary overlap")).to_be_visible(timeout=60_000)
+    expect(page.locator("[data-testid='stVegaLiteChart']").first).to_be_visible(timeout=60_000)
 
 
 def _tall(page, path, width=1440, height=4200):
@@ -37,6 +45,7 @@ def test_every_tab_draws_and_screenshots(page, app_url, artifacts):
     expect(page.get_by_text("BPE would merge ##u + ##g")).to_be_visible()
     page.get_by_role("button", name="Step ▶").click()
     expect(page.get_by_text("Merge 2 of")).to_be_visible()
+    expect(page.get_by_text("Encoding: longest match first")).to_be_visible()
     _tall(page, artifacts / "algorithms_wordpiece.png")
     _tab(page, "Unigram")
     expect(page.get_by_text("The lattice of one word")).to_be_visible()

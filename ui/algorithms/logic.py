@@ -243,7 +243,8 @@ def surface(token: str) -> str:
 def learned_surfaces(name: str, tokenizer: Any) -> set[str]:
     """The multi-character tokens of a vocabulary, as surfaces (special tokens left out)."""
     if name == "bpe":
-        tokens = [tokenizer.token_text(i) for i in range(tokenizer.vocab_size)]
+        specials = set(tokenizer.special_tokens.values())
+        tokens = [tokenizer.token_text(i) for i in range(tokenizer.vocab_size) if i not in specials]
     elif name == "wordpiece":
         tokens = [t for t in tokenizer.vocab if t not in tokenizer.special_tokens]
     else:
@@ -466,6 +467,15 @@ def unigram_chart(rows: Sequence[dict], chosen: int) -> alt.Chart:
         return (line + rule).properties(height=160)
 
     return alt.vconcat(panel("vocabulary size", "#0072B2"), panel("log-likelihood", "#009E73"))
+
+
+def table_height(rows: int, *, most: int = 420) -> int:
+    """Pixels for a dataframe that shows `rows` rows without scrolling (up to `most`).
+
+    >>> table_height(2), table_height(100)
+    (108, 420)
+    """
+    return min(most, 38 + 35 * rows)
 
 
 def removed_rows(event: UnigramEvent, limit: int = 200) -> list[dict]:

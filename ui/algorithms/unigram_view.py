@@ -15,6 +15,7 @@ from .logic import (
     event_label,
     lattice_html,
     removed_rows,
+    table_height,
     unigram_chart,
     unigram_rows,
 )
@@ -41,7 +42,8 @@ def show(trained: Trained, corpus: PageCorpus) -> None:
     st.altair_chart(unigram_chart(unigram_rows(run), k), width="stretch")
     if event.removed:
         st.markdown(f"This step removed **{len(event.removed):,}** pieces (by {event.value_name}, smallest first):")
-        st.dataframe(removed_rows(event), hide_index=True, width="stretch", height=240)
+        rows = removed_rows(event)
+        st.dataframe(rows, hide_index=True, width="stretch", height=table_height(len(rows)))
     else:
         st.caption("This step removed no piece.")
     _lattice(run.model_at(k), corpus)

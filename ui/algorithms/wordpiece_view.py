@@ -14,6 +14,7 @@ from .logic import (
     corpus_words,
     raw_count_rows,
     score_rows,
+    table_height,
     trace_rows,
     unknown_example,
     why_sentence,
@@ -77,4 +78,4 @@ def _trace(run, corpus: PageCorpus) -> None:
     show_chips(trace.tokens)
     if trace.unknown:
         st.warning(md_escape(f"{word} becomes [UNK]: {trace.reason}."))
-    st.dataframe(trace_rows(trace), hide_index=True, width="stretch", height=min(400, 38 + 35 * len(trace.attempts)))
+    st.dataframe(trace_rows(trace), hide_index=True, width="stretch", height=table_height(len(trace.attempts)))
