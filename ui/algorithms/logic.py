@@ -275,12 +275,12 @@ def overlap_chart(rows: Sequence[dict]) -> alt.Chart:
     order = [r["vocabularies"] for r in rows]
     base = alt.Chart(data).encode(
         y=alt.Y("vocabularies:N", sort=order, title=None, axis=alt.Axis(labelLimit=260)),
-        x=alt.X("tokens:Q", title="multi-character tokens"),
+        x=alt.X("tokens:Q", title="multi-character tokens", axis=alt.Axis(tickMinStep=1, format="d")),
         tooltip=[alt.Tooltip("vocabularies:N"), alt.Tooltip("tokens:Q")],
     )
     bars = base.mark_bar(color="#0072B2")
     labels = base.mark_text(align="left", dx=3).encode(text="tokens:Q")
-    return (bars + labels).properties(height=max(60, 28 * len(rows)))
+    return (bars + labels).properties(height=alt.Step(28))
 
 
 # ---- chips ---------------------------------------------------------------------------
@@ -473,9 +473,9 @@ def table_height(rows: int, *, most: int = 420) -> int:
     """Pixels for a dataframe that shows `rows` rows without scrolling (up to `most`).
 
     >>> table_height(2), table_height(100)
-    (108, 420)
+    (114, 420)
     """
-    return min(most, 38 + 35 * rows)
+    return min(most, 37 * (rows + 1) + 3)
 
 
 def removed_rows(event: UnigramEvent, limit: int = 200) -> list[dict]:
