@@ -11,6 +11,7 @@ PAGES = [
     st.Page("views/train.py", title="Train", icon=":material/model_training:", url_path="train-bpe"),
     st.Page("views/tokenize.py", title="Tokenize", icon=":material/text_fields:", url_path="tokenize-text"),
     st.Page("views/vocab_size.py", title="Vocabulary size", icon=":material/bar_chart:", url_path="vocabulary-size"),
+    st.Page("views/algorithms.py", title="Algorithms", icon=":material/account_tree:", url_path="algorithms"),
 ]
 
 page = st.navigation(PAGES)
