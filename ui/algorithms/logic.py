@@ -23,8 +23,8 @@ import altair as alt
 from bpe_core.algorithms import ALGORITHMS
 from bpe_core.algorithms.unigram import SPACE, Lattice, UnigramEvent, UnigramRun
 from bpe_core.algorithms.wordpiece import WordPieceEvent, WordPieceRun, WordTrace
-from ui.tokens import TOKEN_CSS, TokenChip, tokens_html
-from ui.train_config import load_presets, preset_corpus
+from ui.shared.chips import TOKEN_CSS, TokenChip, tokens_html
+from ui.train.config import load_presets, preset_corpus
 
 #: The most text the page trains on (presets are cut to it too): Unigram, the slowest of
 #: the three, trains on 50,000 characters in about two seconds.

@@ -2,7 +2,7 @@
 runs, a Back / Step / slider stepper, and chips.
 
 Widget values that must survive a visit to another page are kept under a store key
-(`algo.*`) and copied into the widget's key on every run (`ui.state.persist`).
+(`algo.*`) and copied into the widget's key on every run (`ui.shared.state.persist`).
 Trained runs are shared by every session through the byte-bounded cache
 "algorithms.runs", keyed by the corpus text, its kind, the algorithm and the size.
 """
@@ -15,7 +15,7 @@ import streamlit as st
 from bpe_core.algorithms import ALGORITHMS
 from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_error, md_escape
-from ui.state import persist, remember
+from ui.shared.state import persist, remember
 
 from .logic import (
     DEFAULT_OWN_TEXT,
