@@ -10,6 +10,7 @@ PAGES = [
     st.Page("views/train.py", title="Train", icon=":material/model_training:", url_path="train-bpe"),
     st.Page("views/tokenize.py", title="Tokenize", icon=":material/text_fields:", url_path="tokenize-text"),
     st.Page("views/vocab_size.py", title="Vocabulary size", icon=":material/bar_chart:", url_path="vocabulary-size"),
+    st.Page("views/quirks.py", title="Quirks", icon=":material/psychology_alt:", url_path="tokenizer-quirks"),
 ]
 
 page = st.navigation(PAGES)
