@@ -61,7 +61,7 @@ def _table(*rows: tuple) -> tuple[PrintedMerge, ...]:
 
 EXAMPLES: tuple[WorkedExample, ...] = (
     WorkedExample(
-        "seed000_underscore", "000", "low 5, lower 2, newest 6, widest 3 with `_` (first-seen ties)", 8,
+        "seed000_underscore", "000", "low 5, lower 2, newest 6, widest 3 with _ (first-seen ties)", 8,
         _table(("e", "s", 9), ("es", "t", 9), ("est", "_", 9), ("l", "o", 7), ("lo", "w", 7), ("n", "e", 6),
                ("ne", "w", 6), ("new", "est_", 6)),
         (("lowest", ("low", "est_")),),
@@ -69,7 +69,7 @@ EXAMPLES: tuple[WorkedExample, ...] = (
         "pair seen first, and “lowest”, never seen in training, becomes low + est_.",
     ),
     WorkedExample(
-        "seed001_five_words", "001", "low 5, lower 2, newest 6, widest 3, new 2 with `</w>`", 10,
+        "seed001_five_words", "001", "low 5, lower 2, newest 6, widest 3, new 2 with </w>", 10,
         _table(("e", "s", 9), ("es", "t", 9), ("l", "o", 7), ("lo", "w", 7), ("n", "e", 8), ("ne", "w", 8),
                ("new", "est", 6), ("w", "i", 3), ("wi", "d", 3), ("wid", "est", 3)),
         (("low", ("low", "</w>")), ("lowest", ("low", "est", "</w>")), ("newer", ("new", "e", "r", "</w>")),
@@ -84,7 +84,7 @@ EXAMPLES: tuple[WorkedExample, ...] = (
         printed_label="the text's “expected output”",
     ),
     WorkedExample(
-        "seed002_sennrich", "002", "Sennrich's low 5, lower 2, newest 6, widest 3 with `</w>`", 5,
+        "seed002_sennrich", "002", "Sennrich's low 5, lower 2, newest 6, widest 3 with </w>", 5,
         _table(("e", "s", 9), ("es", "t", 9), ("est", "", 9), ("l", "o", 7), ("lo", "w", 7)),
         (("lowest", ("low", "est</w>")),),
         "The web page this text was taken from swallowed the end-of-word marker </w> as if it were an HTML "
@@ -94,7 +94,7 @@ EXAMPLES: tuple[WorkedExample, ...] = (
         restored=_table(("e", "s", 9), ("es", "t", 9), ("est", "</w>", 9), ("l", "o", 7), ("lo", "w", 7)),
     ),
     WorkedExample(
-        "classroom", "003", "low ×3, lowest ×2, newer ×2, wider ×1 with `_` (the “classroom” preset)", 5,
+        "classroom", "003", "low ×3, lowest ×2, newer ×2, wider ×1 with _ (the “classroom” preset)", 5,
         _table(("l", "o", 5), ("lo", "w", 5), ("low", "_", 3), ("e", "r", 3), ("er", "_", 3)),
         (("lowest", ("low", "e", "s", "t", "_")),),
         "Printed exactly as our engine trains it. After five merges “lowest” is still low + e + s + t + _: "
