@@ -289,7 +289,9 @@ def digit_chunk_lengths(pieces: Sequence[str]) -> tuple[int, ...]:
 
 
 def longest_digit_chunk(pieces: Sequence[str]) -> int:
-    """>>> longest_digit_chunk(("123", "456", "78")), longest_digit_chunk(("ab",))
+    """The most digits any one token holds.
+
+    >>> longest_digit_chunk(("123", "456", "78")), longest_digit_chunk(("ab",))
     (3, 0)
     """
     return max(digit_chunk_lengths(pieces), default=0)
