@@ -33,7 +33,7 @@ def test_every_section_renders_and_saves_screenshots(page, app_url, artifacts):
 
 def test_try_your_own_recomputes(page, app_url):
     _open(page, app_url)
-    box = page.get_by_label("Try your own: type a word in any case")
+    box = page.get_by_label("Try your own — Type a word in any case")
     box.fill("<b>SHOUTING</b>")
     box.press("Enter")
     # the hostile text comes back as escaped text inside chips, never as markup

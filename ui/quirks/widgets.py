@@ -93,7 +93,7 @@ def _claims(quirk: str) -> None:
 def _try_your_own(quirk: logic.Quirk, default: str, *, area: bool = False) -> str:
     key = f"quirks.try.{quirk.id}"
     widget = st.text_area if area else st.text_input
-    text = widget(f"Try your own: {quirk.placeholder.lower()}", value="", key=key, placeholder=default,
+    text = widget(f"Try your own — {quirk.placeholder}", value="", key=key, placeholder=default,
                   max_chars=logic.MAX_TRY_CHARS)
     return text or ""
 
