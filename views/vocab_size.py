@@ -5,6 +5,7 @@ A thin view: the sections live in ui.vocab.sections.
 """
 import streamlit as st
 
+from ui.quirks.widgets import ask_quiz
 from ui.vocab.sections import (
     choose_run,
     choose_vocab,
@@ -41,6 +42,7 @@ st.markdown(
     "unless the two are *tied*). Start from the vocabulary chosen above or from a published model."
 )
 cost_section(vocab)
+ask_quiz("vocab_size")
 
 st.header("3. The same text in ten languages")
 st.markdown(
