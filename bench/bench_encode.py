@@ -39,7 +39,7 @@ from bpe_core.openai_files import load_openai_encoding  # noqa: E402
 from bpe_core.pretokenize import PATTERNS, compile_splitter  # noqa: E402
 from bpe_core.pretrained import PRETOKENIZER_OF, openai_tokenizer  # noqa: E402
 from bpe_core.tokenizer import Tokenizer  # noqa: E402
-from bpe_core.training import DEFAULT_SPECIAL  # noqa: E402
+from bpe_core.train.run import DEFAULT_SPECIAL  # noqa: E402
 
 REPEAT = 5  # best of 5, ours and tiktoken timed round-robin (the machine may be shared)
 TARGET = 0.3  # ours / tiktoken throughput

@@ -18,8 +18,8 @@ from .corpus import WordTable, decode_text_file, parse_word_counts
 from .display import bytes_label, bytes_to_gpt2, gpt2_to_bytes, visible_whitespace
 from .pretokenize import PRETOKENIZERS, Piece, pretokenize
 from .tokenizer import Replay, ReplayStep, Tokenizer, TokenSpan
-from .trainer import TIE_RULES, BPETrainer, CountChange, MergeEvent, TrainerSettings
-from .training import TrainingRun, train
+from .tie_rules import TIE_RULES, TieRule
+from .train import BPETrainer, CountChange, MergeEvent, TrainerSettings, TrainingRun, train
 from .vocab import END_OF_WORD, UNITS
 from .dropout import dropout_encode, sample_segmentations
 from .spm import SentencePieceTokenizer, shipped_tokenizer
@@ -40,6 +40,7 @@ __all__ = [
     "Tokenizer",
     "TokenSpan",
     "TIE_RULES",
+    "TieRule",
     "BPETrainer",
     "CountChange",
     "MergeEvent",

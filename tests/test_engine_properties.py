@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from bpe_core import TIE_RULES, UNITS, END_OF_WORD, BPETrainer, TrainerSettings, WordTable, pretokenize, train
 from bpe_core.display import byte_to_unicode
 from bpe_core.pretrained import openai_tokenizer
-from bpe_core.trainer import MAX_TIES_KEPT
+from bpe_core.train.trainer import MAX_TIES_KEPT
 from naive_bpe import NaiveBPE, gpt2_byte_map
 
 REPO = Path(__file__).resolve().parent.parent
