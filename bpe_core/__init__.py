@@ -17,7 +17,7 @@ Pure Python plus `regex`: no Streamlit, no printing, deterministic.
 from .corpus import WordTable, decode_text_file, parse_word_counts
 from .display import bytes_label, bytes_to_gpt2, gpt2_to_bytes, visible_whitespace
 from .pretokenize import PRETOKENIZERS, Piece, pretokenize
-from .tokenizer import Replay, ReplayStep, Tokenizer, TokenSpan
+from .encode.tokenizer import Replay, ReplayStep, Tokenizer, TokenSpan
 from .tie_rules import TIE_RULES, TieRule
 from .train import BPETrainer, CountChange, MergeEvent, TrainerSettings, TrainingRun, train
 from .vocab import END_OF_WORD, UNITS

@@ -436,7 +436,7 @@ def test_long_pieces_match_tiktoken(name, text):
     """Pieces over 256 bytes (long digit runs under GPT-2's ` ?\\p{N}++`, whitespace runs)
     take the heap-based loop; its ids equal tiktoken's."""
     tiktoken = pytest.importorskip("tiktoken")
-    from bpe_core.openai_files import load_openai_encoding
+    from bpe_core.pretrained.openai_files import load_openai_encoding
 
     f = load_openai_encoding(name)
     enc = tiktoken.Encoding(name, pat_str=f.pattern, mergeable_ranks=f.mergeable_ranks, special_tokens=f.special_tokens)

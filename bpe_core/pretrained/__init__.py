@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Callable
 
-from ..openai_files import OPENAI_ENCODINGS, load_openai_encoding
-from ..tokenizer import Tokenizer
+from .openai_files import OPENAI_ENCODINGS, load_openai_encoding
+from ..encode.tokenizer import Tokenizer
 
 __all__ = ["Pretrained", "PRETRAINED", "load_pretrained", "openai_tokenizer", "OPENAI_ENCODINGS",
            "PRETOKENIZER_OF", "TITLES"]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..corpus import WordTable
-from ..tokenizer import Tokenizer
+from ..encode.tokenizer import Tokenizer
 from .events import MergeEvent, Pair
 from .trainer import BPETrainer, TrainerSettings
 from ..vocab import Body, base_symbols
