@@ -49,7 +49,8 @@ class Algorithm:
     - settings_for(vocab_size): settings that train up to that vocabulary size;
     - train(words, settings): the run (its `events` are `event_type`);
     - last_step(run): the last step; tokenizer_at(run, k): a tokenizer after step k;
-    - segment(tokenizer, word): one word's tokens as strings.
+    - segment(tokenizer, word): one word's tokens as strings;
+    - vocabulary(tokenizer): its tokens as strings, special tokens left out.
     """
 
     name: str
@@ -63,6 +64,7 @@ class Algorithm:
     last_step: Callable[[Any], int]
     tokenizer_at: Callable[[Any, int], Any]
     segment: Callable[[Any, str], tuple[str, ...]]
+    vocabulary: Callable[[Any], list[str]]
 
 
 def _table(text: str, *, kind: str) -> WordTable:
@@ -92,6 +94,19 @@ def _unigram_segment(model, word: str) -> tuple[str, ...]:
     return tuple(model.encode_pieces(word))
 
 
+def _bpe_vocabulary(tok) -> list[str]:
+    specials = set(tok.special_tokens.values())
+    return [tok.token_text(i) for i in range(tok.vocab_size) if i not in specials]
+
+
+def _wordpiece_vocabulary(tok) -> list[str]:
+    return [t for t in tok.vocab if t not in tok.special_tokens]
+
+
+def _unigram_vocabulary(model) -> list[str]:
+    return [p for i, p in enumerate(model.pieces) if i != model.unk_id]
+
+
 ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType({
     "bpe": Algorithm(
         name="bpe",
@@ -105,6 +120,7 @@ ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType({
         last_step=lambda run: run.steps,
         tokenizer_at=lambda run, k: run.tokenizer(k),
         segment=_bpe_segment,
+        vocabulary=_bpe_vocabulary,
     ),
     "wordpiece": Algorithm(
         name="wordpiece",
@@ -118,6 +134,7 @@ ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType({
         last_step=lambda run: run.steps,
         tokenizer_at=lambda run, k: run.tokenizer(k),
         segment=_wordpiece_segment,
+        vocabulary=_wordpiece_vocabulary,
     ),
     "unigram": Algorithm(
         name="unigram",
@@ -131,6 +148,7 @@ ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType({
         last_step=lambda run: len(run.events) - 1,
         tokenizer_at=lambda run, k: run.model_at(k),
         segment=_unigram_segment,
+        vocabulary=_unigram_vocabulary,
     ),
 })
 

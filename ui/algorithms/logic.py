@@ -242,14 +242,7 @@ def surface(token: str) -> str:
 
 def learned_surfaces(name: str, tokenizer: Any) -> set[str]:
     """The multi-character tokens of a vocabulary, as surfaces (special tokens left out)."""
-    if name == "bpe":
-        specials = set(tokenizer.special_tokens.values())
-        tokens = [tokenizer.token_text(i) for i in range(tokenizer.vocab_size) if i not in specials]
-    elif name == "wordpiece":
-        tokens = [t for t in tokenizer.vocab if t not in tokenizer.special_tokens]
-    else:
-        tokens = [p for i, p in enumerate(tokenizer.pieces) if i != tokenizer.unk_id]
-    return {s for s in map(surface, tokens) if len(s) >= 2}
+    return {s for s in map(surface, ALGORITHMS[name].vocabulary(tokenizer)) if len(s) >= 2}
 
 
 def overlap_regions(sets: Mapping[str, set[str]]) -> list[dict]:
