@@ -50,7 +50,8 @@ class Algorithm:
     - train(words, settings): the run (its `events` are `event_type`);
     - last_step(run): the last step; tokenizer_at(run, k): a tokenizer after step k;
     - segment(tokenizer, word): one word's tokens as strings;
-    - vocabulary(tokenizer): its tokens as strings, special tokens left out.
+    - vocabulary(tokenizer): its tokens as strings, special tokens left out;
+    - base_size(words): the vocabulary it starts from on these words (its alphabet).
     """
 
     name: str
@@ -65,6 +66,7 @@ class Algorithm:
     tokenizer_at: Callable[[Any, int], Any]
     segment: Callable[[Any, str], tuple[str, ...]]
     vocabulary: Callable[[Any], list[str]]
+    base_size: Callable[[Any], int]
 
 
 def _table(text: str, *, kind: str) -> WordTable:
@@ -103,6 +105,17 @@ def _wordpiece_vocabulary(tok) -> list[str]:
     return [t for t in tok.vocab if t not in tok.special_tokens]
 
 
+def _characters(words) -> set[str]:
+    return {ch for w in (words.words if isinstance(words, WordTable) else words) for ch in w}
+
+
+def _wordpiece_base(table: WordTable) -> int:
+    """BERT's 5 special tokens, each first character and each `##` continuation."""
+    starts = {w[0] for w in table.words}
+    inner = {ch for w in table.words for ch in w[1:]}
+    return 5 + len(starts) + len(inner)
+
+
 def _unigram_vocabulary(model) -> list[str]:
     return [p for i, p in enumerate(model.pieces) if i != model.unk_id]
 
@@ -121,6 +134,7 @@ ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType({
         tokenizer_at=lambda run, k: run.tokenizer(k),
         segment=_bpe_segment,
         vocabulary=_bpe_vocabulary,
+        base_size=lambda table: len(_characters(table)),
     ),
     "wordpiece": Algorithm(
         name="wordpiece",
@@ -135,6 +149,7 @@ ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType({
         tokenizer_at=lambda run, k: run.tokenizer(k),
         segment=_wordpiece_segment,
         vocabulary=_wordpiece_vocabulary,
+        base_size=_wordpiece_base,
     ),
     "unigram": Algorithm(
         name="unigram",
@@ -149,6 +164,7 @@ ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType({
         tokenizer_at=lambda run, k: run.model_at(k),
         segment=_unigram_segment,
         vocabulary=_unigram_vocabulary,
+        base_size=lambda words: len(_characters(words)) + 1,  # the characters and <unk>
     ),
 })
 

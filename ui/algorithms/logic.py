@@ -111,13 +111,7 @@ def base_sizes(corpus: PageCorpus) -> dict[str, int]:
     >>> base_sizes(page_corpus("hf_course"))
     {'bpe': 7, 'wordpiece': 12, 'unigram': 9}
     """
-    words = ALGORITHMS["bpe"].words(corpus.text, kind=corpus.kind)
-    chars = {ch for w in words.words for ch in w}
-    starts = {w[0] for w in words.words}
-    inner = {ch for w in words.words for ch in w[1:]}
-    unigram_words = ALGORITHMS["unigram"].words(corpus.text, kind=corpus.kind)
-    unigram_chars = {ch for w in unigram_words for ch in w}
-    return {"bpe": len(chars), "wordpiece": 5 + len(starts) + len(inner), "unigram": len(unigram_chars) + 1}
+    return {name: algo.base_size(algo.words(corpus.text, kind=corpus.kind)) for name, algo in ALGORITHMS.items()}
 
 
 def default_extra(corpus: PageCorpus) -> int:
