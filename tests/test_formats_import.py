@@ -236,7 +236,7 @@ def _minimal_hf(**model) -> dict:
 
 
 @pytest.mark.parametrize("change, words", [
-    (lambda d: d["model"].update(type="WordPiece"), r"`model.type` is 'WordPiece': this app reads BPE models only"),
+    (lambda d: d["model"].update(type="WordLevel"), r"`model.type` is 'WordLevel': this app reads BPE, WordPiece, Unigram models only"),
     (lambda d: d["model"].update(type="Chars"), r"`model.type` is 'Chars'"),
     (lambda d: d.update(normalizer={"type": "Precompiled", "precompiled_charsmap": ""}),
      r"`normalizer` is a normalizer of type 'Precompiled', which this app cannot run yet"),

@@ -10,9 +10,14 @@ Supported, with the library's own rules (read from its source):
   Prepend, Strip, Sequence;
 - pre-tokenizers: ByteLevel, Whitespace, WhitespaceSplit, BertPreTokenizer, Metaspace,
   Split (string or regex), Punctuation, Digits, Sequence;
-- models: BPE with unk_token, fuse_unk, continuing_subword_prefix, end_of_word_suffix,
-  byte_fallback and ignore_merges (a model type is one function in `_MODELS`;
-  WordPiece, Unigram and WordLevel are refused for now);
+- models (one function each in `MODELS`): BPE with unk_token, fuse_unk,
+  continuing_subword_prefix, end_of_word_suffix, byte_fallback and ignore_merges;
+  WordPiece with unk_token, continuing_subword_prefix and max_input_chars_per_word,
+  encoded by our `WordPieceTokenizer` (greedy longest match); Unigram with its
+  [piece, score] vocabulary, unk_id and byte_fallback, encoded by our `viterbi`
+  (WordLevel is refused);
+- decoders (for `decode`): ByteLevel, Metaspace, WordPiece, BPEDecoder, ByteFallback,
+  Fuse, Strip, Replace, Sequence; another type is an error when decoding, not loading;
 - added tokens with special, normalized, lstrip, rstrip and single_word.
 
 Writing (`hf_json_file`) turns a tokenizer trained here into a tokenizer.json the library
@@ -20,9 +25,9 @@ encodes the same way: our pattern as a Split (rewritten where Oniguruma, the lib
 regex engine, reads it differently), ByteLevel for byte units, an attached marker as
 the end_of_word_suffix; `hf_problem` says why a tokenizer cannot be written.
 
-What it leaves out: the post-processor and decoder (encoding here never adds special
-tokens, as `encode(text, add_special_tokens=False)`), BPE dropout (random), truncation
-and padding (refused: they would change the ids).
+What it leaves out: the post-processor (encoding here never adds special tokens, as
+`encode(text, add_special_tokens=False)`), BPE dropout (random), truncation and padding
+(refused: they would change the ids).
 """
 from __future__ import annotations
 
@@ -39,19 +44,24 @@ from .checks import Field, Source, parse_json
 from .pipeline import (
     BEHAVIORS,
     AddedToken,
+    Decoder,
     Model,
     Normalizer,
     Piece,
     PipelineTokenizer,
     PreTokenizer,
+    byte_chars_to_bytes,
     find_chars,
     find_regex,
     inverted,
     is_white_space,
+    normalize_piece,
+    origin_span,
     split_piece,
 )
 
-__all__ = ["load_hf_json", "looks_like_hf_json", "hf_json_file", "hf_problem", "NORMALIZERS", "PRE_TOKENIZERS", "MODELS"]
+__all__ = ["load_hf_json", "looks_like_hf_json", "hf_json_file", "hf_problem", "NORMALIZERS", "PRE_TOKENIZERS",
+           "MODELS", "DECODERS"]
 
 _FIX = "Use a tokenizer.json saved by Hugging Face tokenizers (`Tokenizer.save`)"
 
@@ -86,6 +96,7 @@ def load_hf_json(data: str | bytes | dict, *, name: str = "tokenizer.json") -> P
     model_type = _model_type(model_field)
     model, vocab = MODELS[model_type](model_field)
     added = _added_tokens(root.key("added_tokens", []), vocab)
+    decoder_field = root.key("decoder", None).optional()
     return PipelineTokenizer(
         name=name,
         kind="tokenizer.json",
@@ -95,7 +106,19 @@ def load_hf_json(data: str | bytes | dict, *, name: str = "tokenizer.json") -> P
         added_tokens=added,
         vocab=vocab,
         model_type=model_type,
+        decoder=_decoder_or_error(decoder_field) if decoder_field else None,
+        byte_level=_uses_byte_level(pre_field.value if pre_field else None),
     )
+
+
+def _uses_byte_level(pre_tokenizer: Any) -> bool:
+    """Whether a pre-tokenizer (or one inside a Sequence) is ByteLevel."""
+    if not isinstance(pre_tokenizer, dict):
+        return False
+    if pre_tokenizer.get("type") == "ByteLevel":
+        return True
+    inner = pre_tokenizer.get("pretokenizers")
+    return isinstance(inner, list) and any(_uses_byte_level(p) for p in inner)
 
 
 def _type(field: Field, table: dict, what: str) -> Callable:
@@ -297,28 +320,70 @@ def explicit_classes(pattern: str) -> str:
     return "".join(out)
 
 
+def _point(origin, i: int) -> tuple[int, int]:
+    """An empty range of the original text just before character i (or at the end)."""
+    at = origin[i][0] if i < len(origin) else origin[-1][1] if origin else 0
+    return (at, at)
+
+
 def _replace(field: Field) -> Normalizer:
     compiled = regex.compile(_pattern(field.key("pattern")))
     content = field.key("content").as_str()
-    return lambda text: compiled.sub(lambda m: content, text)
+
+    def replace(text: str) -> str:
+        return compiled.sub(lambda m: content, text)
+
+    def aligned(text: str, origin):
+        # each replacement's characters come from the whole match
+        out, out_origin, done = [], [], 0
+        for m in compiled.finditer(text):
+            out.append(text[done : m.start()])
+            out_origin.extend(origin[done : m.start()])
+            span = origin_span(origin, m.start(), m.end()) if m.end() > m.start() else _point(origin, m.start())
+            out.append(content)
+            out_origin.extend([span] * len(content))
+            done = m.end()
+        out.append(text[done:])
+        out_origin.extend(origin[done:])
+        return "".join(out), tuple(out_origin)
+
+    replace.aligned = aligned
+    return replace
 
 
 def _prepend(field: Field) -> Normalizer:
     prefix = field.key("prepend").as_str()
-    return lambda text: prefix + text if text else text
+
+    def prepend(text: str) -> str:
+        return prefix + text if text else text
+
+    def aligned(text: str, origin):  # the prefix covers no character of the text
+        return (prefix + text, (_point(origin, 0),) * len(prefix) + tuple(origin)) if text else (text, origin)
+
+    prepend.aligned = aligned
+    return prepend
 
 
 def _strip(field: Field) -> Normalizer:
     left, right = _flag(field, "strip_left", True), _flag(field, "strip_right", True)
 
-    def strip(text: str) -> str:
+    def bounds(text: str) -> tuple[int, int]:
         start, end = 0, len(text)
         while left and start < end and is_white_space(text[start]):
             start += 1
         while right and end > start and is_white_space(text[end - 1]):
             end -= 1
+        return start, end
+
+    def strip(text: str) -> str:
+        start, end = bounds(text)
         return text[start:end]
 
+    def aligned(text: str, origin):
+        start, end = bounds(text)
+        return text[start:end], tuple(origin[start:end])
+
+    strip.aligned = aligned
     return strip
 
 
@@ -330,6 +395,13 @@ def _normalizer_sequence(field: Field) -> Normalizer:
             text = stage(text)
         return text
 
+    def aligned(text: str, origin):
+        piece = Piece(text, False, tuple(origin))
+        for stage in stages:
+            piece = normalize_piece(stage, piece)
+        return piece.text, piece.origin
+
+    run.aligned = aligned
     return run
 
 
@@ -367,6 +439,22 @@ def _to_byte_chars(text: str) -> str:
     return "".join(_BYTE_CHARS[b] for b in text.encode("utf-8"))
 
 
+def _byte_piece(piece: Piece) -> Piece:
+    """A piece in GPT-2's byte form; each byte character comes from its character."""
+    origin = None
+    if piece.origin is not None:
+        origin = tuple(
+            span for ch, span in zip(piece.text, piece.origin) for _ in range(len(ch.encode("utf-8")))
+        )
+    return Piece(_to_byte_chars(piece.text), piece.at_start, origin)
+
+
+def _prefixed(piece: Piece, prefix: str) -> Piece:
+    """`prefix` + the piece; the prefix covers no character of the text."""
+    origin = None if piece.origin is None else (_point(piece.origin, 0),) * len(prefix) + piece.origin
+    return Piece(prefix + piece.text, piece.at_start, origin)
+
+
 def _byte_level(field: Field) -> PreTokenizer:
     prefix = _flag(field, "add_prefix_space", True)
     use_regex = _flag(field, "use_regex", True)
@@ -374,9 +462,9 @@ def _byte_level(field: Field) -> PreTokenizer:
 
     def split(piece: Piece) -> list[Piece]:
         if prefix and not piece.text.startswith(" "):
-            piece = Piece(" " + piece.text, piece.at_start)
+            piece = _prefixed(piece, " ")
         parts = split_piece(piece, find, "isolated") if use_regex else [piece]
-        return [Piece(_to_byte_chars(p.text), p.at_start) for p in parts]
+        return [_byte_piece(p) for p in parts]
 
     return _each(split)
 
@@ -417,10 +505,9 @@ def _metaspace(field: Field) -> PreTokenizer:
     find = find_chars(lambda ch: ch == replacement)
 
     def run(piece: Piece) -> list[Piece]:
-        text = piece.text.replace(" ", replacement)
-        if not text.startswith(replacement) and (scheme == "always" or (scheme == "first" and piece.at_start)):
-            text = replacement + text
-        piece = Piece(text, piece.at_start)
+        piece = Piece(piece.text.replace(" ", replacement), piece.at_start, piece.origin)
+        if not piece.text.startswith(replacement) and (scheme == "always" or (scheme == "first" and piece.at_start)):
+            piece = _prefixed(piece, replacement)
         return split_piece(piece, find, "merged_with_next") if split else [piece]
 
     return _each(run)
@@ -490,11 +577,9 @@ def _model_type(field: Field) -> str:
         raise field.fail("has no 'type' field and no merges, so its model type is unknown")
     kind = field.key("type").as_str()
     if kind not in MODELS:
-        later = " (WordPiece and Unigram come with the encoders of the algorithms issue)" if kind in (
-            "WordPiece", "Unigram", "WordLevel") else ""
         raise field.key("type").fail(
-            f"is {kind!r}: this app reads {', '.join(MODELS)} models only, so far{later}. "
-            "Choose a tokenizer.json with a BPE model"
+            f"is {kind!r}: this app reads {', '.join(MODELS)} models only. "
+            f"Choose a tokenizer.json with one of those"
         )
     return kind
 
@@ -559,53 +644,74 @@ def _bpe_model(field: Field) -> tuple[Model, dict[int, str]]:
                     f"makes or uses {token!r}, which is not in the vocabulary" if token else "cannot be joined into text"
                 )
         merges[(vocab[a], vocab[b])] = (rank, vocab[joined])  # a later duplicate wins, as in the library
-    reverse = {i: t for t, i in sorted(vocab.items(), key=lambda item: item[1], reverse=True)}
+    reverse = _reverse(vocab)
     unk_id = vocab[unk] if unk is not None else None
-    cache: dict[str, list[tuple[int, str]]] = {}
 
-    def symbols(word: str) -> list[int]:
+    def symbols(word: str) -> tuple[list[int], list[tuple[int, int]]]:
+        """The word's first symbols and the characters (start, end) each covers."""
         out: list[int] = []
-        pending: int | None = None  # an unknown stretch waiting to be written as unk
+        spans: list[tuple[int, int]] = []
+        pending: tuple[int, int] | None = None  # an unknown stretch waiting to be written as unk
         last = len(word) - 1
         for i, ch in enumerate(word):
             sym = (prefix if prefix and i else "") + ch + (suffix if suffix and i == last else "")
             found = vocab.get(sym)
-            if found is not None:
-                if pending is not None:
-                    out.append(pending)
-                    pending = None
-                out.append(found)
-                continue
-            if byte_fallback:
+            if found is None and byte_fallback:
                 codes = [vocab.get(f"<0x{b:02X}>") for b in sym.encode("utf-8")]
                 if all(c is not None for c in codes):
-                    out.extend(codes)  # type: ignore[arg-type]
-                    continue
+                    found = codes  # type: ignore[assignment]
+            if found is not None:
+                if pending is not None:
+                    out.append(unk_id)  # type: ignore[arg-type]
+                    spans.append(pending)
+                    pending = None
+                codes = found if isinstance(found, list) else [found]
+                out.extend(codes)
+                spans.extend([(i, i + 1)] * len(codes))
+                continue
             if unk_id is not None:
                 if pending is not None and not fuse_unk:
-                    out.append(pending)
-                pending = unk_id
+                    out.append(unk_id)
+                    spans.append(pending)
+                    pending = None
+                pending = (pending[0], i + 1) if pending is not None else (i, i + 1)
         if pending is not None:
-            out.append(pending)
-        return out
+            out.append(unk_id)  # type: ignore[arg-type]
+            spans.append(pending)
+        return out, spans
 
-    def encode_word(word: str) -> list[tuple[int, str]]:
+    def encode_word(word: str) -> list[tuple[int, str, int, int]]:
+        if ignore_merges and word in vocab:
+            return [(vocab[word], word, 0, len(word))]
+        ids, spans = symbols(word)
+        kept = merge_symbol_positions(ids, merges)
+        ends = [p for p, _ in kept[1:]] + [len(ids)]
+        return [(i, reverse[i], spans[p][0], spans[end - 1][1]) for (p, i), end in zip(kept, ends)]
+
+    return _cached(encode_word), reverse
+
+
+def _reverse(vocab: dict[str, int]) -> dict[int, str]:
+    """id -> token; where two tokens share an id, the first in file order wins."""
+    return {i: t for t, i in sorted(vocab.items(), key=lambda item: item[1], reverse=True)}
+
+
+def _cached(encode_word: Model) -> Model:
+    """A model that remembers the last 100,000 words it encoded."""
+    cache: dict[str, list[tuple[int, str, int, int]]] = {}
+
+    def encode(word: str) -> list[tuple[int, str, int, int]]:
         if not word:
             return []
         hit = cache.get(word)
-        if hit is not None:
-            return hit
-        if ignore_merges and word in vocab:
-            ids = [vocab[word]]
-        else:
-            ids = merge_symbols(symbols(word), merges)
-        result = [(i, reverse[i]) for i in ids]
-        if len(cache) > 100_000:
-            cache.clear()
-        cache[word] = result
-        return result
+        if hit is None:
+            hit = encode_word(word)
+            if len(cache) > 100_000:
+                cache.clear()
+            cache[word] = hit
+        return hit
 
-    return encode_word, reverse
+    return encode
 
 
 def merge_symbols(ids: list[int], merges: dict[tuple[int, int], tuple[int, int]]) -> list[int]:
@@ -619,9 +725,18 @@ def merge_symbols(ids: list[int], merges: dict[tuple[int, int], tuple[int, int]]
     >>> merge_symbols([1, 2, 3], {(2, 3): (0, 4), (1, 4): (1, 5), (1, 2): (2, 6)})
     [5]
     """
+    return [token for _, token in merge_symbol_positions(ids, merges)]
+
+
+def merge_symbol_positions(ids: list[int], merges: dict[tuple[int, int], tuple[int, int]]) -> list[tuple[int, int]]:
+    """`merge_symbols`, each result with the position of its first symbol in `ids`.
+
+    >>> merge_symbol_positions([1, 1, 1], {(1, 1): (0, 2)})
+    [(0, 2), (2, 1)]
+    """
     n = len(ids)
     if n < 2:
-        return list(ids)
+        return list(enumerate(ids))
     sym = list(ids)
     nxt = list(range(1, n + 1))
     prv = list(range(-1, n - 1))
@@ -648,10 +763,261 @@ def merge_symbols(ids: list[int], merges: dict[tuple[int, int], tuple[int, int]]
             left = merges.get((sym[prv[i]], sym[i]))
             if left is not None:
                 heapq.heappush(heap, (left[0], prv[i]))
-    return [sym[i] for i in range(n) if alive[i]]
+    return [(i, sym[i]) for i in range(n) if alive[i]]
 
 
-MODELS: dict[str, Callable[[Field], tuple[Model, dict[int, str]]]] = {"BPE": _bpe_model}
+def _wordpiece_model(field: Field) -> tuple[Model, dict[int, str]]:
+    """The library's WordPiece model, run by our `WordPieceTokenizer`: greedy longest
+    match, continuations written with the prefix, and the unknown token for a word
+    with an unmatched position or more than max_input_chars_per_word characters."""
+    from ..algorithms.wordpiece import WordPieceTokenizer
+
+    vocab = _bpe_vocab(field.key("vocab"))
+    unk = field.key("unk_token", "[UNK]").as_str(nonempty=True)
+    if unk not in vocab:
+        raise field.key("unk_token", unk).fail(f"is {unk!r}, which is not in the vocabulary")
+    prefix = field.key("continuing_subword_prefix", "##").as_str()
+    if not prefix:
+        raise field.key("continuing_subword_prefix", "").fail("is empty; this app's WordPiece needs a prefix such as '##'")
+    longest = field.key("max_input_chars_per_word", 100).as_int(low=0)
+    try:
+        wordpiece = WordPieceTokenizer(vocab, unk_token=unk, prefix=prefix, max_input_chars_per_word=longest,
+                                       special_tokens=(), name="tokenizer.json")
+    except ValueError as exc:
+        raise field.key("vocab").fail(f"cannot be used: {exc}") from None
+    reverse = _reverse(vocab)
+
+    def encode_word(word: str) -> list[tuple[int, str, int, int]]:
+        ids = wordpiece.encode_word(word)
+        if len(ids) == 1:
+            return [(ids[0], reverse[ids[0]], 0, len(word))]
+        out, pos = [], 0
+        for k, i in enumerate(ids):
+            width = len(reverse[i]) - (len(prefix) if k else 0)
+            out.append((i, reverse[i], pos, pos + width))
+            pos += width
+        return out
+
+    return _cached(encode_word), reverse
+
+
+def _unigram_model(field: Field) -> tuple[Model, dict[int, str]]:
+    """The library's Unigram model, run by our `viterbi`: every piece (the unknown
+    token too) may match; a character with no one-character piece gets an unknown node
+    scored the lowest score minus 10; a run of unknown nodes is one token (its text), which
+    is written as bytes (`<0x41>`) with byte_fallback when they all exist, else the unk id."""
+    from ..algorithms.unigram import PieceTable, merge_unknown, viterbi
+
+    vocab_field = field.key("vocab")
+    scores: dict[str, float] = {}
+    ids: dict[str, int] = {}
+    for i, item in enumerate(vocab_field.items()):
+        if not isinstance(item.value, list) or len(item.value) != 2:
+            raise item.fail('is not a [piece, score] pair (["▁the", -3.2])')
+        piece = item.index(0).as_str(nonempty=True)
+        scores.setdefault(piece, item.index(1).as_number())
+        ids.setdefault(piece, i)
+    if not scores:
+        raise vocab_field.fail("is empty; a Unigram model needs pieces")
+    unk_field = field.key("unk_id", None)
+    unk_id = None if unk_field.value is None else unk_field.as_int(low=0, high=len(vocab_field.value) - 1)
+    byte_fallback = _flag(field, "byte_fallback", False)
+    table = PieceTable(scores)
+    unk_score = min(scores.values()) - 10.0
+    reverse = {i: vocab_field.value[i][0] for i in range(len(vocab_field.value))}
+
+    def encode_word(word: str) -> list[tuple[int, str, int, int]]:
+        out = []
+        for start, end, known in merge_unknown(viterbi(word, table, unk_score)):
+            text = word[start:end]
+            found = ids.get(text)
+            if found is not None:
+                out.append((found, text, start, end))
+                continue
+            if byte_fallback:
+                codes = [(ids.get(f"<0x{b:02X}>"), f"<0x{b:02X}>") for b in text.encode("utf-8")]
+                if all(c is not None for c, _ in codes):
+                    out.extend((c, name, start, end) for c, name in codes)
+                    continue
+            if unk_id is None:
+                raise ValueError(
+                    f"The Unigram model has no unk_id, so it cannot encode {text!r}. "
+                    "Use a tokenizer.json whose model names an unknown token."
+                )
+            out.append((unk_id, text, start, end))
+        return out
+
+    return _cached(encode_word), reverse
+
+
+MODELS: dict[str, Callable[[Field], tuple[Model, dict[int, str]]]] = {
+    "BPE": _bpe_model,
+    "WordPiece": _wordpiece_model,
+    "Unigram": _unigram_model,
+}
+
+
+# ---- decoders -------------------------------------------------------------------------------
+# A decoder stage maps the list of token strings to a new list; the tokens are joined at the end.
+
+Stage = Callable[[list[str]], list[str]]
+
+
+def _decoder_stage(field: Field) -> Stage:
+    return _type(field, DECODERS, "decoder")(field)
+
+
+def _decoder_or_error(field: Field) -> Decoder:
+    """The file's decoder; one this app cannot run is an error when decoding only."""
+    try:
+        stage = _decoder_stage(field)
+    except ValueError as exc:
+        message = str(exc)
+
+        def refuse(tokens: list[str]) -> str:
+            raise ValueError(message)
+
+        return refuse
+    return lambda tokens: "".join(stage(list(tokens)))
+
+
+def _byte_level_decoder(field: Field) -> Stage:
+    return lambda tokens: ["".join(tokens) and byte_chars_joined(tokens)]
+
+
+def byte_chars_joined(tokens: list[str]) -> str:
+    """Tokens in GPT-2's byte form read back into text (invalid UTF-8 as U+FFFD).
+
+    >>> byte_chars_joined(["Hello", "Ġw", "orld"])
+    'Hello world'
+    """
+    return b"".join(byte_chars_to_bytes(t) for t in tokens).decode("utf-8", "replace")
+
+
+def _metaspace_decoder(field: Field) -> Stage:
+    replacement = field.key("replacement").as_str()
+    scheme_field = field.key("prepend_scheme", None)
+    scheme = "always" if scheme_field.value is None else scheme_field.one_of(("always", "first", "never"))
+    legacy = field.key("add_prefix_space", None)
+    if legacy.value is not None and not legacy.as_bool():
+        scheme = "never"
+
+    def run(tokens: list[str]) -> list[str]:
+        out = []
+        for i, token in enumerate(tokens):
+            text = token.replace(replacement, " ")
+            if i == 0 and scheme != "never" and text.startswith(" "):
+                text = text[1:]
+            out.append(text)
+        return out
+
+    return run
+
+
+_CLEANUP = ((" .", "."), (" ?", "?"), (" !", "!"), (" ,", ","), (" ' ", "'"), (" n't", "n't"),
+            (" 'm", "'m"), (" do not", " don't"), (" 's", "'s"), (" 've", "'ve"), (" 're", "'re"))
+
+
+def _cleanup(text: str) -> str:
+    for dirty, clean in _CLEANUP:
+        text = text.replace(dirty, clean)
+    return text
+
+
+def _wordpiece_decoder(field: Field) -> Stage:
+    prefix = field.key("prefix", "##").as_str()
+    cleanup = _flag(field, "cleanup", True)
+
+    def run(tokens: list[str]) -> list[str]:
+        out = []
+        for i, token in enumerate(tokens):
+            if i:
+                token = token[len(prefix):] if token.startswith(prefix) else " " + token
+            out.append(_cleanup(token) if cleanup else token)
+        return out
+
+    return run
+
+
+def _bpe_decoder(field: Field) -> Stage:
+    suffix = field.key("suffix", "</w>").as_str()
+    last = lambda i, n: i == n - 1  # noqa: E731
+    return lambda tokens: [t.replace(suffix, "" if last(i, len(tokens)) else " ") for i, t in enumerate(tokens)]
+
+
+_BYTE_TOKEN = regex.compile(r"<0x([0-9A-Fa-f]{2})>")
+
+
+def _byte_fallback_decoder(field: Field) -> Stage:
+    def run(tokens: list[str]) -> list[str]:
+        out: list[str] = []
+        pending = bytearray()
+
+        def flush() -> None:
+            if pending:
+                try:
+                    out.append(pending.decode("utf-8"))
+                except UnicodeDecodeError:
+                    out.extend(["\ufffd"] * len(pending))
+                pending.clear()
+
+        for token in tokens:
+            m = _BYTE_TOKEN.fullmatch(token) if len(token) == 6 else None
+            if m:
+                pending.append(int(m.group(1), 16))
+            else:
+                flush()
+                out.append(token)
+        flush()
+        return out
+
+    return run
+
+
+def _strip_decoder(field: Field) -> Stage:
+    content = field.key("content").as_str()
+    start, stop = field.key("start").as_int(low=0), field.key("stop").as_int(low=0)
+
+    def strip(token: str) -> str:
+        chars = list(token)
+        a = 0
+        while a < min(start, len(chars)) and chars[a] == content:
+            a += 1
+        b = len(chars)
+        while len(chars) - b < stop and b > a and chars[b - 1] == content:
+            b -= 1
+        return "".join(chars[a:b])
+
+    return lambda tokens: [strip(t) for t in tokens]
+
+
+def _replace_decoder(field: Field) -> Stage:
+    replace = _replace(field)
+    return lambda tokens: [replace(t) for t in tokens]
+
+
+def _decoder_sequence(field: Field) -> Stage:
+    stages = [_decoder_stage(item) for item in field.key("decoders").items()]
+
+    def run(tokens: list[str]) -> list[str]:
+        for stage in stages:
+            tokens = stage(tokens)
+        return tokens
+
+    return run
+
+
+DECODERS: dict[str, Callable[[Field], Stage]] = {
+    "ByteLevel": _byte_level_decoder,
+    "Metaspace": _metaspace_decoder,
+    "WordPiece": _wordpiece_decoder,
+    "BPEDecoder": _bpe_decoder,
+    "ByteFallback": _byte_fallback_decoder,
+    "Fuse": lambda field: lambda tokens: ["".join(tokens)],
+    "Strip": _strip_decoder,
+    "Replace": _replace_decoder,
+    "Sequence": _decoder_sequence,
+}
 
 
 # ---- added tokens ---------------------------------------------------------------------------

@@ -12,16 +12,29 @@ rules for cutting a string at matches: each match and each stretch between match
 segment; a behaviour (`removed`, `isolated`, `merged_with_previous`,
 `merged_with_next`, `contiguous`) says what happens to the matches.
 
-What it leaves out: offsets back into the original text after normalization (only
-whether a piece starts the text is kept, which Metaspace's `first` scheme needs),
-post-processors (encoding never adds special tokens here) and decoders.
+Offsets for drawing (`token_spans`): each piece can carry its `origin`, one
+(start, end) range of the original text per character. Splitting slices it; a stage that
+rewrites characters (a normalizer, ByteLevel, Metaspace) says where each new character
+came from: a normalizer may give an `aligned` form of itself, and one that does not is
+run cluster by cluster (a base character and its combining marks), which is exact for
+the character-by-character normalizers and falls back to the whole chunk otherwise.
+Encoding (`encode`) carries no origins, so it pays nothing for them.
+
+Decoding (`decode`) runs a decoder given as a function from token strings to text (see
+`hf_json`'s decoders); without one, tokens are joined with spaces, as the library does.
+
+What it leaves out: post-processors (encoding never adds special tokens here).
 """
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from typing import Callable, Collection, Iterable, Literal
 
 import regex
+
+from ..display import bytes_label, gpt2_to_bytes
+from ..encode.tokenizer import TokenSpan
 
 __all__ = [
     "Piece",
@@ -32,15 +45,71 @@ __all__ = [
     "find_chars",
     "split_piece",
     "is_white_space",
+    "sub_piece",
+    "normalize_piece",
+    "origin_span",
 ]
+
+
+Origin = tuple[tuple[int, int], ...]
 
 
 @dataclass(frozen=True, slots=True)
 class Piece:
-    """Text on its way through the pipeline; `at_start`: it begins the original text."""
+    """Text on its way through the pipeline; `at_start`: it begins the original text.
+
+    `origin`, when kept, holds for each character of `text` the (start, end) range of
+    the original text it came from (see the module docstring).
+    """
 
     text: str
     at_start: bool = False
+    origin: Origin | None = None
+
+
+def sub_piece(piece: Piece, a: int, b: int, at_start: bool) -> Piece:
+    """The characters a..b of a piece, with their origins."""
+    origin = piece.origin[a:b] if piece.origin is not None else None
+    return Piece(piece.text[a:b], at_start, origin)
+
+
+def origin_span(origin: Origin, a: int = 0, b: int | None = None) -> tuple[int, int]:
+    """The range of the original text that characters a..b came from.
+
+    >>> origin_span(((0, 0), (0, 1), (1, 3)), 1)
+    (0, 3)
+    """
+    part = origin[a:b]
+    return min(s for s, _ in part), max(e for _, e in part)
+
+
+def _clusters(text: str) -> list[tuple[int, int]]:
+    """Each base character with the combining marks after it.
+
+    >>> _clusters("ae\u0301b")
+    [(0, 1), (1, 3), (3, 4)]
+    """
+    bounds = [i for i, ch in enumerate(text) if i == 0 or not unicodedata.combining(ch)]
+    return list(zip(bounds, bounds[1:] + [len(text)]))
+
+
+def normalize_piece(normalizer: Callable[[str], str], piece: Piece) -> Piece:
+    """Run a normalizer on a piece, keeping origins when the piece has them."""
+    if piece.origin is None:
+        return Piece(normalizer(piece.text), piece.at_start)
+    aligned = getattr(normalizer, "aligned", None)
+    if aligned is not None:
+        text, origin = aligned(piece.text, piece.origin)
+        return Piece(text, piece.at_start, origin)
+    whole = normalizer(piece.text)
+    clusters = _clusters(piece.text)
+    parts = [normalizer(piece.text[a:b]) for a, b in clusters]
+    if "".join(parts) != whole:  # the normalizer looks across clusters: the chunk as a whole
+        return Piece(whole, piece.at_start, (origin_span(piece.origin),) * len(whole) if whole else ())
+    origin: list[tuple[int, int]] = []
+    for (a, b), part in zip(clusters, parts):
+        origin.extend([origin_span(piece.origin, a, b)] * len(part))
+    return Piece(whole, piece.at_start, tuple(origin))
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +127,10 @@ class AddedToken:
 
 Normalizer = Callable[[str], str]
 PreTokenizer = Callable[[list[Piece]], list[Piece]]
-Model = Callable[[str], list[tuple[int, str]]]
+#: A model turns a piece into tokens: (id, token string, start, end), the offsets being
+#: characters of the piece the token covers (a byte-fallback token covers its character).
+Model = Callable[[str], list[tuple[int, str, int, int]]]
+Decoder = Callable[[list[str]], str]
 #: A segmentation of a string: (start, end, is_match) covering it left to right.
 Segments = list[tuple[int, int, bool]]
 
@@ -170,9 +242,7 @@ def split_piece(piece: Piece, find: Callable[[str], Segments], behavior: str) ->
         kept.reverse()
     else:
         raise ValueError(f"Unknown split behaviour {behavior!r}; choose one of: {', '.join(BEHAVIORS)}.")
-    return [
-        Piece(piece.text[a:b], piece.at_start and a == 0) for a, b in kept if b > a
-    ]
+    return [sub_piece(piece, a, b, piece.at_start and a == 0) for a, b in kept if b > a]
 
 
 _WORD_AT_END = regex.compile(r"\w$")
@@ -185,9 +255,12 @@ class PipelineTokenizer:
     """A tokenizer read from another library's file: added tokens, normalizer,
     pre-tokenizer and model, run in that order (see the module docstring).
 
-    `encode` gives ids, `tokens` the token strings as the library shows them.
+    `encode` gives ids, `tokens` the token strings as the library shows them,
+    `token_spans` the tokens with offsets into the text, `decode` text from ids.
     Special added tokens are matched only when allowed (`allowed_special="all"` is the
     library's default behaviour); ordinary added tokens are always matched.
+    `byte_level`: the pieces are in GPT-2's byte form (a ByteLevel pre-tokenizer), so a
+    token's characters stand for bytes.
     """
 
     def __init__(
@@ -201,6 +274,8 @@ class PipelineTokenizer:
         added_tokens: Iterable[AddedToken] = (),
         vocab: dict[int, str],
         model_type: str = "BPE",
+        decoder: Decoder | None = None,
+        byte_level: bool = False,
     ):
         self.name = name
         self.kind = kind
@@ -208,11 +283,14 @@ class PipelineTokenizer:
         self.normalizer = normalizer
         self.pre_tokenizer = pre_tokenizer
         self.model = model
+        self.decoder = decoder
+        self.byte_level = byte_level
         self.added_tokens = tuple(added_tokens)
         self.vocab = dict(vocab)
         for tok in self.added_tokens:
             self.vocab.setdefault(tok.id, tok.content)
         self.special_tokens = {t.content: t.id for t in self.added_tokens if t.special}
+        self._added_ids = {t.id for t in self.added_tokens}
         raw = [t for t in self.added_tokens if not t.normalized]
         normed = [t for t in self.added_tokens if t.normalized]
         self._raw_matcher = _matcher(raw, lambda t: t.content)
@@ -229,6 +307,20 @@ class PipelineTokenizer:
             raise ValueError(f"Token id {token_id} is not in the {self.name} vocabulary. Check the ids.")
         return self.vocab[token_id]
 
+    def token_bytes(self, token_id: int) -> bytes:
+        """The bytes a token stands for: GPT-2's byte form read back for a byte-level
+        tokenizer, the byte of a byte-fallback token (`<0x0A>`), else the token decoded
+        alone."""
+        text = self.token_text(token_id)
+        if token_id in self._added_ids:
+            return text.encode("utf-8")
+        if self.byte_level:
+            return byte_chars_to_bytes(text)
+        fallback = _BYTE_TOKEN.fullmatch(text)
+        if fallback:
+            return bytes([int(fallback.group(1), 16)])
+        return self.decode([token_id]).encode("utf-8")
+
     def encode(self, text: str, *, allowed_special: Collection[str] | Literal["all"] = ()) -> list[int]:
         """Token ids of `text` (special added tokens matched only if allowed)."""
         return [i for i, _ in self.encode_pairs(text, allowed_special=allowed_special)]
@@ -240,24 +332,75 @@ class PipelineTokenizer:
     def encode_pairs(
         self, text: str, *, allowed_special: Collection[str] | Literal["all"] = ()
     ) -> list[tuple[int, str]]:
+        """(id, token string) for each token of `text`."""
+        return [
+            (i, s)
+            for _, tokens, _ in self._run(text, allowed_special, aligned=False)
+            for i, s, _, _ in tokens
+        ]
+
+    def token_spans(
+        self, text: str, *, allowed_special: Collection[str] | Literal["all"] = ()
+    ) -> list[TokenSpan]:
+        """Tokens with character offsets into `text`, for colouring.
+
+        A token covers the characters its text came from, through the normalizer and
+        pre-tokenizer; a token holding part of a character (a byte of it) covers that
+        whole character, as do its neighbours, and its `token_bytes` are its own bytes.
+        `label` is the token as the library shows it (`##s`, `▁the`), or its bytes
+        (`<E4>` for part of a character) for a byte-level or byte-fallback token.
+        """
+        spans: list[TokenSpan] = []
+        for index, (piece, tokens, added) in enumerate(self._run(text, allowed_special, aligned=True)):
+            for token_id, token, a, b in tokens:
+                start, end = origin_span(piece.origin, a, b) if piece.origin else (0, 0)
+                if added:
+                    spans.append(TokenSpan(token_id, token.encode("utf-8"), token, start, end, index,
+                                           token_id in self.special_tokens.values()))
+                    continue
+                data, label = self._span_bytes(piece.text[a:b], token, text[start:end])
+                spans.append(TokenSpan(token_id, data, label, start, end, index))
+        return spans
+
+    def _span_bytes(self, piece_text: str, token: str, original: str) -> tuple[bytes, str]:
+        if self.byte_level:
+            data = byte_chars_to_bytes(piece_text)
+            return data, bytes_label(data)
+        fallback = _BYTE_TOKEN.fullmatch(token)
+        if fallback and piece_text != token:
+            data = bytes([int(fallback.group(1), 16)])
+            return data, bytes_label(data)
+        return original.encode("utf-8"), token
+
+    def decode(self, ids: Iterable[int]) -> str:
+        """Text from ids, through the file's decoder, as the library's
+        `decode(ids, skip_special_tokens=False)`: special tokens are kept, and without a
+        decoder the tokens are joined with spaces."""
+        ids = list(ids)
+        tokens = [self.token_text(i) for i in ids]
+        if self.decoder is None:
+            return " ".join(tokens)
+        return self.decoder(tokens)
+
+    def _run(self, text: str, allowed_special, *, aligned: bool):
+        """(piece, its tokens, whether they are an added token) for each piece of `text`."""
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, not {type(text).__name__}")
         _check_encodable(text)
         allowed = self._allowed(allowed_special)
-        out: list[tuple[int, str]] = []
-        for chunk, token in self._cut(Piece(text, True), self._raw_matcher, allowed):
+        whole = Piece(text, True, tuple((i, i + 1) for i in range(len(text))) if aligned else None)
+        for chunk, token in self._cut(whole, self._raw_matcher, allowed):
             if token is not None:
-                out.append(token)
+                yield chunk, [(*token, 0, len(chunk.text))], True
                 continue
-            normalized = Piece(self.normalizer(chunk.text), chunk.at_start) if self.normalizer else chunk
+            normalized = normalize_piece(self.normalizer, chunk) if self.normalizer else chunk
             for part, token2 in self._cut(normalized, self._normed_matcher, allowed):
                 if token2 is not None:
-                    out.append(token2)
+                    yield part, [(*token2, 0, len(part.text))], True
                     continue
-                pieces = self.pre_tokenizer([part]) if self.pre_tokenizer else [part]
-                for piece in pieces:
-                    out.extend(self.model(piece.text))
-        return out
+                for piece in self.pre_tokenizer([part]) if self.pre_tokenizer else [part]:
+                    if piece.text:
+                        yield piece, self.model(piece.text), False
 
     def _allowed(self, allowed_special) -> set[str]:
         if allowed_special == "all":
@@ -297,12 +440,28 @@ class PipelineTokenizer:
             if tok.rstrip:
                 stop += _SPACE_AT_START.match(text[stop:]).end()
             if done < start:
-                out.append((Piece(text[done:start], piece.at_start and done == 0), None))
-            out.append((Piece(text[start:stop]), (tok.id, text[start:stop])))
+                out.append((sub_piece(piece, done, start, piece.at_start and done == 0), None))
+            out.append((sub_piece(piece, start, stop, False), (tok.id, text[start:stop])))
             done = stop
         if done < len(text):
-            out.append((Piece(text[done:], piece.at_start and done == 0), None))
+            out.append((sub_piece(piece, done, len(text), piece.at_start and done == 0), None))
         return out
+
+
+_BYTE_TOKEN = regex.compile(r"<0x([0-9A-Fa-f]{2})>")
+
+
+def byte_chars_to_bytes(text: str) -> bytes:
+    """GPT-2's byte form read back into bytes; text with a character outside the form
+    is its own UTF-8 (the library's ByteLevel decoder does the same per token).
+
+    >>> byte_chars_to_bytes("Ġw"), byte_chars_to_bytes("a★")
+    (b' w', b'a\\xe2\\x98\\x85')
+    """
+    try:
+        return gpt2_to_bytes(text)
+    except ValueError:
+        return text.encode("utf-8")
 
 
 def _matcher(tokens: list[AddedToken], form: Callable[[AddedToken], str]):
