@@ -903,13 +903,10 @@ def _metaspace_decoder(field: Field) -> Stage:
         scheme = "never"
 
     def run(tokens: list[str]) -> list[str]:
-        out = []
-        for i, token in enumerate(tokens):
-            text = token.replace(replacement, " ")
-            if i == 0 and scheme != "never" and text.startswith(" "):
-                text = text[1:]
-            out.append(text)
-        return out
+        # The library drops every replacement character of the first token (not only a
+        # leading one) unless nothing was prepended.
+        first = "" if scheme != "never" else " "
+        return [token.replace(replacement, " " if i else first) for i, token in enumerate(tokens)]
 
     return run
 

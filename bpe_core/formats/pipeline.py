@@ -16,8 +16,9 @@ Offsets for drawing (`token_spans`): each piece can carry its `origin`, one
 (start, end) range of the original text per character. Splitting slices it; a stage that
 rewrites characters (a normalizer, ByteLevel, Metaspace) says where each new character
 came from: a normalizer may give an `aligned` form of itself, and one that does not is
-run cluster by cluster (a base character and its combining marks), which is exact for
-the character-by-character normalizers and falls back to the whole chunk otherwise.
+run character by character when that gives the same text (as for Lowercase or
+StripAccents), else cluster by cluster (a base character and its combining marks, as
+NFC needs), else on the whole chunk, every new character then covering all of it.
 Encoding (`encode`) carries no origins, so it pays nothing for them.
 
 Decoding (`decode`) runs a decoder given as a function from token strings to text (see
@@ -102,14 +103,19 @@ def normalize_piece(normalizer: Callable[[str], str], piece: Piece) -> Piece:
         text, origin = aligned(piece.text, piece.origin)
         return Piece(text, piece.at_start, origin)
     whole = normalizer(piece.text)
-    clusters = _clusters(piece.text)
-    parts = [normalizer(piece.text[a:b]) for a, b in clusters]
-    if "".join(parts) != whole:  # the normalizer looks across clusters: the chunk as a whole
-        return Piece(whole, piece.at_start, (origin_span(piece.origin),) * len(whole) if whole else ())
-    origin: list[tuple[int, int]] = []
-    for (a, b), part in zip(clusters, parts):
-        origin.extend([origin_span(piece.origin, a, b)] * len(part))
-    return Piece(whole, piece.at_start, tuple(origin))
+    for groups in (_characters(piece.text), _clusters(piece.text)):
+        parts = [normalizer(piece.text[a:b]) for a, b in groups]
+        if "".join(parts) == whole:
+            origin: list[tuple[int, int]] = []
+            for (a, b), part in zip(groups, parts):
+                origin.extend([origin_span(piece.origin, a, b)] * len(part))
+            return Piece(whole, piece.at_start, tuple(origin))
+    # the normalizer looks across clusters: the chunk as a whole
+    return Piece(whole, piece.at_start, (origin_span(piece.origin),) * len(whole) if whole else ())
+
+
+def _characters(text: str) -> list[tuple[int, int]]:
+    return [(i, i + 1) for i in range(len(text))]
 
 
 @dataclass(frozen=True, slots=True)
