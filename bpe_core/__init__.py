@@ -21,6 +21,8 @@ from .tokenizer import Replay, ReplayStep, Tokenizer, TokenSpan
 from .trainer import TIE_RULES, BPETrainer, CountChange, MergeEvent, TrainerSettings
 from .training import TrainingRun, train
 from .vocab import END_OF_WORD, UNITS
+from .dropout import dropout_encode, sample_segmentations
+from .spm import SentencePieceTokenizer, shipped_tokenizer
 
 __all__ = [
     "WordTable",
@@ -46,4 +48,8 @@ __all__ = [
     "train",
     "END_OF_WORD",
     "UNITS",
+    "dropout_encode",
+    "sample_segmentations",
+    "SentencePieceTokenizer",
+    "shipped_tokenizer",
 ]

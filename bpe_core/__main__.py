@@ -1,7 +1,9 @@
-"""Command line: `python -m bpe_core train ...` and `python -m bpe_core encode ...`.
+"""Command line: `python -m bpe_core train ...`, `encode ...` and `export ...`.
 
 train prints a readable trace (one line per merge) or, with --json, a JSON list with one
-object per merge. encode prints token ids. Errors are one line on stderr, exit code 2.
+object per merge. encode prints token ids (--tokens: the token strings, as JSON) with a
+saved, OpenAI or imported tokenizer; export writes a saved tokenizer in another
+library's format. Errors are one line on stderr, exit code 2.
 """
 from __future__ import annotations
 
@@ -13,11 +15,14 @@ from pathlib import Path
 from .corpus import WordTable, decode_text_file
 from .display import visible_whitespace
 from .pretokenize import PRETOKENIZERS
-from .trainer import TIE_RULES, TrainerSettings
+from .pretrained import PRETRAINED, load_pretrained
+from .trainer import TIE_RULES, TrainerSettings, marker_clash
 from .training import TrainingRun, train
 from .vocab import END_OF_WORD, UNITS
 
-OPENAI_NAMES = ("gpt2", "cl100k_base", "o200k_base")
+ALGORITHMS = ("bpe", "wordpiece", "unigram")
+#: The default bound on the tokens' text (characters), which bounds a run's memory.
+MAX_TOKEN_TEXT = 50_000_000
 
 
 def _read(path: str) -> str:
@@ -41,7 +46,9 @@ def _nonneg_int(text: str) -> int:
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m bpe_core", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
-    t = sub.add_parser("train", help="train BPE and print each merge")
+    t = sub.add_parser("train", help="train BPE, WordPiece or Unigram and print each step")
+    t.add_argument("--algorithm", choices=ALGORITHMS, default="bpe",
+                   help="the training algorithm (default bpe); unigram needs --vocab-size")
     src = t.add_mutually_exclusive_group(required=True)
     src.add_argument("--text", metavar="FILE", help="a UTF-8 text file, split by --pretokenizer")
     src.add_argument("--words", metavar="FILE", help="a word-count list: 'low 5' per line")
@@ -51,18 +58,33 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--units", choices=UNITS, default="char")
     t.add_argument("--end-of-word", choices=END_OF_WORD, default="none")
     t.add_argument("--marker", default="</w>", help="end-of-word marker text (default </w>)")
-    t.add_argument("--pretokenizer", choices=PRETOKENIZERS, default="whitespace")
+    t.add_argument("--pretokenizer", choices=(*PRETOKENIZERS, "bert"), default="whitespace",
+                   help="bert (punctuation split off) is for --algorithm wordpiece only")
     t.add_argument("--tie-break", choices=TIE_RULES, default="first-seen")
     t.add_argument("--min-count", type=_nonneg_int, default=1)
+    t.add_argument("--max-token-text", type=_nonneg_int, default=MAX_TOKEN_TEXT, metavar="N",
+                   help="stop once the tokens' text adds up to N characters, which bounds memory "
+                        f"(default {MAX_TOKEN_TEXT:,}: a few hundred MB at most; 0 for no limit)")
     t.add_argument("--json", action="store_true", help="print a JSON list of merges")
     t.add_argument("--save", metavar="PATH", help="save the tokenizer as JSON for `encode`")
     e = sub.add_parser("encode", help="encode text to token ids")
-    e.add_argument("--tokenizer", required=True, help=f"a saved tokenizer file, or one of {', '.join(OPENAI_NAMES)}")
+    e.add_argument("--tokenizer", required=True,
+                   help=f"one of {', '.join(PRETRAINED)}, or a path: a saved tokenizer "
+                   "(BPE, WordPiece or Unigram), tokenizer.json, a SentencePiece .model, .tiktoken, a folder "
+                   "with vocab.json + merges.txt, a Tekken JSON, subword-nmt codes")
     src = e.add_mutually_exclusive_group(required=True)
     src.add_argument("--text", metavar="STR", help="the text itself")
     src.add_argument("--file", metavar="FILE", help="a UTF-8 text file")
     e.add_argument("--allow-special", action="store_true", help="encode <|endoftext|> etc. as special tokens")
     e.add_argument("--json", action="store_true", help="print a JSON list")
+    e.add_argument("--tokens", action="store_true", help="print the token strings (a JSON list) instead of ids")
+    e.add_argument("--pattern", metavar="NAME|REGEX",
+                   help="pre-tokenizer for a .tiktoken file: gpt2, cl100k_base, o200k_base, ... or a regex")
+    x = sub.add_parser("export", help="write a saved tokenizer in another library's format")
+    x.add_argument("--tokenizer", required=True, metavar="SAVED", help="a file saved with `train --save`")
+    x.add_argument("--format", required=True, choices=("hf", "tiktoken", "subword-nmt", "gpt2"))
+    x.add_argument("--out", required=True, nargs="+", metavar="PATH",
+                   help="the file to write; for gpt2 a folder, or two paths: vocab.json merges.txt")
     return p
 
 
@@ -79,6 +101,12 @@ def _trace_line(ev, run: TrainingRun) -> str:
 
 
 def cmd_train(args: argparse.Namespace) -> int:
+    if args.algorithm == "unigram":
+        return cmd_train_unigram(args)
+    if args.algorithm == "wordpiece":
+        return cmd_train_wordpiece(args)
+    if args.pretokenizer == "bert":
+        raise ValueError(f"--pretokenizer bert is for --algorithm wordpiece. For BPE choose one of: {', '.join(PRETOKENIZERS)}.")
     if args.words is not None:
         table = WordTable.from_word_counts(_read(args.words))
     else:
@@ -92,10 +120,14 @@ def cmd_train(args: argparse.Namespace) -> int:
         vocab_size=args.vocab_size,
         min_count=args.min_count,
         top_n=0,
+        max_token_text=args.max_token_text or None,
     )
+    clash = marker_clash(settings, table)
+    if clash:
+        print(f"warning: {clash}", file=sys.stderr)
     run = train(table, settings)
     if args.save:  # before printing, so a bad path prints only the error
-        from .files import run_to_json
+        from .formats import run_to_json
 
         try:
             Path(args.save).write_text(json.dumps(run_to_json(run), ensure_ascii=False), encoding="utf-8")
@@ -123,25 +155,129 @@ def cmd_train(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_encode(args: argparse.Namespace) -> int:
-    text = args.text if args.text is not None else _read(args.file)
-    if args.tokenizer in OPENAI_NAMES:
-        from .pretrained import openai_tokenizer
+def cmd_train_unigram(args: argparse.Namespace) -> int:
+    from .algorithms import unigram
 
-        tok = openai_tokenizer(args.tokenizer)
+    if args.vocab_size is None:
+        raise ValueError("--algorithm unigram needs --vocab-size N (the pieces to keep, <unk> included).")
+    if args.words is not None:
+        words = unigram.words_from_word_counts(_read(args.words))
     else:
-        from .files import tokenizer_from_json
+        words = unigram.words_from_text(_read(args.text))
+    run = unigram.train_unigram(words, unigram.UnigramSettings(vocab_size=args.vocab_size))
+    if args.save:
+        _write_json(args.save, run.model().to_json())
+    if args.json:
+        print(json.dumps([unigram.event_to_json(ev) for ev in run.events], ensure_ascii=False, indent=1))
+    else:
+        for ev in run.events:
+            print(unigram.event_line(ev))
+    return 0
 
-        tok = tokenizer_from_json(_read(args.tokenizer), name=args.tokenizer)
-    ids = tok.encode(text, allowed_special="all" if args.allow_special else ())
+
+def _write_json(path: str, data: object) -> None:
+    try:
+        Path(path).write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    except OSError as exc:
+        raise ValueError(f"Cannot write {path!r}: {exc.strerror}. Check the folder exists and is writable.") from None
+
+
+def cmd_train_wordpiece(args: argparse.Namespace) -> int:
+    from .algorithms.wordpiece import WordPieceSettings, train_wordpiece, wordpiece_word_table
+
+    for flag, value, default in (("--units", args.units, "char"), ("--end-of-word", args.end_of_word, "none"),
+                                 ("--min-count", args.min_count, 1)):
+        if value != default:
+            raise ValueError(f"{flag} does not apply to WordPiece (characters, '##' continuations). Leave it out.")
+    if args.words is not None:
+        table = WordTable.from_word_counts(_read(args.words))
+    else:
+        table = wordpiece_word_table(_read(args.text), args.pretokenizer)
+    merges = args.merges if args.merges is not None or args.vocab_size is not None else 10
+    run = train_wordpiece(table, WordPieceSettings(
+        tie_break=args.tie_break, merges=merges, vocab_size=args.vocab_size, top_n=0))
+    if args.save:
+        try:
+            Path(args.save).write_text(json.dumps(run.tokenizer().to_json(), ensure_ascii=False), encoding="utf-8")
+        except OSError as exc:
+            raise ValueError(f"Cannot write {args.save!r}: {exc.strerror}. Check the folder exists and is writable.") from None
+    if args.json:
+        out = [
+            {
+                "step": ev.step,
+                "pair": list(ev.pair_text),
+                "token": ev.token,
+                "score": ev.score,
+                "count": ev.count,
+                "score_fraction": [ev.score_numerator, ev.score_denominator],
+                "left_count": ev.left_count,
+                "right_count": ev.right_count,
+                "ties": [[run.tokens[a], run.tokens[b]] for a, b in ev.ties],
+                "tie_count": ev.tie_count,
+                "bpe_pair": list(ev.bpe_pair_text),
+                "bpe_count": ev.bpe_count,
+                "vocab_size": ev.vocab_size,
+                "corpus_length": ev.corpus_length,
+            }
+            for ev in run.events
+        ]
+        print(json.dumps(out, ensure_ascii=False, indent=1))
+        return 0
+    show = visible_whitespace
+    for ev in run.events:
+        left, right = (show(t) for t in ev.pair_text)
+        line = (f"step {ev.step:>4}: {left} + {right} -> {show(ev.token)}  (score {ev.count}/({ev.left_count} x "
+                f"{ev.right_count}) = {ev.score:.4g}; count {ev.count}")
+        if ev.tie_count > 1:
+            line += f"; {ev.tie_count - 1} tied, {ev.tie_break} rule"
+        if not ev.bpe_agrees:
+            line += f"; BPE would merge {' + '.join(map(show, ev.bpe_pair_text))} (count {ev.bpe_count})"
+        print(line + ")")
+    print(run.stop_message())
+    return 0
+
+
+def cmd_encode(args: argparse.Namespace) -> int:
+    from .formats import PipelineTokenizer, load_tokenizer, token_strings
+
+    text = args.text if args.text is not None else _read(args.file)
+    if args.tokenizer in PRETRAINED:
+        tok = load_pretrained(args.tokenizer)
+    else:
+        tok = load_tokenizer(args.tokenizer, pattern=args.pattern)
+    # A tokenizer.json matches its added tokens, special ones too, as the library does.
+    allowed = "all" if args.allow_special or isinstance(tok, PipelineTokenizer) else ()
+    if args.tokens:
+        print(json.dumps(token_strings(tok, text, allowed_special=allowed), ensure_ascii=False))
+        return 0
+    ids = tok.encode(text, allowed_special=allowed)
     print(json.dumps(ids) if args.json else " ".join(map(str, ids)))
     return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from .formats import tokenizer_from_json, write_export
+
+    tok = tokenizer_from_json(_read_bytes(args.tokenizer), name=args.tokenizer)
+    for path in write_export(tok, args.format, args.out):
+        print(path)
+    return 0
+
+
+def _read_bytes(path: str) -> bytes:
+    try:
+        return Path(path).read_bytes()
+    except OSError as exc:
+        raise ValueError(f"Cannot read {path!r}: {exc.strerror}. Check the path.") from None
+
+
+COMMANDS = {"train": cmd_train, "encode": cmd_encode, "export": cmd_export}
 
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     try:
-        return cmd_train(args) if args.command == "train" else cmd_encode(args)
+        return COMMANDS[args.command](args)
     except (ValueError, TypeError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

@@ -11,7 +11,15 @@ from dataclasses import dataclass
 
 from .pretokenize import check_pretokenizer, iter_piece_texts
 
-__all__ = ["WordTable", "parse_word_counts", "decode_text_file"]
+__all__ = ["WordTable", "parse_word_counts", "decode_text_file", "MAX_COUNT", "MAX_CORPUS_SYMBOLS"]
+
+#: The largest count one word may have: a million million, far above any real corpus's
+#: word frequency. Bigger numbers would only overflow the 64-bit columns of the tables
+#: the pages draw (and a 4,301-digit count is more than Python's int() reads).
+MAX_COUNT = 10**12
+#: The largest corpus, in symbols (each word's length times its count, added up): 2**53,
+#: the largest whole number a browser's JavaScript numbers hold exactly.
+MAX_CORPUS_SYMBOLS = 2**53
 
 
 @dataclass(frozen=True)
@@ -29,6 +37,22 @@ class WordTable:
         if len(self.words) != len(self.counts):
             raise ValueError(
                 f"{len(self.words)} words but {len(self.counts)} counts: give one count per word."
+            )
+        symbols = 0
+        for word, count in zip(self.words, self.counts):
+            if isinstance(count, bool) or not isinstance(count, int):
+                raise TypeError(f"The count of {word!r} must be a whole number, not {type(count).__name__}.")
+            if not 1 <= count <= MAX_COUNT:
+                raise ValueError(
+                    f"The count of {word!r} is {_short_number(count)}; counts must be from 1 to "
+                    f"{MAX_COUNT:,}. Use smaller counts (only their ratios matter to the merges)."
+                )
+            symbols += count * (len(word) + 1)
+        if symbols > MAX_CORPUS_SYMBOLS:
+            raise ValueError(
+                f"The corpus adds up to about {symbols:.2e} symbols (each word's length times its "
+                f"count); the largest this app takes is {MAX_CORPUS_SYMBOLS:,}. Use smaller counts "
+                "(only their ratios matter to the merges)."
             )
 
     def __len__(self) -> int:
@@ -72,6 +96,11 @@ class WordTable:
         merged: dict[str, int] = {}
         for word, count in pairs:
             merged[word] = merged.get(word, 0) + count
+            if merged[word] > MAX_COUNT:
+                raise ValueError(
+                    f"The counts of {word!r} add up to {merged[word]:,}, more than {MAX_COUNT:,}, the "
+                    "largest count this app takes. Use smaller counts (only their ratios matter)."
+                )
         return cls(tuple(merged), tuple(merged.values()), None)
 
     def to_word_counts(self) -> str:
@@ -97,7 +126,19 @@ def parse_word_counts(text: str) -> list[tuple[str, int]]:
             continue  # a comment, even one that ends in a number ("# Sennrich et al. 2016")
         if len(parts) == 2 and _is_int(parts[1]):
             word, count_text = parts
+            if len(count_text.lstrip("+-0")) > len(str(MAX_COUNT)):
+                raise ValueError(
+                    f"Line {lineno}: the count {_short_number(count_text)} of {word[:40]!r} is larger "
+                    f"than {MAX_COUNT:,}, the largest count this app takes. Use smaller counts "
+                    "(only their ratios matter to the merges)."
+                )
             count = int(count_text)
+            if count > MAX_COUNT:
+                raise ValueError(
+                    f"Line {lineno}: the count {count:,} of {word[:40]!r} is larger than "
+                    f"{MAX_COUNT:,}, the largest count this app takes. Use smaller counts "
+                    "(only their ratios matter to the merges)."
+                )
             if count <= 0:
                 raise ValueError(
                     f"Line {lineno}: {raw!r} has count {count}; counts must be whole numbers "
@@ -126,6 +167,21 @@ def parse_word_counts(text: str) -> list[tuple[str, int]]:
             "The word list is empty. Write one 'word count' per line, e.g. 'low 5'."
         )
     return out
+
+
+def _short_number(value: int | str) -> str:
+    """A number for a message, cut in the middle when it is too long to read.
+
+    >>> _short_number("1" * 50)
+    '11111111111111111111…11111 (50 digits)'
+    >>> _short_number(12345)
+    '12,345'
+    """
+    text = str(value)
+    digits = text.lstrip("+-")
+    if len(digits) <= 16:
+        return f"{int(text):,}"
+    return f"{text[:20]}…{text[-5:]} ({len(digits):,} digits)"
 
 
 def _is_int(text: str) -> bool:

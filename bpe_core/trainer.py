@@ -32,6 +32,7 @@ from .vocab import END_OF_WORD, UNITS, Body, Vocab
 
 __all__ = [
     "TIE_RULES",
+    "marker_clash",
     "TrainerSettings",
     "CountChange",
     "MergeEvent",
@@ -57,6 +58,8 @@ _LONG_WORD = 48
 #: First-seen tie keys pack (word index, offset) into one int: word << 40 | offset.
 _OFFSET_BITS = 40
 
+#: The longest end-of-word marker accepted.
+MAX_MARKER_LENGTH = 12
 #: Events keep at most this many tied pairs (`tie_count` is always the full number).
 MAX_TIES_KEPT = 64
 
@@ -72,7 +75,12 @@ class TrainerSettings:
     - merges: how many merges at most (None: no limit); vocab_size: stop once the
       vocabulary has this many tokens (None: no target); min_count: stop when the best
       pair occurs fewer times than this (0 and 1 both mean: merge while any pair occurs);
-    - top_n: how many rows of the pair table each event keeps.
+    - top_n: how many rows of the pair table each event keeps;
+    - max_token_text: stop once the tokens' bodies add up to this many characters (or
+      bytes) in all (None: no limit). Each merged token keeps its whole text, so a corpus
+      of long words (or one text with no pre-tokenizer) that goes on merging pairs seen
+      once builds tokens as long as the words, and memory grows with merges times word
+      length; this bounds it. The app and the command line set it.
     """
 
     units: str = "char"
@@ -83,6 +91,7 @@ class TrainerSettings:
     vocab_size: int | None = None
     min_count: int = 1
     top_n: int = 20
+    max_token_text: int | None = None
 
     def __post_init__(self) -> None:
         _check_choice("units", self.units, UNITS)
@@ -99,6 +108,12 @@ class TrainerSettings:
         _check_count("vocabulary size", self.vocab_size, minimum=1, optional=True)
         _check_count("minimum count", self.min_count, minimum=0)
         _check_count("top N", self.top_n, minimum=0)
+        _check_count("token text limit", self.max_token_text, minimum=1, optional=True)
+        if self.end_of_word != "none" and len(self.marker) > MAX_MARKER_LENGTH:
+            raise ValueError(
+                f"The end-of-word marker is {len(self.marker):,} characters long; markers may be "
+                f"at most {MAX_MARKER_LENGTH} (such as '</w>' or '_')."
+            )
 
 
 def _check_choice(what: str, value: object, choices: tuple[str, ...]) -> None:
@@ -115,6 +130,29 @@ def _check_count(what: str, value: object, *, minimum: int, optional: bool = Fal
         )
     if value < minimum:
         raise ValueError(f"The {what} must be at least {minimum}, not {value}.")
+
+
+def marker_clash(settings: TrainerSettings, words: WordTable) -> str | None:
+    """A warning when the end-of-word marker is also text of the corpus, else None.
+
+    The trainer keeps them apart (a token is its body plus an end-of-word flag), but
+    written out they look the same: with marker "e", the pair (w, e) and the pair
+    (w, end of word) are both "w e" in the merge list and the downloads.
+
+    >>> marker_clash(TrainerSettings(end_of_word="separate", marker="e"), WordTable(("we",), (1,)))[:46]
+    "The end-of-word marker 'e' also occurs in the "
+    """
+    if settings.end_of_word == "none":
+        return None
+    word = next((w for w in words.words if settings.marker in w), None)
+    if word is None:
+        return None
+    return (
+        f"The end-of-word marker {settings.marker!r} also occurs in the corpus (in the word "
+        f"{word[:40]!r}). Training keeps the two apart, but written out they look the same, so "
+        "the merge list, the vocabulary and the downloads show some tokens and pairs twice. "
+        "Choose a marker the text does not use, such as '</w>'."
+    )
 
 
 class CountChange(NamedTuple):
@@ -145,11 +183,16 @@ class MergeEvent:
     `step` is 1-based and is the merge's rank: encoding applies lower steps first.
     Pairs are token ids; `pair_text`, `token` and the vocabulary give their text.
 
-    The pair table, the count changes and the changed words are stored by column
-    (`table_pairs` and `table_counts`, ...) and read as rows through `top_pairs`,
-    `count_changes` and `words_changed`: a run keeps thousands of events, and columns
-    are a few tuples per event where rows would be dozens of small objects for the
-    garbage collector to walk.
+    The pair table and the count changes are stored by column (`table_pairs` and
+    `table_counts`, ...) and read as rows through `top_pairs` and `count_changes`: a run
+    keeps thousands of events, and columns are a few tuples per event where rows would be
+    dozens of small objects for the garbage collector to walk.
+
+    The words a merge changed are kept as indices only (`changed_words`), not with their
+    tokens: a word's tokens at any step come from replaying the merges
+    (`TrainingRun.words_changed(k)`, `TrainingRun.segmentations`). Keeping every changed
+    word's tokens made a run's memory grow with the square of a long word's length (a
+    10,000-character text with no pre-tokenizer held about 92 MB after 5,000 merges).
     """
 
     step: int
@@ -167,8 +210,7 @@ class MergeEvent:
     changed_pairs: tuple[Pair, ...]  # the pairs whose count the merge changed...
     counts_before: tuple[int, ...]  # ...their counts before it (0: absent)...
     counts_after: tuple[int, ...]   # ...and after it (0: gone)
-    changed_words: tuple[int, ...]  # the words the merge changed, ascending...
-    changed_tokens: tuple[tuple[int, ...], ...]  # ...and their tokens after it
+    changed_words: tuple[int, ...]  # the words the merge changed, ascending
     merged_occurrences: int         # positions merged, weighted by word count
     vocab_size: int                 # after the merge
     corpus_length: int              # tokens in the whole corpus after the merge
@@ -190,11 +232,6 @@ class MergeEvent:
         return tuple(
             map(CountChange._make, zip(self.changed_pairs, self.counts_before, self.counts_after))
         )
-
-    @property
-    def words_changed(self) -> tuple[tuple[int, tuple[int, ...]], ...]:
-        """(word index, tokens after the merge) for every word the merge changed."""
-        return tuple(zip(self.changed_words, self.changed_tokens))
 
 
 class BPETrainer:
@@ -391,6 +428,12 @@ class BPETrainer:
             return f"reached {s.merges} merges"
         if s.vocab_size is not None and len(self.vocab) >= s.vocab_size:
             return f"reached the target vocabulary size of {s.vocab_size}"
+        if s.max_token_text is not None and self.vocab.body_size >= s.max_token_text:
+            return (
+                f"the tokens' text reached {self.vocab.body_size:,} characters in all, the limit of "
+                f"{s.max_token_text:,} that keeps a run's memory bounded (long words merged pair by "
+                "pair build long tokens; a pre-tokenizer that splits the text avoids it)"
+            )
         if not self._sorted_counts:
             return "no pairs are left: every word is a single token"
         if self._sorted_counts[-1] < s.min_count:
@@ -410,11 +453,14 @@ class BPETrainer:
         merges = s.merges if s.merges is not None else -1
         size = s.vocab_size if s.vocab_size is not None else -1
         min_count = s.min_count
-        bodies = self.vocab.bodies
+        vocab = self.vocab
+        bodies = vocab.bodies
+        text_limit = s.max_token_text if s.max_token_text is not None else float("inf")
         sorted_counts = self._sorted_counts  # updated in place by each merge
         while (
             self.step != merges
             and len(bodies) != size
+            and vocab.body_size < text_limit
             and sorted_counts
             and sorted_counts[-1] >= min_count
         ):
@@ -452,8 +498,7 @@ class BPETrainer:
         # superset, pruned lazily), so a word with no occurrence is skipped.
         delta: dict[Pair, int] = {}
         get = delta.get
-        changed: list[int] = []  # the words changed...
-        changed_tokens: list[tuple[int, ...]] = []  # ...and their tokens after the merge
+        changed: list[int] = []  # the words changed
         merged_total = 0
         pair_words = self.pair_words
         words_of = pair_words.get
@@ -489,7 +534,6 @@ class BPETrainer:
                         ws.append(w)
                 old[j : j + 2] = (new,)
                 changed.append(w)
-                changed_tokens.append(tuple(old))
                 continue
             if not k:
                 continue  # a stale entry
@@ -516,7 +560,6 @@ class BPETrainer:
             seg.extend(old[start:])
             segmentations[w] = seg
             changed.append(w)
-            changed_tokens.append(tuple(seg))
         count_of_word = counts.__getitem__
         for x, ws_x in left_words.items():
             c = counts[ws_x[0]] if len(ws_x) == 1 else sum(map(count_of_word, ws_x))
@@ -655,7 +698,6 @@ class BPETrainer:
                 "counts_before": tuple(counts_before),
                 "counts_after": tuple(counts_after),
                 "changed_words": tuple(changed),
-                "changed_tokens": tuple(changed_tokens),
                 "merged_occurrences": merged_total,
                 "vocab_size": len(vocab.bodies),
                 "corpus_length": self.corpus_length,

@@ -8,6 +8,7 @@ segmentation (the first k merges replayed on it), the vocabulary, the figures, a
 from __future__ import annotations
 
 import gc
+import sys
 import weakref
 from dataclasses import dataclass
 from typing import Callable
@@ -99,6 +100,30 @@ class TrainingRun:
         indices = range(len(self.words)) if word_indices is None else word_indices
         return {w: tuple(tok._encode_piece(self.words.words[w])) for w in indices}  # type: ignore[misc]
 
+    def words_changed(self, k: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
+        """(word index, its tokens after merge k) for every word merge k changed.
+
+        >>> run = train(WordTable.from_word_counts("low 5\\nlower 2\\nnewest 6"),
+        ...             TrainerSettings(merges=2))
+        >>> [(w, [run.displays[t] for t in toks]) for w, toks in run.words_changed(2)]
+        [(0, ['lo', 'w']), (1, ['lo', 'we', 'r'])]
+        """
+        k = self._check_step(k)
+        if not k:
+            return ()
+        changed = self.events[k - 1].changed_words
+        segs = self.segmentations(k, changed)
+        return tuple((w, segs[w]) for w in changed)
+
+    def nbytes(self) -> int:
+        """About how many bytes of memory the run holds (events, vocabulary, words).
+
+        Counted with sys.getsizeof over every container the run owns, small integers
+        (shared by the whole process) left out; within a few percent of what tracemalloc
+        measures (tests/test_engine_memory.py checks that).
+        """
+        return _deep_size(self)
+
     def tokenizer(self, k: int | None = None, *, special_tokens: dict[str, int] | None = None) -> Tokenizer:
         """A tokenizer that knows the first k merges (all if None).
 
@@ -137,10 +162,41 @@ def _cached_tokenizer(run: TrainingRun, k: int, size: int, specials: tuple) -> T
             name=f"trained (step {k})",
             base_size=run.base_size,
         )
-        if len(per_run) > 16:
+        if len(per_run) > 4:  # each holds a merge table and a piece cache
             per_run.clear()
         per_run[(k, specials)] = tok
     return tok
+
+
+def _deep_size(run: TrainingRun) -> int:
+    seen: set[int] = set()
+    size = sys.getsizeof
+    total = size(run) + _size_of(run.words.words, seen) + _size_of(run.words.counts, seen)
+    total += _size_of(run.tokens, seen) + _size_of(run.displays, seen) + _size_of(run.events, seen)
+    for ev in run.events:
+        total += size(ev) + size(ev.__dict__)
+        for value in ev.__dict__.values():
+            total += _size_of(value, seen)
+    return total
+
+
+def _size_of(value: object, seen: set[int]) -> int:
+    """getsizeof of a value and what it holds (tuples, strings, bytes, ints), each object
+    counted once; small ints (-5 to 256) and bools are shared by the whole process."""
+    if id(value) in seen or isinstance(value, bool):
+        return 0
+    if isinstance(value, int):
+        if -5 <= value <= 256:
+            return 0
+        seen.add(id(value))
+        return sys.getsizeof(value)
+    if isinstance(value, tuple):
+        seen.add(id(value))
+        return sys.getsizeof(value) + sum(_size_of(v, seen) for v in value)
+    if isinstance(value, (str, bytes)):
+        seen.add(id(value))
+        return sys.getsizeof(value)
+    return 0
 
 
 def train(

@@ -28,10 +28,11 @@ class Vocab:
     """An append-only table of tokens: id -> (body, eow, display text).
 
     `units` is "char" or "byte"; `marker` is the end-of-word marker's text, used only
-    for display (and as the separate marker symbol's text).
+    for display (and as the separate marker symbol's text). `body_size` is the length of
+    all bodies added up (characters or bytes): what the token texts cost in memory.
     """
 
-    __slots__ = ("units", "marker", "bodies", "eows", "displays", "_texts", "_ids", "base_size")
+    __slots__ = ("units", "marker", "bodies", "eows", "displays", "_texts", "_ids", "base_size", "body_size")
 
     def __init__(self, units: str, marker: str, base: Iterable[tuple[Body, bool]]):
         self.units = units
@@ -41,6 +42,7 @@ class Vocab:
         self.displays: list[str] = []
         self._texts: list[str] = []  # displays without the marker
         self._ids: dict[tuple[Body, bool], int] = {}
+        self.body_size = 0
         # Base symbols in code-point order of their displayed form; eow breaks a display tie.
         for body, eow in sorted(set(base), key=lambda t: (self.display_of(*t), t[1])):
             self.add(body, eow)
@@ -75,6 +77,7 @@ class Vocab:
     def _mint(self, body: Body, eow: bool, text: str) -> int:
         """Append a new token whose display, without the marker, is `text`."""
         new_id = len(self.bodies)
+        self.body_size += len(body)
         self._ids[(body, eow)] = new_id
         self.bodies.append(body)
         self.eows.append(eow)

@@ -20,4 +20,20 @@ if ! command -v chromium >/dev/null 2>&1; then
   fi
 fi
 
+# The class-store tests start a real redis-server, and the deploy test nginx too (both
+# Debian's, on free loopback ports); like the browser, they are installed here when
+# missing and required under BPE_REQUIRE_BROWSER=1.
+servers=()
+command -v redis-server >/dev/null 2>&1 || servers+=(redis-server)
+command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ] || servers+=(nginx)
+if [ ${#servers[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "Installing Debian's ${servers[*]} for the class and deploy tests..."
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${servers[@]}" >/dev/null
+  else
+    echo "${servers[*]} not found and cannot apt-get: the Redis/deploy tests will be skipped" >&2
+  fi
+fi
+
 exec python -m pytest "$@"

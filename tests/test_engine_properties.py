@@ -21,7 +21,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bpe_core import TIE_RULES, UNITS, END_OF_WORD, TrainerSettings, WordTable, pretokenize, train
+from bpe_core import TIE_RULES, UNITS, END_OF_WORD, BPETrainer, TrainerSettings, WordTable, pretokenize, train
 from bpe_core.display import byte_to_unicode
 from bpe_core.pretrained import openai_tokenizer
 from bpe_core.trainer import MAX_TIES_KEPT
@@ -106,7 +106,8 @@ def test_events_equal_the_naive_trainers(units, end_of_word, tie_break, pairs, m
         assert ev.vocab_size == ns.vocab_size
         assert ev.tokens_in_use == ns.tokens_in_use
         assert ev.merged_occurrences == ns.merged_occurrences
-        assert dict(ev.words_changed) == {w: ns.segmentations[w] for w in ns.changed}
+        assert ev.changed_words == tuple(sorted(ns.changed))
+        assert dict(run.words_changed(ev.step)) == {w: ns.segmentations[w] for w in ns.changed}
 
 
 @all_units
@@ -415,10 +416,17 @@ def test_replay_of_a_long_piece_equals_training(tie_break):
     (the heap-based loop for pieces over 256 symbols) gives exactly the segmentation
     training reached after step k."""
     text = (REPO / "corpora" / "english_sample.txt").read_text(encoding="utf-8")[:3000]
-    run = train(WordTable.from_text(text, "none"), TrainerSettings(tie_break=tie_break, merges=120, top_n=0))
-    for k in (1, 7, 60, 120):
-        trained = next(toks for ev in reversed(run.events[:k]) for w, toks in ev.words_changed if w == 0)
-        assert run.segmentations(k)[0] == trained
+    table = WordTable.from_text(text, "none")
+    settings = TrainerSettings(tie_break=tie_break, merges=120, top_n=0)
+    run = train(table, settings)
+    trainer = BPETrainer(table, settings)  # the trainer's own segmentation, step by step
+    trained = {}
+    for ev in trainer.iter_merges():
+        if ev.step in (1, 7, 60, 120):
+            trained[ev.step] = tuple(trainer.segmentations[0])
+    for k, toks in trained.items():
+        assert run.segmentations(k)[0] == toks
+        assert run.words_changed(k) == ((0, toks),)
 
 
 @pytest.mark.parametrize("name", ["gpt2", "cl100k_base", "o200k_base"])

@@ -140,19 +140,24 @@ def test_upload_with_bom_and_describe():
         "notes.txt · byte, none, first-seen"
 
 
-def test_run_cache_evicts_least_recently_used_by_weight():
-    from ui.train_state import RunCache
+def test_run_cache_evicts_least_recently_used_by_bytes():
+    """The shared run cache weighs each run by what it holds and drops the least
+    recently used beyond its byte budget; a run bigger than the budget is not kept."""
+    from ui.shared.cache import ByteLRU
 
-    cache = RunCache(budget=12)
     small = run_of(SENNRICH)
+    weight = small.nbytes()
+    cache = ByteLRU("test", budget=10 * weight)
     for i in range(10):
-        cache.put(f"s{i}", small)
+        cache.put(f"s{i}", small, weight)
     assert cache.get("s0") is small  # now the most recently used
-    cache.put("big", small, size=1_000_000)  # weighs 11
-    # the 9 least recently used small runs made room; s0 (just used) stays
-    assert cache.get("big") is small and cache.get("s0") is small and cache.get("s9") is None
-    cache.put("big2", small, size=2_000_000)  # too heavy to share: it stays alone
-    assert cache.get("big2") is small and cache.get("big") is None and cache.get("s0") is None
+    cache.put("big", small, 5 * weight)
+    # the 5 least recently used small runs made room; s0 (just used) stays
+    assert cache.get("big") is small and cache.get("s0") is small
+    assert [cache.get(f"s{i}") for i in range(1, 6)] == [None] * 5 and cache.get("s6") is small
+    assert cache.nbytes <= cache.budget
+    cache.put("huge", small, 11 * weight)  # bigger than the whole budget: not kept
+    assert cache.get("huge") is None and cache.get("big") is small
 
 
 # ---- RunView: segmentations at any step, without replay ------------------------------------
@@ -172,7 +177,7 @@ def test_changed_and_recent_words_follow_the_events():
     view = run_of(SENNRICH)
     assert view.changed_words(0) == []
     assert view.changed_words(1) == [2, 3]  # e + s: newest and widest
-    assert view.recent_words(4)[:2] == [w for w, _ in view.run.events[3].words_changed][:2]
+    assert view.recent_words(4)[:2] == list(view.run.events[3].changed_words)[:2]
     assert view.by_count == [2, 0, 3, 1]
 
 

@@ -16,6 +16,7 @@ from typing import Any
 import streamlit as st
 
 from bpe_core import TrainingRun, Tokenizer
+from ui.shared.markdown import md_escape
 
 RUN_KEY = "shared.run"
 STEP_KEY = "shared.step"
@@ -63,7 +64,7 @@ def sidebar_caption() -> None:
     fragment, updates the sidebar too (a fragment may write to the sidebar).
     """
     with st.sidebar:
-        st.caption(sidebar_caption_text())
+        st.caption(md_escape(sidebar_caption_text()))
     st.session_state[CAPTION_DRAWN] = True
 
 

@@ -16,6 +16,7 @@ It leaves out drawing (ui/tokenize_html.py) and widgets (ui/tokenize_widgets.py)
 from __future__ import annotations
 
 import re
+import sys
 import weakref
 from collections import Counter
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from pathlib import Path
 from typing import Mapping
 
 from bpe_core import Tokenizer, TokenSpan
+from ui.shared.cache import approx_size
 
 __all__ = [
     "DRAW_LIMIT_BYTES", "COUNT_LIMIT_BYTES", "COMPARE_DRAW_LIMIT_BYTES", "URL_TEXT_LIMIT",
@@ -160,6 +162,11 @@ class Analysis:
     @property
     def n_unknown(self) -> int:
         return sum(1 for i in self.ids if i is None)
+
+    def nbytes(self) -> int:
+        """About how many bytes the analysis holds (for the shared caches' budgets)."""
+        per_span = approx_size(self.spans[0]) if self.spans else 0
+        return sys.getsizeof(self.ids) + sys.getsizeof(self.spans) + per_span * len(self.spans) + 200
 
 
 def analyse(tok: Tokenizer, text: str, *, allow_special: bool = False) -> Analysis:

@@ -9,8 +9,10 @@ settings survive a visit to another page. The URL carries the tokenizer, short t
 the view (`sync_from_url` once per new link, `sync_to_url` at the end of each run).
 
 Sharing: the three OpenAI tokenizers are loaded once per server process
-(`st.cache_resource`) and only read; so are analyses of (tokenizer, text) pairs, which
-are frozen. The session's own tokenizer comes from `ui.state.session_tokenizer()`.
+(`st.cache_resource`) and only read; analyses of (tokenizer, text) pairs, which are
+frozen, and their HTML are shared through byte-bounded caches (ui.shared.cache), keyed by
+the text itself, so a session only gets the analysis of exactly the text it pasted. The
+session's own tokenizer comes from `ui.state.session_tokenizer()`.
 """
 from __future__ import annotations
 
@@ -23,6 +25,8 @@ import streamlit as st
 
 from bpe_core import Tokenizer, visible_whitespace
 from bpe_core.pretrained import TITLES, openai_tokenizer
+from ui.shared.cache import byte_cached
+from ui.shared.markdown import md_error, md_escape
 from ui.state import STEP_KEY, persist, remember, session_label, session_run, session_step, session_tokenizer
 from ui.tokenize_html import (
     TOKENIZE_CSS, chip_html_for, ids_html, pieces_html, replay_html, reveal, symbol_text, text_html,
@@ -69,15 +73,6 @@ INJECTION_NOTE = (
     "encode typed special-token text as ordinary characters unless the program opts in "
     "(tiktoken's `allowed_special`)."
 )
-
-
-def md_escape(text: str) -> str:
-    r"""Text (e.g. a corpus or file name from the Train page) shown literally in markdown.
-
-    >>> md_escape("a*b_[c](d) <e>")
-    'a\\*b\\_\\[c\\]\\(d\\) \\<e\\>'
-    """
-    return re.sub(r"([\\`*_{}\[\]()#+\-.!|<>~$])", r"\\\1", text)
 
 
 # ---- state ------------------------------------------------------------------------------
@@ -143,14 +138,14 @@ def load_openai(name: str) -> Tokenizer:
     return openai_tokenizer(name)
 
 
-# Shared across sessions: an analysis is frozen, so sessions read the same object. Bounded:
-# a 2 MB text's analysis holds ~450,000 ids (~20 MB), so at most 16 entries, 15 minutes.
-@st.cache_resource(max_entries=16, ttl=900, show_spinner=False)
+# Shared across sessions: an analysis is frozen, so sessions read the same object. Bounded
+# in bytes: a 2 MB text's analysis holds ~450,000 ids (a few MB).
+@byte_cached("tokenize.analyses")
 def _analyse_openai(name: str, text: str, allow_special: bool) -> Analysis:
     return analyse(load_openai(name), text, allow_special=allow_special)
 
 
-@st.cache_resource(max_entries=16, ttl=900, show_spinner=False)
+@byte_cached("tokenize.html")
 def _text_html_openai(name: str, text: str, allow_special: bool, show_ws: bool, highlight: int | None) -> str:
     a = _analyse_openai(name, text, allow_special)
     return text_html(text, a.spans, load_openai(name), show_whitespace=show_ws, highlight=highlight,
@@ -200,7 +195,7 @@ def controls() -> None:
     """Tokenizer choice, example texts, the text, and the two display options."""
     st.html(TOKENIZE_CSS)
     for warning in st.session_state.pop(K + "url_warnings", []):
-        st.warning(warning)
+        st.warning(md_escape(warning))
     key, cb = _bind("tokenizer")
     st.segmented_control(
         "Tokenizer", TOKENIZER_CHOICES, format_func=SHORT_NAMES.get, key=key, required=True, **cb,
@@ -257,7 +252,7 @@ def current_analysis() -> Analysis | None:
         with st.spinner("Tokenizing…"):
             return analysis_for(get("tokenizer"), text, get("special"))
     except ValueError as exc:
-        st.error(str(exc))
+        st.error(md_error(exc))
         return None
 
 
@@ -293,11 +288,11 @@ def special_notice(a: Analysis) -> None:
     n = len(as_text)
     others = f" (and {len(found) - 1} other special token{'s' if len(found) > 2 else ''})" if len(found) > 1 else ""
     if get("special"):
-        head = (f"Special tokens are **allowed**: `{s}`{others} became the single special id "
+        head = (f"Special tokens are **allowed**: **{md_escape(s)}**{others} became the single special id "
                 f"**{special_id}**. Untick the box to see it as ordinary text ({n} tokens).")
         st.warning(head + "\n\n" + INJECTION_NOTE, icon=":material/warning:")
     else:
-        head = (f"Your text contains `{s}`{others}. It is encoded as **ordinary text**: {n} tokens, "
+        head = (f"Your text contains **{md_escape(s)}**{others}. It is encoded as **ordinary text**: {n} tokens, "
                 f"not the special id {special_id}. Tick **Allow special tokens** to see the difference.")
         st.info(head + "\n\n" + INJECTION_NOTE, icon=":material/shield:")
     st.html(
@@ -445,7 +440,7 @@ def view_replay(a: Analysis) -> None:
     i = get("token")
     span = a.spans[i]
     if span.special:
-        st.info(f"`{span.label}` is a special token (id {span.id}): it is not built by merges, it was "
+        st.info(f"**{md_escape(span.label)}** is a special token (id {span.id}): it is not built by merges, it was "
                 "added to the vocabulary by hand and is matched as a whole, only when allowed.")
         return
     # The token's piece: the text covered by all tokens of the same piece.
@@ -579,7 +574,7 @@ def view_compare(a: Analysis) -> None:
         try:
             results[c] = analysis_for(c, text, get("special"))
         except ValueError as exc:
-            st.error(f"{SHORT_NAMES[c]}: {exc}")
+            st.error(f"{SHORT_NAMES[c]}: {md_error(exc)}")
     if not results:
         return
     fewest = min(r.n_tokens for r in results.values()) or 1
@@ -612,7 +607,7 @@ def _fill_ids(ids: tuple) -> None:
 
 def view_decode(a: Analysis | None) -> None:
     tok = tokenizer_for(get("tokenizer"))
-    st.markdown(f"Turn token ids back into text with **{title_of(get('tokenizer'))}**.")
+    st.markdown(f"Turn token ids back into text with **{md_escape(title_of(get('tokenizer')))}**.")
     key, cb = _bind("ids")
     st.text_area("Token ids", key=key, height=100, placeholder="e.g. 9906, 1917, 0  (commas, spaces or a [list])",
                  **cb)
@@ -625,7 +620,7 @@ def view_decode(a: Analysis | None) -> None:
         ids = parse_ids(raw)
         data = tok.decode_bytes(ids)
     except (ValueError, TypeError) as exc:
-        st.error(str(exc))
+        st.error(md_error(exc))
         return
     st.markdown(f"**{len(ids):,} ids → {len(data):,} bytes**")
     st.html(TOKENIZE_CSS + ids_html(tok, ids, show_whitespace=get("show_ws"), css=False))

@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Mapping
 
 from bpe_core import END_OF_WORD, PRETOKENIZERS, TIE_RULES, UNITS, TrainerSettings, WordTable, decode_text_file
+from bpe_core.trainer import MAX_MARKER_LENGTH, marker_clash
+from ui.shared.corpora import python_reference_text
 
 __all__ = [
     "UPLOAD_LIMIT_MB", "MAX_MERGES", "NO_PRETOKENIZER_LIMIT", "MAX_WORD_LENGTH", "SHARE_TEXT_LIMIT",
@@ -41,8 +43,16 @@ NO_PRETOKENIZER_LIMIT = 10_000
 MAX_WORD_LENGTH = 10_000
 #: A pasted corpus up to this many characters travels in a shared link.
 SHARE_TEXT_LIMIT = 500
+#: A link's text or word list is read up to this many characters (a hand-made link may
+#: carry more than the page writes); a word list is cut after its last whole line.
+LINK_TEXT_LIMIT = SHARE_TEXT_LIMIT * 4
 #: Rows of the pair table each merge event keeps (and the page shows).
 TOP_N = 20
+#: Training stops once the tokens' text adds up to this many characters: each merged
+#: token keeps its text, and long words merged pair by pair (a text with no
+#: pre-tokenizer) would otherwise build tokens as long as the text, thousands of times.
+#: With it, a run holds about 30 MB at most (README, "Memory").
+TOKEN_TEXT_LIMIT = 2_000_000
 
 SOURCES: tuple[str, ...] = ("preset", "text", "words", "upload")
 SOURCE_LABELS = {
@@ -94,6 +104,7 @@ class Settings:
             vocab_size=self.vocab_size if self.stop == "vocab" else None,
             min_count=self.min_count,
             top_n=TOP_N,
+            max_token_text=TOKEN_TEXT_LIMIT,
         )
 
 
@@ -131,9 +142,7 @@ def load_presets() -> dict[str, Preset]:
 def _preset_text(preset_id: str) -> str:
     p = load_presets()[preset_id]
     if p.kind == "pydoc":
-        import pydoc_data.topics
-
-        return "".join(pydoc_data.topics.topics.values())
+        return python_reference_text()
     return (ROOT / "corpora" / str(p.file)).read_text(encoding="utf-8")
 
 
@@ -193,6 +202,9 @@ def build_word_table(corpus: Corpus, settings: Settings) -> tuple[WordTable, tup
                 "Pick a pre-tokenizer to use all of it."
             )
         table = WordTable.from_text(text, settings.pretokenizer)
+    clash = marker_clash(settings.trainer_settings(), table)
+    if clash:
+        notes.append(clash)
     longest = max(table.words, key=len)
     if len(longest) > MAX_WORD_LENGTH:
         raise ValueError(
@@ -321,7 +333,7 @@ def from_params(params: Mapping[str, str]) -> Restored:
     >>> r.corpus.preset, r.settings.tie_break, r.step, r.problems
     ('sennrich', 'smallest-id', 4, ())
     >>> from_params({"preset": "nope", "step": "x"}).problems
-    ("The link names an unknown preset 'nope'; showing the default one.", "The link's step 'x' is not a whole number; starting at step 0.")
+    ("The link names an unknown preset 'nope'; showing the default one.", "The link's step 'x' is not a step number (0, 1, 2, …); starting at step 0.")
     """
     problems: list[str] = []
     corpus: Corpus | None = None
@@ -331,12 +343,25 @@ def from_params(params: Mapping[str, str]) -> Restored:
         if pid in presets:
             corpus = preset_corpus(pid)
         else:
-            problems.append(f"The link names an unknown preset {pid!r}; showing the default one.")
+            problems.append(f"The link names an unknown preset {_quote(pid)}; showing the default one.")
             corpus = preset_corpus(DEFAULT_PRESET)
     elif "words" in params:
-        corpus = Corpus("words", "words", params["words"][: SHARE_TEXT_LIMIT * 4])
+        words = _cut_at_line(params["words"], LINK_TEXT_LIMIT)
+        if len(words) < len(params["words"]):
+            problems.append(
+                f"The link's word list is {len(params['words']):,} characters long; links carry at most "
+                f"{LINK_TEXT_LIMIT:,}, so only its first {words.count(chr(10)):,} whole lines are used. "
+                "Paste the full list into the word-count box instead."
+            )
+        corpus = Corpus("words", "words", words or params["words"][:0])
     elif "text" in params:
-        corpus = Corpus("text", "text", params["text"][: SHARE_TEXT_LIMIT * 4])
+        text = params["text"][:LINK_TEXT_LIMIT]
+        if len(text) < len(params["text"]):
+            problems.append(
+                f"The link's text is {len(params['text']):,} characters long; links carry at most "
+                f"{LINK_TEXT_LIMIT:,}, so only its first {LINK_TEXT_LIMIT:,} are used."
+            )
+        corpus = Corpus("text", "text", text)
     settings: Settings | None = None
     if corpus is not None or any(k in params for k in _PARAM_OF.values()):
         base = default_settings(corpus or preset_corpus(DEFAULT_PRESET))
@@ -349,32 +374,57 @@ def from_params(params: Mapping[str, str]) -> Restored:
                 if raw in _CHOICES[name]:
                     changes[name] = raw
                 else:
-                    problems.append(f"The link's {key}={raw!r} is not one of {', '.join(_CHOICES[name])}; using {getattr(base, name)!r}.")
+                    problems.append(f"The link's {key}={_quote(raw)} is not one of {', '.join(_CHOICES[name])}; using {getattr(base, name)!r}.")
             elif name in _NUMBERS:
                 lo, hi = _NUMBERS[name]
                 if _is_number(raw) and lo <= int(raw) <= hi:
                     changes[name] = int(raw)
                 else:
-                    problems.append(f"The link's {key}={raw!r} is not a whole number from {lo} to {hi:,}; using {getattr(base, name)}.")
+                    problems.append(f"The link's {key}={_quote(raw)} is not a whole number from {lo} to {hi:,}; using {getattr(base, name)}.")
+            elif name == "marker" and not 1 <= len(raw) <= MAX_MARKER_LENGTH:
+                problems.append(f"The link's marker={_quote(raw)} is not 1 to {MAX_MARKER_LENGTH} characters long; "
+                                f"using {getattr(base, name)!r}.")
             else:
                 changes[name] = raw
         settings = replace(base, **changes)  # type: ignore[arg-type]
     step: int | None = None
     if "step" in params:
         raw = params["step"]
-        if _is_number(raw):
+        if _is_number(raw) and len(raw) <= 9:
             step = int(raw)
         else:
-            problems.append(f"The link's step {raw!r} is not a whole number; starting at step 0.")
+            problems.append(f"The link's step {_quote(raw)} is not a step number (0, 1, 2, …); starting at step 0.")
     view = params.get("view", "normal")
     mode = params.get("mode", "explore")
     if view not in VIEWS:
-        problems.append(f"The link's view={view!r} is unknown; showing the normal view.")
+        problems.append(f"The link's view={_quote(view)} is unknown; showing the normal view.")
         view = "normal"
     if mode not in MODES:
-        problems.append(f"The link's mode={mode!r} is unknown; showing the explore mode.")
+        problems.append(f"The link's mode={_quote(mode)} is unknown; showing the explore mode.")
         mode = "explore"
     return Restored(corpus, settings, step, view, mode, tuple(problems))
+
+
+def _quote(raw: str, limit: int = 40) -> str:
+    """A link's value for a message: quoted, cut if long.
+
+    >>> _quote("x" * 100)
+    "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…' (100 characters)"
+    """
+    return repr(raw) if len(raw) <= limit else f"{raw[:limit]!r}"[:-1] + f"…' ({len(raw):,} characters)"
+
+
+def _cut_at_line(text: str, limit: int) -> str:
+    """At most `limit` characters, cut after the last whole line (a word list must never
+    lose half a line: 'w263 12' cut to 'w263 1' would change a count silently).
+
+    >>> _cut_at_line("low 5\\nlower 12\\n", 12)
+    'low 5\\n'
+    """
+    if len(text) <= limit:
+        return text
+    head = text[:limit]
+    return head[: head.rfind("\n") + 1]
 
 
 def _is_number(text: str) -> bool:

@@ -19,10 +19,12 @@ import pandas as pd
 import streamlit as st
 
 from bpe_core import END_OF_WORD, PRETOKENIZERS, TIE_RULES, UNITS
-from bpe_core.files import merges_text, run_to_json, vocab_text
+from bpe_core.formats import merges_text, run_to_json, vocab_text
 from bpe_core.pretokenize import DESCRIPTIONS
 from bpe_core.trainer import TIE_RULE_EXPLANATIONS
 from ui import train_predict as predict
+from ui.shared.cache import byte_cached
+from ui.shared.markdown import md_error, md_escape
 from ui import train_render as render
 from ui import train_state as state
 from ui.state import persist, sidebar_caption
@@ -66,9 +68,9 @@ def inputs_panel(view: render.RunView) -> None:
         _corpus_inputs()
         _settings_inputs()
         if ss[state.ERROR]:
-            st.error(ss[state.ERROR] + "\n\nThe page still shows the previous corpus and settings.", icon=":material/error:")
+            st.error(md_error(ss[state.ERROR]) + "\n\nThe page still shows the previous corpus and settings.", icon=":material/error:")
         for note in view.notes:
-            st.warning(note)
+            st.warning(md_escape(note))
 
 
 def _corpus_inputs() -> None:
@@ -114,11 +116,11 @@ def _upload_inputs() -> None:
              format_func={"text": "text", "words": "a word-count list"}.get,
              on_change=state.on_upload_kind, args=(wk,))
     if ss[state.UPLOAD_ERROR]:
-        st.error(ss[state.UPLOAD_ERROR] + " The page keeps the previous corpus.", icon=":material/error:")
+        st.error(md_error(ss[state.UPLOAD_ERROR]) + " The page keeps the previous corpus.", icon=":material/error:")
     if ss[state.UPLOAD_TEXT] is None:
         st.info(f"Choose a .txt file (at most {UPLOAD_LIMIT_MB} MB). Until then the page shows the previous corpus.")
     else:
-        st.caption(f"Using **{ss[state.UPLOAD_NAME]}** ({len(ss[state.UPLOAD_TEXT]):,} characters).")
+        st.caption(f"Using **{md_escape(ss[state.UPLOAD_NAME])}** ({len(ss[state.UPLOAD_TEXT]):,} characters).")
 
 
 def _setting(name: str) -> tuple[str, dict]:
@@ -180,7 +182,7 @@ def mode_bar() -> None:
         st.toggle("Presentation view", key=wk, on_change=state.on_toggle, args=(wk, state.VIEW, "present", "normal"),
                   help="Large type; only the pair table, the merge list and the corpus.")
     for problem in ss[state.LINK_PROBLEMS]:
-        st.warning(problem)
+        st.warning(md_escape(problem))
 
 
 def presentation_css() -> None:
@@ -303,7 +305,7 @@ def _vocab_and_figures(view: render.RunView, k: int) -> None:
         st.vega_lite_chart(render.chart_spec_at(_chart_spec(view.key, view), view, k), width="stretch")
 
 
-@st.cache_resource(show_spinner=False, max_entries=64)
+@byte_cached("charts")
 def _chart_spec(key: str, _view: render.RunView) -> dict:
     """The chart's Vega-Lite spec, built and validated once per run (read-only)."""
     return render.corpus_chart(_view, 0).to_dict()
@@ -366,7 +368,7 @@ def _predict_view(view: render.RunView, k: int, present: bool) -> None:
         q = predict.split_question(view, k, words, view.key)
         if answered is None:
             if ss.get(PREDICT_NOTE):
-                st.warning(ss[PREDICT_NOTE])
+                st.warning(md_escape(ss[PREDICT_NOTE]))
             _predict_form(view, k, order, q)
         else:
             _predict_feedback(view, k, answered, q)

@@ -1,10 +1,11 @@
 """Train page, pure part 2: what the page shows at step k, as HTML strings and charts.
 
 `RunView` wraps an immutable `TrainingRun` with the lookups a view needs and keeps them
-cheap at any step of a large run: each word's tokens at step k come from the events'
-`words_changed` (an index built once per run: a bisect per word, no replay, no
-retraining), and only a sample of the words is drawn (the most frequent ones plus the
-ones the latest merges changed).
+cheap at any step of a large run: an index built once per run (word -> the steps that
+changed it, from the events' `changed_words`) says whether a word is still its base
+symbols at step k; otherwise its tokens are the first k merges replayed on it (no
+retraining). Only a sample of the words is drawn (the most frequent ones plus the ones
+the latest merges changed).
 
 Step k means "after k merges". The pair table drawn for merge j is the table *before*
 merge j (`events[j-1].top_pairs`); its "change" column is what merge j-1 did to each
@@ -16,6 +17,7 @@ end-of-word marker styled apart). No Streamlit here; tests call these directly.
 from __future__ import annotations
 
 import html
+import sys
 from bisect import bisect_right
 from collections import defaultdict
 from dataclasses import dataclass
@@ -121,26 +123,27 @@ class RunView:
     ['n', 'e', 'w', 'est</w>']
     """
 
-    def __init__(self, run: TrainingRun, *, key: str = "", label: str = "", notes: Sequence[str] = ()):
+    def __init__(self, run: TrainingRun, *, key: str = "", notes: Sequence[str] = ()):
         self.run = run
         self.key = key
-        self.label_text = label
         self.notes = tuple(notes)
         self.marker = run.settings.marker
         steps: dict[int, list[int]] = defaultdict(list)
-        toks: dict[int, list[tuple[int, ...]]] = defaultdict(list)
         for ev in run.events:
-            for w, t in ev.words_changed:
+            for w in ev.changed_words:
                 steps[w].append(ev.step)
-                toks[w].append(t)
-        self._steps = dict(steps)
-        self._toks = dict(toks)
+        self._steps = dict(steps)  # word -> the steps that changed it (ints only: compact)
         self._base_ids = {tok: i for i, tok in enumerate(run.tokens[: run.base_size])}
 
     # ---- sizes -----------------------------------------------------------------------------
     @property
     def steps(self) -> int:
         return self.run.steps
+
+    def nbytes(self) -> int:
+        """About how many bytes the view holds: the run plus its word -> steps index."""
+        index = sum(sys.getsizeof(s) for s in self._steps.values()) + sys.getsizeof(self._steps)
+        return self.run.nbytes() + index + 100 * len(self._steps)
 
     @cached_property
     def total_chars(self) -> int:
@@ -170,12 +173,11 @@ class RunView:
         return tuple(self._base_ids[sym] for sym in base_symbols(self.run.words.words[w], s.units, s.end_of_word))
 
     def tokens_at(self, w: int, k: int) -> tuple[int, ...]:
-        """Word w's tokens after k merges: the last change at or before step k."""
+        """Word w's tokens after k merges: its base symbols if no merge up to k changed
+        it, else the first k merges replayed on it."""
         st = self._steps.get(w)
-        if st:
-            i = bisect_right(st, k)
-            if i:
-                return self._toks[w][i - 1]
+        if st and bisect_right(st, k):
+            return self.run.segmentations(k, (w,))[w]
         return self.base_segmentation(w)
 
     def segmentations(self, k: int, words: Iterable[int]) -> dict[int, tuple[int, ...]]:
@@ -183,13 +185,13 @@ class RunView:
 
     def changed_words(self, k: int) -> list[int]:
         """The words merge k changed (none at step 0)."""
-        return [w for w, _ in self.run.events[k - 1].words_changed] if k else []
+        return list(self.run.events[k - 1].changed_words) if k else []
 
     def recent_words(self, k: int, limit: int = RECENT_SHOWN) -> list[int]:
         """Up to `limit` words changed most recently: by merge k, then k-1, ..."""
         out: dict[int, None] = {}
         for j in range(k, max(0, k - 200), -1):
-            for w, _ in self.run.events[j - 1].words_changed:
+            for w in self.run.events[j - 1].changed_words:
                 out.setdefault(w, None)
                 if len(out) >= limit:
                     return list(out)

@@ -6,9 +6,11 @@ under non-widget keys and are copied into widget keys each run (ui.state.persist
 they survive visits to other pages; sidebar navigation drops query parameters, so the
 URL is rewritten from these values on every run.
 
-Shared by all sessions (st.cache_resource): finished runs, keyed by a hash of the
-corpus and the settings. A run is immutable, so sessions share it read-only. Training
-happens outside the cache function so the page can show a progress bar.
+Shared by all sessions (ui.shared.cache, "train.runs", bounded in bytes): finished runs,
+keyed by a hash of the corpus and the settings. A run is immutable, so sessions share it
+read-only; each session also holds its own run on screen (VIEW_OBJ), so a run the cache
+drops is never trained again for a session that shows it. Training happens outside the
+cache so the page can show a progress bar.
 
 Callbacks (on_click / on_change) only change state; the page script then calls
 `ensure_run()`, which trains if needed and, on a ValueError from the engine, keeps the
@@ -16,14 +18,13 @@ previous run and records the message for st.error.
 """
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import asdict, fields
 from typing import Any
 
 import streamlit as st
 
 from bpe_core import train
+from ui.shared.cache import ByteLRU, cache_named
 from ui.state import publish_run
 from ui.train_config import (
     DEFAULT_PRESET, DEFAULT_TEXT, DEFAULT_WORDS, Corpus, Settings, build_word_table, describe,
@@ -50,6 +51,7 @@ VIEW = "train.view"          # "normal" or "present"
 MODE = "train.mode"          # "explore" or "predict"
 HIDE_COUNTS = "train.hide_counts"
 ACTIVE = "train.active"      # (key, Corpus, Settings) of the run on screen
+VIEW_OBJ = "train.view_obj"  # the RunView on screen (this session's own reference)
 ERROR = "train.error"        # message for the requested corpus/settings, or None
 FAILED = "train.failed"      # run key -> message, so a bad setting is not retried each rerun
 RESET_STEP = "train.reset_step"
@@ -77,37 +79,9 @@ DEFAULTS: dict[str, Any] = {
 
 
 # ---- the shared cache of runs --------------------------------------------------------------
-class RunCache:
-    """A small LRU of RunViews, shared by every session (they are read-only).
-
-    Each entry weighs 1 per started 100,000 characters of corpus, so the cache holds
-    dozens of toy runs but only a couple of 1 MB ones (each of those is tens of MB).
-    """
-
-    def __init__(self, budget: int = 24):
-        self.budget = budget
-        self._items: OrderedDict[str, tuple[RunView, int]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: str) -> RunView | None:
-        with self._lock:
-            item = self._items.get(key)
-            if item is None:
-                return None
-            self._items.move_to_end(key)
-            return item[0]
-
-    def put(self, key: str, view: RunView, size: int = 0) -> None:
-        with self._lock:
-            self._items[key] = (view, 1 + size // 100_000)
-            self._items.move_to_end(key)
-            while len(self._items) > 1 and sum(w for _, w in self._items.values()) > self.budget:
-                self._items.popitem(last=False)
-
-
-@st.cache_resource(show_spinner=False)
-def shared_runs() -> RunCache:
-    return RunCache()
+def shared_runs() -> ByteLRU:
+    """Finished runs shared by every session, weighed by what they hold (RunView.nbytes)."""
+    return cache_named("train.runs")
 
 
 def train_view(corpus: Corpus, settings: Settings, *, key: str | None = None, progress: bool = True) -> RunView:
@@ -132,9 +106,11 @@ def train_view(corpus: Corpus, settings: Settings, *, key: str | None = None, pr
                 bar.progress(min(1.0, step / total), text=f"Training: merge {step:,} of up to {total:,}…")
 
         run = train(words, trainer_settings, progress=report)
-        view = RunView(run, key=key, label=describe(corpus, settings), notes=notes)
+        # No label here: the view is shared by every session with the same corpus and
+        # settings, and a label would carry one session's file name to the others.
+        view = RunView(run, key=key, notes=notes)
         view.by_count  # computed once here, not on the first step
-        cache.put(key, view, len(corpus.text))
+        cache.put(key, view, view.nbytes())
         return view
     finally:
         if bar is not None:
@@ -239,6 +215,7 @@ def ensure_run() -> RunView:
 
 def _activate(view: RunView, corpus: Corpus, s: Settings, *, keep_error: bool = False) -> None:
     ss[ACTIVE] = (view.key, corpus, s)
+    ss[VIEW_OBJ] = view
     if not keep_error:
         ss[ERROR] = None
     if ss.get(PENDING_STEP) is not None:
@@ -256,10 +233,15 @@ def _activate(view: RunView, corpus: Corpus, s: Settings, *, keep_error: bool = 
 
 
 def current_view() -> RunView:
-    """The run on screen (retrained quietly if the shared cache dropped it)."""
+    """The run on screen: this session's own reference, else the shared cache, else
+    trained again quietly."""
     key, corpus, s = ss[ACTIVE]
-    view = shared_runs().get(key)
-    return view if view is not None else train_view(corpus, s, key=key, progress=False)
+    view = ss.get(VIEW_OBJ)
+    if view is not None and view.key == key:
+        return view
+    view = shared_runs().get(key) or train_view(corpus, s, key=key, progress=False)
+    ss[VIEW_OBJ] = view
+    return view
 
 
 def active_corpus() -> tuple[Corpus, Settings]:
@@ -441,8 +423,11 @@ def sync_url() -> None:
 
 
 def publish(view: RunView) -> None:
-    """Let the other pages use this session's tokenizer at the current step."""
-    publish_run(view.run, ss[STEP], view.label_text)
+    """Let the other pages use this session's tokenizer at the current step, labelled
+    from this session's own corpus (its file name, never another session's)."""
+    active = ss.get(ACTIVE)
+    label = describe(active[1], active[2]) if active is not None and active[0] == view.key else ""
+    publish_run(view.run, ss[STEP], label)
 
 
 def record_answer(key: str, k: int, result: dict[str, Any]) -> None:

@@ -29,6 +29,8 @@ from ui.model_cost import (
     model_cost,
     vocab_change,
 )
+from ui.shared.cache import byte_cached
+from ui.shared.markdown import md_error, md_escape
 from ui.state import persist, remember, session_label, session_run, session_step
 from ui.vocab_charts import (
     CHOSEN,
@@ -90,7 +92,7 @@ class RunChoice:
         return unit_name(self.run.settings.units)
 
 
-@st.cache_resource(show_spinner=False, max_entries=256)
+@byte_cached("charts")
 def _spec(cache_key: str, _build) -> tuple[dict, int | None]:
     """Build a chart once per distinct input (`cache_key` names all of them) and keep
     its Vega-Lite spec: building and validating an Altair chart takes longer than
@@ -138,7 +140,7 @@ def choose_run() -> RunChoice | None:
     options = (["session"] if session is not None else []) + list(BUILTINS)
     titles = {k: b.title for k, b in BUILTINS.items()}
     if session is not None:
-        titles["session"] = f"Your tokenizer from the Train page: {session_label() or 'your corpus'}"
+        titles["session"] = f"Your tokenizer from the Train page: {md_escape(session_label() or 'your corpus')}"
     default = "session" if session is not None else "english"
     if st.session_state.get("vocab.source") not in options:
         st.session_state["vocab.source"] = default
@@ -149,7 +151,7 @@ def choose_run() -> RunChoice | None:
                    "it appears here as a choice.")
     if source == "session":
         run = session
-        st.caption(f"{session_label()}: {run.steps:,} merges, vocabulary {run.vocab_size(run.steps):,} "
+        st.caption(f"{md_escape(session_label())}: {run.steps:,} merges, vocabulary {run.vocab_size(run.steps):,} "
                    f"({unit_name(run.settings.units)} as base symbols). {run.stop_message()}")
         return RunChoice(run, run_key(run), "session", "Your Train-page run")
 
@@ -167,7 +169,7 @@ def choose_run() -> RunChoice | None:
     try:
         run = builtin_run(source, units, merges)
     except ValueError as exc:  # only a broken corpus file would get here
-        st.error(f"Could not train on the {builtin.short}: {exc}")
+        st.error(f"Could not train on the {builtin.short}: {md_error(exc)}")
         return None
     st.caption(
         f"Trained on this page on the first {builtin.fraction:.0%} of the {builtin.short} with GPT-2's "

@@ -21,6 +21,8 @@ import streamlit as st
 
 from bpe_core import TrainerSettings, TrainingRun, WordTable, train
 from bpe_core.pretrained import openai_tokenizer
+from ui.shared.cache import byte_cached
+from ui.shared.corpora import python_reference_text
 from ui.vocab_curves import LANGUAGES, held_out_curve, held_out_steps, language_table, split_text, training_curve
 
 __all__ = [
@@ -80,9 +82,7 @@ def corpus_text(key: str) -> str:
     if key == "english":
         return (CORPORA_DIR / "english_sample.txt").read_text(encoding="utf-8")
     if key == "python":
-        from pydoc_data import topics
-
-        return "\n".join(topics.topics.values())
+        return python_reference_text()
     raise ValueError(f"Unknown built-in corpus {key!r}. Choose one of: {', '.join(BUILTINS)}.")
 
 
@@ -97,7 +97,7 @@ def _word_table(key: str) -> WordTable:
     return WordTable.from_text(corpus_split(key)[0], "gpt2")
 
 
-@st.cache_resource(show_spinner=False, max_entries=12)
+@byte_cached("vocab.runs")
 def _train(key: str, units: str, merges: int, _words: WordTable) -> TrainingRun:
     """Train with a progress bar (drawn inside the cached function, so Streamlit can
     replay it on a cache hit; it ends empty)."""
@@ -179,13 +179,13 @@ def _trained_on(run: TrainingRun, text: str) -> bool:
         return False
 
 
-@st.cache_resource(show_spinner=False, max_entries=16)
+@byte_cached("vocab.tables")
 def curve_for(key: str, _run: TrainingRun) -> pd.DataFrame:
     """The training curve of a run (shared read-only)."""
     return training_curve(_run)
 
 
-@st.cache_resource(show_spinner=False, max_entries=64)
+@byte_cached("vocab.tables")
 def held_out_for(key: str, text_key: str, label: str, _run: TrainingRun, _text: str,
                  extra_step: int | None = None) -> pd.DataFrame:
     """A held-out curve at about 12 sizes, or (extra_step) at one more size."""

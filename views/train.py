@@ -8,6 +8,7 @@ import streamlit as st
 
 from ui import train_panels as panels
 from ui import train_state as state
+from ui.shared.markdown import md_error
 
 state.init()
 present = st.session_state[state.VIEW] == "present"
@@ -22,7 +23,7 @@ view = state.ensure_run()
 if present:
     panels.presentation_css()
     if st.session_state[state.ERROR]:
-        st.error(st.session_state[state.ERROR])
+        st.error(md_error(st.session_state[state.ERROR]))
 else:
     panels.inputs_panel(view)
 panels.mode_bar()

@@ -1,0 +1,314 @@
+"""Load a running app the way browsers do: N sessions over Streamlit's websocket protocol.
+
+Each session opens ``/_stcore/stream`` (subprotocol ``streamlit``), asks for the page in
+``--url`` with a ``rerun_script`` BackMsg (page name and query string, as the browser
+sends them), reads the ForwardMsgs until ``script_finished``, and finds the Train page's
+Step button in the deltas (its widget id and the fragment it sits in). Then, until
+``--duration`` is up, it waits a think time (``--think`` seconds, drawn from 0.5x-1.5x so
+sessions drift apart) and clicks Step: a ``rerun_script`` with the fragment id and a
+widget state whose ``trigger_value`` is true for the button's id, as the browser does.
+A rerun's **latency** runs from sending that message to receiving its
+``script_finished``. With ``--action open`` each session instead opens the URL afresh
+over a new connection every think time (the cost of arriving by a shared link).
+
+Counted as **errors**: a failed or dropped connection, a rerun with no ``script_finished``
+within ``--timeout``, a script that did not finish successfully, a page without a Step
+button, and a click after which the step slider ("Step k of n") did not move on by one.
+**Exceptions** are exception elements in the deltas (what a browser shows as a red box).
+When the step reaches the end, the session clicks Reset (not timed) and goes on.
+
+The browser also sends every other widget's current value with each click; this script
+sends only the button's trigger (the Train page keeps its state under its own keys, so
+the rerun does the same work). It never leaves loopback: the URL's host must be
+127.0.0.1, ::1 or localhost. Loops are bounded by time and by count.
+
+    python -m streamlit run app.py --server.port 8765 --server.headless true &
+    python bench/load_app.py --url "http://127.0.0.1:8765/train-bpe?preset=english" \\
+        --sessions 30 --think 2 --duration 120
+
+Prints a Markdown table (``--json`` prints one JSON object instead); exits 1 when any
+error or exception was seen.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import resource
+import sys
+import time
+from dataclasses import dataclass, field
+from urllib.parse import urlsplit
+
+import websockets
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+LOOPBACK = {"127.0.0.1", "::1", "localhost"}
+STEP_LABEL = re.compile(r"Step (\d+) of (\d+)")
+FINISHED_OK = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
+
+
+@dataclass
+class Page:
+    """What one run of the script drew that the load script cares about."""
+
+    buttons: dict[str, tuple[str, str, bool]] = field(default_factory=dict)  # label -> (id, fragment, disabled)
+    step: int | None = None
+    steps: int | None = None
+    exceptions: list[str] = field(default_factory=list)
+    status: int | None = None
+    messages: int = 0
+    bytes: int = 0
+
+
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)
+    loads: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    exceptions: list[str] = field(default_factory=list)
+    rerun_bytes: list[int] = field(default_factory=list)
+    resets: int = 0
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile, q in [0, 100]; NaN for no values.
+
+    >>> percentile([0.1, 0.2, 0.3, 0.4], 50), percentile([0.1, 0.2, 0.3, 0.4], 95)
+    (0.2, 0.4)
+    """
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    rank = max(1, -(-len(ordered) * q // 100))  # ceil without floats drifting
+    return ordered[int(rank) - 1]
+
+
+def stream_url(url: str) -> tuple[str, str, str]:
+    """(websocket URL, page name, query string) for an app URL on loopback.
+
+    >>> stream_url("http://127.0.0.1:8765/train-bpe?preset=english")
+    ('ws://127.0.0.1:8765/_stcore/stream', 'train-bpe', 'preset=english')
+    """
+    parts = urlsplit(url)
+    if parts.scheme != "http" or parts.hostname not in LOOPBACK:
+        raise SystemExit(f"--url must be http:// on loopback (127.0.0.1, ::1, localhost), got {url!r}")
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    return f"ws://{host}:{parts.port or 80}/_stcore/stream", parts.path.strip("/"), parts.query
+
+
+def rerun_message(page_name: str, query: str, *, fragment: str = "", trigger: str = "") -> bytes:
+    msg = BackMsg()
+    state = msg.rerun_script
+    state.page_name, state.query_string = page_name, query
+    if fragment:
+        state.fragment_id = fragment
+    if trigger:
+        widget = state.widget_states.widgets.add()
+        widget.id, widget.trigger_value = trigger, True
+    return msg.SerializeToString()
+
+
+def read_element(fm: ForwardMsg, page: Page) -> None:
+    delta = fm.delta
+    if delta.WhichOneof("type") != "new_element":
+        return
+    element = delta.new_element
+    kind = element.WhichOneof("type")
+    if kind == "button":
+        b = element.button
+        page.buttons[b.label] = (b.id, delta.fragment_id, b.disabled)
+    elif kind == "slider":
+        m = STEP_LABEL.fullmatch(element.slider.label)
+        if m:
+            page.step, page.steps = int(m.group(1)), int(m.group(2))
+    elif kind == "exception":
+        page.exceptions.append(f"{element.exception.type}: {element.exception.message}"[:300])
+
+
+async def run_once(ws, message: bytes, timeout: float) -> Page:
+    """Send one rerun request and read until its script_finished."""
+    page = Page()
+    await ws.send(message)
+    async with asyncio.timeout(timeout):
+        while True:
+            data = await ws.recv()
+            page.messages += 1
+            page.bytes += len(data)
+            fm = ForwardMsg()
+            fm.ParseFromString(data)
+            kind = fm.WhichOneof("type")
+            if kind == "delta":
+                read_element(fm, page)
+            elif kind == "script_finished":
+                page.status = fm.script_finished
+                return page
+
+
+def connect(ws_url: str, cookie: str | None = None):
+    headers = {"Cookie": cookie} if cookie else None
+    return websockets.connect(ws_url, subprotocols=["streamlit"], max_size=None,
+                              open_timeout=30, ping_interval=None, additional_headers=headers)
+
+
+def session_cookie(args, n: int) -> str | None:
+    """A sticky-session cookie of this session's own, when --cookie names one."""
+    return f"{args.cookie}=load-{args.seed}-{n}" if args.cookie else None
+
+
+def check(page: Page, tally: Tally, what: str) -> bool:
+    tally.exceptions += page.exceptions
+    if page.status not in FINISHED_OK:
+        tally.errors.append(f"{what}: script finished with status {page.status}")
+        return False
+    return True
+
+
+async def stepping_session(n: int, args, tally: Tally, deadline: float) -> None:
+    ws_url, page_name, query = stream_url(args.url)
+    rng = random.Random(args.seed * 1000 + n)
+    await asyncio.sleep(rng.uniform(0, args.think))  # arrive spread over one think time
+    async with connect(ws_url, session_cookie(args, n)) as ws:
+        started = time.perf_counter()
+        page = await run_once(ws, rerun_message(page_name, query), args.timeout)
+        tally.loads.append(time.perf_counter() - started)
+        if not check(page, tally, "first load"):
+            return
+        for _ in range(int(args.duration / (args.think * 0.5)) + 1):  # bounded by count too
+            await asyncio.sleep(args.think * rng.uniform(0.5, 1.5))
+            if time.monotonic() >= deadline:
+                return
+            if "Step" not in page.buttons:
+                tally.errors.append("no Step button on the page")
+                return
+            button, fragment, disabled = page.buttons["Step"]
+            if disabled:  # the end of the run: start again, untimed
+                reset, fragment, _ = page.buttons["Reset"]
+                page = await run_once(ws, rerun_message(page_name, query, fragment=fragment, trigger=reset), args.timeout)
+                tally.resets += 1
+                check(page, tally, "reset")
+                continue
+            before = page.step
+            sent = time.perf_counter()
+            new = await run_once(ws, rerun_message(page_name, query, fragment=fragment, trigger=button), args.timeout)
+            tally.latencies.append(time.perf_counter() - sent)
+            tally.rerun_bytes.append(new.bytes)
+            if check(new, tally, "step") and before is not None and new.step != before + 1:
+                tally.errors.append(f"the step went from {before} to {new.step}, not up by one")
+            page = Page(buttons={**page.buttons, **new.buttons}, step=new.step, steps=new.steps)
+
+
+async def opening_session(n: int, args, tally: Tally, deadline: float) -> None:
+    ws_url, page_name, query = stream_url(args.url)
+    rng = random.Random(args.seed * 1000 + n)
+    await asyncio.sleep(rng.uniform(0, args.think))
+    for _ in range(int(args.duration / (args.think * 0.5)) + 1):
+        if time.monotonic() >= deadline:
+            return
+        sent = time.perf_counter()
+        async with connect(ws_url, session_cookie(args, n)) as ws:
+            page = await run_once(ws, rerun_message(page_name, query), args.timeout)
+        tally.latencies.append(time.perf_counter() - sent)
+        tally.rerun_bytes.append(page.bytes)
+        check(page, tally, "open")
+        await asyncio.sleep(args.think * rng.uniform(0.5, 1.5))
+
+
+async def guarded(session, n, args, tally, deadline) -> None:
+    try:
+        await session(n, args, tally, deadline)
+    except TimeoutError:
+        tally.errors.append(f"session {n}: no script_finished within {args.timeout} s")
+    except (OSError, websockets.exceptions.WebSocketException) as e:
+        tally.errors.append(f"session {n}: connection failed: {type(e).__name__}: {e}")
+
+
+async def load(args) -> Tally:
+    tally = Tally()
+    session = stepping_session if args.action == "step" else opening_session
+    deadline = time.monotonic() + args.duration
+    tasks = [guarded(session, n, args, tally, deadline) for n in range(args.sessions)]
+    try:
+        async with asyncio.timeout(args.duration + args.timeout + args.think * 2 + 30):
+            await asyncio.gather(*tasks)
+    except TimeoutError:
+        tally.errors.append("the run overran its time bound")
+    return tally
+
+
+def summary(args, tally: Tally, wall: float, cpu: float) -> dict:
+    lat = tally.latencies
+    return {
+        "url": args.url, "action": args.action, "sessions": args.sessions, "think_s": args.think,
+        "duration_s": args.duration, "reruns": len(lat), "reruns_per_s": round(len(lat) / wall, 2),
+        "p50_s": round(percentile(lat, 50), 3), "p95_s": round(percentile(lat, 95), 3),
+        "max_s": round(max(lat, default=float("nan")), 3),
+        "first_load_p50_s": round(percentile(tally.loads, 50), 3),
+        "kb_per_rerun": round(sum(tally.rerun_bytes) / max(1, len(tally.rerun_bytes)) / 1024, 1),
+        "errors": len(tally.errors), "exceptions": len(tally.exceptions), "resets": tally.resets,
+        "client_cpu_s": round(cpu, 1), "wall_s": round(wall, 1),
+        "first_errors": tally.errors[:5], "first_exceptions": tally.exceptions[:5],
+    }
+
+
+def markdown(s: dict) -> str:
+    head = ("| sessions | think s | action | reruns | reruns/s | p50 s | p95 s | max s "
+            "| kB/rerun | errors | exceptions |\n|---|---|---|---|---|---|---|---|---|---|---|")
+    row = (f"| {s['sessions']} | {s['think_s']:g} | {s['action']} | {s['reruns']} | {s['reruns_per_s']} "
+           f"| {s['p50_s']:.2f} | {s['p95_s']:.2f} | {s['max_s']:.2f} | {s['kb_per_rerun']} "
+           f"| {s['errors']} | {s['exceptions']} |")
+    notes = [f"{s['url']}, {s['duration_s']:g} s, first load p50 {s['first_load_p50_s']} s, "
+             f"client CPU {s['client_cpu_s']} s of {s['wall_s']} s wall, load average {os.getloadavg()[0]:.1f}"]
+    if "server_cpu_s" in s:
+        notes.append(f"server CPU {s['server_cpu_s']} s, {s['server_cpu_ms_per_rerun']} ms per timed rerun "
+                     "(first loads and resets included in the CPU)")
+    notes += [f"error: {e}" for e in s["first_errors"]] + [f"exception: {e}" for e in s["first_exceptions"]]
+    return "\n".join([head, row, *notes])
+
+
+def process_cpu(pid: int) -> float:
+    """CPU seconds (user + system) used so far by process ``pid`` (Linux /proc)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--url", default="http://127.0.0.1:8501/train-bpe?preset=english",
+                   help="the page to load (loopback only)")
+    p.add_argument("--sessions", type=int, default=3, help="how many sessions at once")
+    p.add_argument("--think", type=float, default=2.0, help="mean seconds between clicks")
+    p.add_argument("--duration", type=float, default=60.0, help="seconds to keep clicking")
+    p.add_argument("--action", choices=["step", "open"], default="step",
+                   help="click Step on the page, or open the URL afresh each time")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for one rerun")
+    p.add_argument("--seed", type=int, default=0, help="seed for the think times")
+    p.add_argument("--cookie", default=None,
+                   help="send each session its own cookie of this name (a proxy's sticky-session cookie)")
+    p.add_argument("--server-pid", type=int, action="append", default=[],
+                   help="an app process id, to report the app's CPU time per rerun (Linux; repeat for several)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    args = p.parse_args(argv)
+    if not (1 <= args.sessions <= 500 and 0 < args.duration <= 3600 and args.think >= 0.05):
+        p.error("need 1-500 sessions, a duration of at most 3600 s and a think time >= 0.05 s")
+    stream_url(args.url)
+    server0 = sum(process_cpu(pid) for pid in args.server_pid)
+    cpu0, wall0 = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
+    tally = asyncio.run(load(args))
+    cpu1, wall = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter() - wall0
+    s = summary(args, tally, wall, (cpu1.ru_utime + cpu1.ru_stime) - (cpu0.ru_utime + cpu0.ru_stime))
+    if args.server_pid:
+        server = sum(process_cpu(pid) for pid in args.server_pid) - server0
+        s["server_cpu_s"] = round(server, 1)
+        s["server_cpu_ms_per_rerun"] = round(1000 * server / max(1, s["reruns"]))
+    print(json.dumps(s) if args.json else markdown(s))
+    return 1 if s["errors"] or s["exceptions"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

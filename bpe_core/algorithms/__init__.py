@@ -1,0 +1,1 @@
+"""Training algorithms: one module each."""

@@ -1,0 +1,235 @@
+"""Checks shared by every tokenizer file reader: a guarded JSON loader and typed fields.
+
+A tokenizer file comes from outside (an upload, a path on the command line), so every
+reader checks the file's shape before it uses a value, and every problem is one
+ValueError that names the field by its path (`vocab[3].id`) and says how to fix it.
+
+- `parse_json` refuses files over a size limit and turns the decoder's RecursionError
+  (a file nested thousands of levels deep, such as '[' * 100000) into a ValueError.
+- `Field` wraps one value with its path; `field.key("vocab")`, `field.items()` and the
+  typed readers (`as_int`, `as_str`, `as_bool`, `as_list`, `as_dict`, `one_of`) check
+  the type before returning the plain value.
+
+What it leaves out: the meaning of a format (which fields it has, what they must agree
+on); each format's module says that, using these readers.
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+__all__ = ["MAX_FILE_BYTES", "Source", "Field", "parse_json", "check_size", "describe"]
+
+#: The largest tokenizer file read (bytes). The biggest published tokenizer.json files
+#: (200k-token vocabularies) are about 30 MB.
+MAX_FILE_BYTES = 128 * 1024 * 1024
+
+_MISSING = object()
+
+
+@dataclass(frozen=True)
+class Source:
+    """What is being read (`the tokenizer file 'tok.json'`) and how to get a good one."""
+
+    what: str
+    fix: str
+
+    def error(self, problem: str) -> ValueError:
+        return ValueError(f"{_capital(self.what)}: {problem}. {self.fix}")
+
+
+def describe(value: Any) -> str:
+    """A short, safe rendering of a JSON value for an error message.
+
+    >>> describe("x"), describe(True), describe(None), describe(float("nan"))
+    ("'x' (a string)", 'true (a boolean)', 'null', 'NaN (a number)')
+    >>> describe([1, 2, 3])
+    'a list of 3 items'
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"{'true' if value else 'false'} (a boolean)"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        return f"{shown!r} (a string)"
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"{'NaN' if math.isnan(value) else ('Infinity' if value > 0 else '-Infinity')} (a number)"
+    if isinstance(value, (int, float)):
+        return f"{value!r} (a number)"
+    if isinstance(value, list):
+        return f"a list of {len(value)} items"
+    if isinstance(value, dict):
+        return f"an object with {len(value)} keys"
+    return type(value).__name__
+
+
+class Field:
+    """One value of a parsed file and its path, with readers that check its type.
+
+    >>> src = Source("the test file", "Fix it.")
+    >>> Field({"vocab": [{"id": "x"}]}, src).key("vocab").index(0).key("id").path
+    'vocab[0].id'
+    >>> Field({"id": "x"}, src).key("id").as_int()
+    Traceback (most recent call last):
+    ...
+    ValueError: The test file: `id` is 'x' (a string), not a whole number. Fix it.
+    """
+
+    __slots__ = ("value", "source", "path")
+
+    def __init__(self, value: Any, source: Source, path: str = ""):
+        self.value = value
+        self.source = source
+        self.path = path
+
+    # ---- navigation ---------------------------------------------------------------------
+    def _child(self, value: Any, step: str) -> "Field":
+        if step.startswith("["):
+            path = f"{self.path}{step}"
+        else:
+            path = f"{self.path}.{step}" if self.path else step
+        return Field(value, self.source, path)
+
+    def has(self, name: str) -> bool:
+        return isinstance(self.value, dict) and name in self.value
+
+    def key(self, name: str, default: Any = _MISSING) -> "Field":
+        """The member `name` of an object; without a default, a missing key is an error."""
+        obj = self.as_dict()
+        if name not in obj:
+            if default is _MISSING:
+                raise self.fail(f"has no {name!r} field", at=self.path or "the top level")
+            return self._child(default, name)
+        return self._child(obj[name], name)
+
+    def index(self, i: int) -> "Field":
+        items = self.as_list()
+        if not 0 <= i < len(items):
+            raise self.fail(f"has {len(items)} items, so no item {i}")
+        return self._child(items[i], f"[{i}]")
+
+    def items(self) -> Iterator["Field"]:
+        """Each element of a list, as a Field."""
+        for i, value in enumerate(self.as_list()):
+            yield self._child(value, f"[{i}]")
+
+    def members(self) -> Iterator[tuple[str, "Field"]]:
+        """Each (key, value) of an object, the value as a Field."""
+        for name, value in self.as_dict().items():
+            yield name, self._child(value, f"[{name!r}]")
+
+    # ---- typed readers --------------------------------------------------------------------
+    def fail(self, problem: str, *, at: str | None = None) -> ValueError:
+        where = at if at is not None else (self.path or "the file")
+        where = f"`{where}`" if where not in ("the file", "the top level") else where
+        return self.source.error(f"{where} {problem}")
+
+    def _wrong(self, expected: str) -> ValueError:
+        return self.fail(f"is {describe(self.value)}, not {expected}")
+
+    def as_dict(self) -> dict:
+        if not isinstance(self.value, dict):
+            raise self._wrong("an object ({...})")
+        return self.value
+
+    def as_list(self) -> list:
+        if not isinstance(self.value, list):
+            raise self._wrong("a list ([...])")
+        return self.value
+
+    def as_str(self, *, nonempty: bool = False, max_len: int | None = None) -> str:
+        if not isinstance(self.value, str):
+            raise self._wrong("a string")
+        if nonempty and not self.value:
+            raise self.fail("is empty; give a non-empty string")
+        if max_len is not None and len(self.value) > max_len:
+            raise self.fail(f"is {len(self.value)} characters long; the limit is {max_len}")
+        return self.value
+
+    def as_bool(self) -> bool:
+        if not isinstance(self.value, bool):
+            raise self._wrong("true or false")
+        return self.value
+
+    def as_int(self, *, low: int | None = None, high: int | None = None) -> int:
+        """A whole number (not a boolean, not 2.0, not NaN) within [low, high]."""
+        value = self.value
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self._wrong("a whole number")
+        if (low is not None and value < low) or (high is not None and value > high):
+            bounds = (
+                f"between {low} and {high}" if low is not None and high is not None
+                else f"at least {low}" if low is not None else f"at most {high}"
+            )
+            raise self.fail(f"is {value}; it must be {bounds}")
+        return value
+
+    def as_number(self, *, low: float | None = None, high: float | None = None) -> float:
+        value = self.value
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise self._wrong("a finite number")
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise self.fail(f"is {value}; it must be between {low} and {high}")
+        return float(value)
+
+    def one_of(self, choices: tuple[str, ...] | list[str]) -> str:
+        value = self.as_str()
+        if value not in choices:
+            raise self.fail(f"is {value!r}; choose one of: {', '.join(choices)}")
+        return value
+
+    def optional(self) -> "Field | None":
+        """None for a JSON null, else the field itself."""
+        return None if self.value is None else self
+
+
+def check_size(data: bytes | str, source: Source, *, limit: int = MAX_FILE_BYTES) -> None:
+    """Refuse a file larger than `limit` bytes (str: counted as UTF-8, at least 1 per char)."""
+    size = len(data)
+    if size > limit:
+        raise source.error(
+            f"the file is {size / 2**20:.1f} MB, more than the {limit / 2**20:.0f} MB a tokenizer "
+            "file may have here"
+        )
+
+
+def parse_json(data: bytes | str, source: Source, *, limit: int = MAX_FILE_BYTES) -> Field:
+    """Parse a JSON file into a Field, with clear errors for every way it can fail.
+
+    >>> src = Source("the test file", "Fix it.")
+    >>> parse_json('{"a": [1]}', src).key("a").index(0).as_int()
+    1
+    >>> parse_json("[" * 100000, src)
+    Traceback (most recent call last):
+    ...
+    ValueError: The test file: it is nested too deeply to read (lists or objects inside each other hundreds of levels deep); a tokenizer file is a few levels deep. Fix it.
+    """
+    check_size(data, source, limit=limit)
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise source.error(
+                f"it is not UTF-8 text (byte {exc.object[exc.start]:#04x} at position {exc.start}), "
+                "so it is not a JSON file"
+            ) from None
+    try:
+        value = json.loads(data)
+    except RecursionError:
+        raise source.error(
+            "it is nested too deeply to read (lists or objects inside each other hundreds of "
+            "levels deep); a tokenizer file is a few levels deep"
+        ) from None
+    except json.JSONDecodeError as exc:
+        hint = " (it ends too early: the file may be cut off)" if exc.pos >= len(data) else ""
+        raise source.error(
+            f"it is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}{hint}"
+        ) from None
+    return Field(value, source)
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]

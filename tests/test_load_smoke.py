@@ -1,0 +1,89 @@
+"""The load script against the real app: 5 sessions clicking Step for 15 s, no errors.
+
+A correctness check of the app under concurrent sessions and of bench/load_app.py itself
+(the script checks that every click moved the step on by one); it asserts nothing about
+time. The figures that matter are in bench/README.md.
+"""
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def app_base():
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.address=127.0.0.1",
+         f"--server.port={port}", "--server.headless=true", "--browser.gatherUsageStats=false",
+         "--server.fileWatcherType=none"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(base + "/_stcore/health", timeout=2) as r:
+                    if r.read() == b"ok":
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail("the app did not start within 60 s")
+            time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
+def test_five_sessions_step_for_15_seconds_without_errors(app_base):
+    out = subprocess.run(
+        [sys.executable, "bench/load_app.py", "--url", f"{app_base}/train-bpe?preset=english",
+         "--sessions", "5", "--think", "1", "--duration", "15", "--json"],
+        cwd=ROOT, capture_output=True, text=True, timeout=180)
+    result = json.loads(out.stdout)
+    assert result["errors"] == 0, result["first_errors"]
+    assert result["exceptions"] == 0, result["first_exceptions"]
+    assert result["reruns"] >= 5 * 3  # every session clicked several times (about 15 each)
+    assert out.returncode == 0
+
+
+def test_the_script_refuses_anything_but_loopback():
+    out = subprocess.run(
+        [sys.executable, "bench/load_app.py", "--url", "http://example.com/train-bpe", "--duration", "1"],
+        cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert out.returncode != 0 and "loopback" in out.stderr
+
+
+def test_the_script_helpers_doctests():
+    import doctest
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("load_app", ROOT / "bench" / "load_app.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
+    try:
+        spec.loader.exec_module(module)
+        failed, tried = doctest.testmod(module)
+    finally:
+        del sys.modules[spec.name]
+    assert tried >= 2 and failed == 0
