@@ -66,14 +66,14 @@ def _nodes(node, area: str = "main"):
         yield from _nodes(child, ("main", "sidebar", "event", "bottom")[i] if node is node.root else area)
 
 
-def _strings(msg, owner: str = ""):
+def _strings(msg):
     """(proto type, field name, text) of every string in a proto message, recursively."""
     from google.protobuf.message import Message
 
     for fd, val in msg.ListFields():
         for v in val if fd.is_repeated else [val]:
             if isinstance(v, Message):
-                yield from _strings(v, type(msg).__name__)
+                yield from _strings(v)
             elif isinstance(v, str):
                 yield type(msg).__name__, fd.name, v
 
