@@ -1,6 +1,7 @@
 """Router: the pages of the BPE teaching app and the shared sidebar. No logic here."""
 import streamlit as st
 
+from ui.shared.guard import install_surrogate_guard
 from ui.state import CAPTION_DRAWN, sidebar_caption
 
 st.set_page_config(page_title="BPE, step by step", page_icon="🧩", layout="wide")
@@ -13,6 +14,7 @@ PAGES = [
 ]
 
 page = st.navigation(PAGES)
+install_surrogate_guard()
 st.session_state[CAPTION_DRAWN] = False
 page.run()
 

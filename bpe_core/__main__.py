@@ -125,7 +125,7 @@ def cmd_train(args: argparse.Namespace) -> int:
     clash = marker_clash(settings, table)
     if clash:
         print(f"warning: {clash}", file=sys.stderr)
-    run = train(table, settings)
+    run = train(table, settings, pause_gc=True)  # a process of its own: safe to pause the collector
     if args.save:  # before printing, so a bad path prints only the error
         from .formats import run_to_json
 

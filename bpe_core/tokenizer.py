@@ -23,6 +23,7 @@ from itertools import chain, repeat
 from typing import Callable, Collection, Iterable, Literal
 
 import heapq
+import re
 
 import regex
 
@@ -600,7 +601,7 @@ class Tokenizer:
 
     def decode(self, ids: Iterable[int]) -> str:
         """Decode ids to text; bytes that are not valid UTF-8 are written as <E4>, never dropped."""
-        return self.decode_bytes(ids).decode("utf-8", errors="bpe_core_hex")
+        return hex_invalid_utf8(self.decode_bytes(ids))
 
 
 #: Pieces longer than this (in symbols) use the heap-based loop: the simple loop rescans
@@ -873,13 +874,18 @@ def _char_lengths(tok: Tokenizer, ids, piece: str) -> list[int]:
     return lengths
 
 
-def _hex_errors(exc: UnicodeError) -> tuple[str, int]:
-    if not isinstance(exc, UnicodeDecodeError):
-        raise exc
-    bad = exc.object[exc.start : exc.end]
-    return "".join(f"<{b:02X}>" for b in bad), exc.end
+_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
 
 
-import codecs  # noqa: E402
+def hex_invalid_utf8(data: bytes) -> str:
+    """UTF-8 text with every byte that is not part of a valid character written as <XX>.
 
-codecs.register_error("bpe_core_hex", _hex_errors)
+    Python's built-in "surrogateescape" handler turns each such byte (always 0x80-0xFF:
+    ASCII bytes are valid) into U+DC80-U+DCFF, which are then written as hex; no codec
+    error handler is registered, so nothing process-wide changes.
+
+    >>> hex_invalid_utf8("é".encode()[:1] + b"ok")
+    '<C3>ok'
+    """
+    text = data.decode("utf-8", errors="surrogateescape")
+    return _ESCAPED_BYTE.sub(lambda m: f"<{ord(m.group()) - 0xDC00:02X}>", text)

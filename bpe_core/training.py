@@ -204,18 +204,24 @@ def train(
     settings: TrainerSettings | None = None,
     *,
     progress: Callable[[int, MergeEvent], None] | None = None,
+    pause_gc: bool = False,
 ) -> TrainingRun:
     """Train to the stop condition and return the whole run.
 
     `progress(step, event)` is called after each merge (for a progress bar).
-    The cyclic garbage collector is paused while training: the loop allocates many
-    small objects and no cycles, and the collector's passes over them cost 15-30% of
-    the time. It is switched back on (if it was on) before returning, once the
-    trainer's own tables are freed and the run has been moved to the collector's oldest
-    generation (see `_to_oldest_generation`).
+
+    By default training touches no process-wide state. `pause_gc=True` (the command line
+    and the benchmarks use it) pauses the cyclic garbage collector while training (the
+    loop allocates many small objects and no cycles, and the collector's passes over
+    them cost 15-30% of the time) and moves the finished run to the collector's oldest
+    generation (see `_to_oldest_generation`). Both are process-wide: in a server whose
+    other threads allocate meanwhile (the app), the collector would be off for them too,
+    and every object of the process would be moved; so the app leaves it off.
+    bench/bench_train.py times both.
     """
     was_enabled = gc.isenabled()
-    gc.disable()
+    if pause_gc:
+        gc.disable()
     try:
         trainer = BPETrainer(words, settings)
         base_size = len(trainer.vocab)
@@ -240,9 +246,10 @@ def train(
         # Free the trainer's tables (pair counts, the pair -> words index, the buckets)
         # now, by reference counting, so the collector never has to walk them.
         del trainer, vocab, events
-        _to_oldest_generation()
+        if pause_gc:
+            _to_oldest_generation()
     finally:
-        if was_enabled:
+        if pause_gc and was_enabled:
             gc.enable()
     return run
 

@@ -485,8 +485,29 @@ def test_trainer_is_freed_without_the_cyclic_collector(tie_break):
             gc.enable()
 
 
+def test_train_by_default_leaves_the_collector_alone():
+    """The library's default touches no process-wide state: the collector stays as it
+    was (on, or off), and objects made before training stay in their generation."""
+    import gc
+
+    words = WordTable.from_text("low lower newest widest " * 50, "gpt2")
+    was_enabled = gc.isenabled()
+    try:
+        for enabled in (True, False):
+            (gc.enable if enabled else gc.disable)()
+            gc.collect()
+            marker = [[] for _ in range(3)]  # young, tracked objects
+            train(words, TrainerSettings(units="byte", merges=50))
+            assert gc.isenabled() is enabled
+            if not enabled:  # no collection ran, so only a freeze could have moved them
+                young = {id(o) for o in gc.get_objects(0)}
+                assert all(id(m) in young for m in marker)
+    finally:
+        (gc.enable if was_enabled else gc.disable)()
+
+
 def test_train_leaves_the_run_in_the_oldest_generation():
-    """`train()` hands its run to the collector's oldest generation, so the next young
+    """`train(pause_gc=True)` hands its run to the collector's oldest generation, so the next young
     collections do not walk thousands of events; the collector is on again after it
     (if it was on before) and nothing stays frozen."""
     import gc
@@ -496,7 +517,7 @@ def test_train_leaves_the_run_in_the_oldest_generation():
     was_enabled = gc.isenabled()
     gc.enable()
     try:
-        run = train(words, TrainerSettings(units="byte", merges=200))
+        run = train(words, TrainerSettings(units="byte", merges=200), pause_gc=True)
         young = {id(o) for o in gc.get_objects(0)} | {id(o) for o in gc.get_objects(1)}
         assert all(id(ev) not in young for ev in run.events)
         assert gc.isenabled() and gc.get_freeze_count() == 0

@@ -127,7 +127,7 @@ def test_no_pretokenizer_cuts_long_text_and_long_words_are_refused():
     (b"PK\x03\x04\x00\x00", "looks like a binary file"),
     (b"", "is empty"),
     (b" \n\t", "is empty"),
-    (b"x" * (UPLOAD_LIMIT_MB * 1024 * 1024 + 1), "the limit is 2 MB"),
+    (b"x" * (UPLOAD_LIMIT_MB * 1_000_000 + 1), r"is 2\.00 MB \(2,000,001 bytes\); the limit is 2 MB \(2,000,000 bytes\)"),
 ])
 def test_bad_uploads(data, message):
     with pytest.raises(ValueError, match=message):

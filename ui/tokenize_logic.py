@@ -216,16 +216,16 @@ def _preview_spans(tok: Tokenizer, text: str, ids, special) -> tuple[TokenSpan, 
     """Spans of the first ~PREVIEW_CHARS characters that agree with the full encoding.
 
     The text is cut after a newline if there is one near the limit; the spans of the cut
-    text are kept while their ids equal the full text's ids (the last piece before a cut
-    can differ), so the preview never shows a token the full text does not have.
+    text are kept while their ids equal the full text's ids (the piece the cut falls in
+    can end differently), so the preview never shows a token the full text does not have.
+    Tokens equal one for one from the start are the same tokens at the same offsets, so
+    even one piece longer than the preview (a long run with no pre-tokenizer split) shows
+    its first tokens.
     """
     cut = text.find("\n", PREVIEW_CHARS)
     if cut == -1 or cut > PREVIEW_CHARS * 2:
         cut = PREVIEW_CHARS
     spans = tok.token_spans(text[: cut + 1], allowed_special=special)
-    if spans:
-        last_piece = spans[-1].piece
-        spans = [s for s in spans if s.piece != last_piece]
     keep = 0
     for s, i in zip(spans, ids):
         if s.id != i:

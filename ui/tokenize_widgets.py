@@ -210,7 +210,8 @@ def controls() -> None:
     st.text_area(
         "Text", key=key, height=170, placeholder="Type or paste any text…", **cb,
         help=f"Up to {human_bytes(DRAW_LIMIT_BYTES)} is drawn token by token; up to "
-             f"{human_bytes(COUNT_LIMIT_BYTES)} is counted. Press Ctrl+Enter (or click outside) to apply.",
+             f"{human_bytes(COUNT_LIMIT_BYTES)} is counted. Press Ctrl+Enter (or click outside) to apply. "
+             "Half of an emoji (an unpaired surrogate) cannot be sent to the server: it is replaced by �.",
     )
     left, right = st.columns(2)
     with left:
@@ -308,8 +309,10 @@ def tokens(a: Analysis, *, highlight: int | None) -> None:
     if not a.complete:
         st.info(
             f"This text is {human_bytes(a.n_bytes)}. Every one of its {a.n_tokens:,} tokens is counted, "
-            f"but only the first {len(a.spans):,} are drawn: drawing more than "
-            f"{human_bytes(DRAW_LIMIT_BYTES)} of text token by token would make the page slow "
+            + (f"but only the first {len(a.spans):,} are drawn: drawing more than " if a.spans else
+               "but none are drawn: the text's first piece is so long that its tokens cannot be told "
+               "without reading all of it, and drawing more than ")
+            + f"{human_bytes(DRAW_LIMIT_BYTES)} of text token by token would make the page slow "
             "to send, to draw and to scroll, for you and everyone sharing this server. "
             "The ids, the most frequent tokens and Compare still cover the whole text."
         )

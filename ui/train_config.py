@@ -34,6 +34,11 @@ PRESETS_FILE = ROOT / "corpora" / "presets.json"
 
 #: Streamlit refuses bigger uploads (.streamlit/config.toml, server.maxUploadSize).
 UPLOAD_LIMIT_MB = 2
+#: The same limit in bytes, as the browser counts it: Streamlit's uploader refuses a file
+#: over 2.0 MB = 2,000,000 bytes ("File must be 2.0MB or smaller.") before it is sent, so
+#: the page's own check says the same numbers; it catches what gets past the browser
+#: (browsers that count a MB as 1,048,576 bytes, and callers of `read_upload`).
+UPLOAD_LIMIT_BYTES = UPLOAD_LIMIT_MB * 1_000_000
 #: The merge budget the page offers: enough for a 1 MB corpus, still a few seconds.
 MAX_MERGES = 5_000
 #: Without a pre-tokenizer the whole text is one word and every merge rewrites it (and
@@ -256,8 +261,11 @@ def read_upload(data: bytes, name: str = "the file") -> str:
     ...
     ValueError: b.txt is not valid UTF-8 text (byte 0xff at position 0). Save it as UTF-8 (most editors: 'Save as' -> encoding UTF-8) and upload it again.
     """
-    if len(data) > UPLOAD_LIMIT_MB * 1024 * 1024:
-        raise ValueError(f"{name} is {len(data) / 1e6:.1f} MB; the limit is {UPLOAD_LIMIT_MB} MB.")
+    if len(data) > UPLOAD_LIMIT_BYTES:
+        raise ValueError(
+            f"{name} is {len(data) / 1e6:.2f} MB ({len(data):,} bytes); the limit is {UPLOAD_LIMIT_MB} MB "
+            f"({UPLOAD_LIMIT_BYTES:,} bytes). Upload a shorter text, or cut the file in two."
+        )
     text = decode_text_file(data, name)
     if not text.strip():
         raise ValueError(f"{name} is empty (or only whitespace). Upload a file with some text in it.")

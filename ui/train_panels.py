@@ -91,14 +91,16 @@ def _corpus_inputs() -> None:
         persist(wk, state.TEXT, "")
         st.text_area("Your text (split into words by the pre-tokenizer)", key=wk, height=150,
                      on_change=state.on_corpus_text, args=(wk, state.TEXT),
-                     help=f"Press Ctrl+Enter or click outside to train. Texts up to {SHARE_TEXT_LIMIT} "
+                     help=f"Press Ctrl+Enter or click outside to train. Half of an emoji (an unpaired surrogate) cannot "
+                          f"be sent to the server: it is replaced by �. Texts up to {SHARE_TEXT_LIMIT} "
                           "characters travel in the share link.")
     elif source == "words":
         wk = _w("words")
         persist(wk, state.WORDS, "")
         st.text_area("Word counts: one `word count` per line, e.g. `low 5`", key=wk, height=150,
                      on_change=state.on_corpus_text, args=(wk, state.WORDS),
-                     help="Lines starting with # are comments. Press Ctrl+Enter or click outside to train.")
+                     help="Lines starting with # are comments. Press Ctrl+Enter or click outside to train. "
+                          "Half of an emoji (an unpaired surrogate) cannot be sent to the server: it is replaced by �.")
     else:
         _upload_inputs()
 
