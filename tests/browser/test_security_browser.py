@@ -17,7 +17,7 @@ One server and one browser serve the whole file; several parameters share one UR
 value of 100,000 characters goes into the text boxes (pasted, as a user would), and one
 of 30,000 into one URL parameter per page (the server refuses longer request lines; the
 AppTest walk, tests/test_security_pages.py, puts 100,000 into every parameter in turn).
-Screenshots: test-artifacts/security-*.png.
+Screenshots: test-artifacts/security-*.png (look at them).
 """
 from __future__ import annotations
 
@@ -227,16 +227,16 @@ def decode_view(page: Page, listener: Listener, what: str) -> list[str]:
     return examine(page, listener, "tokenize-text", f"Tokenize (yours, Decode) after {what}")
 
 
-def every_page_after(page: Page, listener: Listener, what: str, artifacts=None) -> list[str]:
+def every_page_after(page: Page, listener: Listener, what: str, shots=None) -> list[str]:
     """The session's run is named after hostile input: Train, then Tokenize and Vocabulary
     size, reached from the sidebar (the sidebar's caption is on each; home adds nothing)."""
     problems = examine(page, listener, "train-bpe", f"Train with {what}")
-    if artifacts is not None:
-        page.screenshot(path=str(artifacts / "security-train.png"))
+    if shots is not None:
+        page.screenshot(path=f"{shots}-train.png")
     go(page, "tokenize-text")
     problems += decode_view(page, listener, what)
-    if artifacts is not None:
-        page.screenshot(path=str(artifacts / "security-tokenize-decode.png"))
+    if shots is not None:
+        page.screenshot(path=f"{shots}-tokenize-decode.png")
     go(page, "vocabulary-size")
     problems += examine(page, listener, "vocabulary-size", f"Vocabulary size after {what}")
     return problems
@@ -264,7 +264,7 @@ def test_marker_on_every_page(secure: Page, app_url, listener, artifacts):
     """A hostile end-of-word marker names the run on every page of the session."""
     visit(secure, app_url, "train-bpe", {"words": "low 5\nlower 2\nnewest 6\n", "eow": "separate",
                                          "marker": listener.short("marker"), "step": "2"})
-    assert_clean(every_page_after(secure, listener, "a hostile marker in the link", artifacts))
+    assert_clean(every_page_after(secure, listener, "a hostile marker in the link", artifacts / "security-marker"))
 
 
 def test_tokenize_links(secure: Page, app_url, listener):
@@ -328,7 +328,7 @@ def test_train_inputs(secure: Page, app_url, listener):
     assert_clean(problems)
 
 
-def test_upload_with_hostile_file_name(secure: Page, app_url, listener):
+def test_upload_with_hostile_file_name(secure: Page, app_url, listener, artifacts):
     """The file name is the browser's to send; the page shows it in its caption and the
     run's name."""
     page = secure
@@ -339,7 +339,7 @@ def test_upload_with_hostile_file_name(secure: Page, app_url, listener):
         files=[{"name": name, "mimeType": "text/plain", "buffer": b"low lower newest widest lowest\n"}])
     expect(page.get_by_text("Using", exact=False).first).to_be_visible()
     idle(page)
-    assert_clean(every_page_after(page, listener, "an upload with a hostile file name"))
+    assert_clean(every_page_after(page, listener, "an upload with a hostile file name", artifacts / "security-upload"))
 
 
 def test_tokenize_inputs(secure: Page, app_url, listener, artifacts):
