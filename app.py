@@ -2,7 +2,7 @@
 import streamlit as st
 
 from ui.shared.guard import install_surrogate_guard
-from ui.state import CAPTION_DRAWN, sidebar_caption
+from ui.shared.state import CAPTION_DRAWN, sidebar_caption
 
 st.set_page_config(page_title="BPE, step by step", page_icon="🧩", layout="wide")
 
@@ -11,6 +11,8 @@ PAGES = [
     st.Page("views/train.py", title="Train", icon=":material/model_training:", url_path="train-bpe"),
     st.Page("views/tokenize.py", title="Tokenize", icon=":material/text_fields:", url_path="tokenize-text"),
     st.Page("views/vocab_size.py", title="Vocabulary size", icon=":material/bar_chart:", url_path="vocabulary-size"),
+    st.Page("views/algorithms.py", title="Algorithms", icon=":material/account_tree:", url_path="algorithms"),
+    st.Page("views/quirks.py", title="Quirks", icon=":material/psychology_alt:", url_path="tokenizer-quirks"),
 ]
 
 page = st.navigation(PAGES)

@@ -3,7 +3,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 APP = "../app.py"
-PAGES = ["views/home.py", "views/train.py", "views/tokenize.py", "views/vocab_size.py"]
+PAGES = ["views/home.py", "views/train.py", "views/tokenize.py", "views/vocab_size.py", "views/algorithms.py"]
 
 
 @pytest.mark.parametrize("page", PAGES)

@@ -11,7 +11,7 @@ from fractions import Fraction
 
 import pytest
 
-from ui.model_cost import (
+from ui.vocab.model_cost import (
     PRECISIONS,
     PRESETS,
     REAL_VOCABS,

@@ -1,6 +1,6 @@
 """The Tokenize page's pure helpers: analysis, limits, ids, hover text, URL, and HTML.
 
-No Streamlit here: ui/tokenize_logic.py and ui/tokenize_html.py are plain functions.
+No Streamlit here: ui/tokenize/logic.py and ui/tokenize/html.py are plain functions.
 The HTML checks parse the output with the standard library's HTMLParser, so "nothing
 the user typed becomes markup" is checked structurally, not by searching for strings.
 """
@@ -15,15 +15,15 @@ from hypothesis import strategies as st
 
 from bpe_core import TrainerSettings, WordTable, train
 from bpe_core.pretrained import openai_tokenizer
-from ui.tokenize_html import (
+from ui.tokenize.html import (
     TOKENIZE_CSS, chip_for_id, ids_html, pieces_html, replay_html, replay_rows, symbol_text, text_html,
 )
-from ui.tokenize_logic import (
+from ui.tokenize.logic import (
     COUNT_LIMIT_BYTES, DRAW_LIMIT_BYTES, EXAMPLES, PREVIEW_CHARS, URL_TEXT_LIMIT, VIEWS, analyse,
     default_replay_token, hex_bytes, human_bytes, parse_ids, pieces_of, read_url, size_tier,
     special_in_text, token_rank, token_title, top_tokens, url_for,
 )
-from ui.tokens import PALETTE
+from ui.shared.chips import PALETTE
 
 NAMES = ("gpt2", "cl100k_base", "o200k_base")
 
@@ -395,7 +395,7 @@ def test_replay_ladder_of_a_trained_tokenizer_names_training_steps(toy_run):
 
 
 def test_a_token_link_with_a_superscript_digit_is_ignored():
-    from ui.tokenize_logic import read_url
+    from ui.tokenize.logic import read_url
 
     values, _ = read_url({"token": "²"})
     assert "token" not in values

@@ -15,8 +15,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from bpe_core import WordTable, train
-from ui import train_state as state
-from ui.train_config import Settings, build_word_table, load_presets, preset_corpus
+from ui.train import state as state
+from ui.train.config import Settings, build_word_table, load_presets, preset_corpus
 
 APP = "../app.py"
 PAGE = "views/train.py"

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from bpe_core import TrainerSettings, WordTable, train
-from ui import train_predict as predict
-from ui import train_render as render
-from ui.train_config import (
+from ui.train import predict as predict
+from ui.train import render as render
+from ui.train.config import (
     MAX_WORD_LENGTH, NO_PRETOKENIZER_LIMIT, SHARE_TEXT_LIMIT, UPLOAD_LIMIT_MB, Corpus, Settings,
     build_word_table, describe, from_params, load_presets, preset_corpus, read_upload, run_key, to_params,
 )
@@ -408,7 +408,7 @@ def test_score():
 
 def test_a_link_with_a_superscript_digit_is_refused_not_crashed():
     """'²'.isdigit() is True but int('²') fails: such links are warned about, not raised."""
-    from ui.train_config import from_params
+    from ui.train.config import from_params
 
     restored = from_params({"step": "²", "merges": "³"})
     assert restored.step is None

@@ -13,8 +13,8 @@ from streamlit.testing.v1 import AppTest
 from bpe_core import MergeEvent, TrainerSettings, WordTable, train
 from bpe_core.corpus import MAX_COUNT
 from ui.shared.markdown import md_escape
-from ui.train_config import LINK_TEXT_LIMIT, from_params
-from ui.tokenize_logic import analyse
+from ui.train.config import LINK_TEXT_LIMIT, from_params
+from ui.tokenize.logic import analyse
 
 APP = "../app.py"
 ROOT = Path(__file__).resolve().parent.parent

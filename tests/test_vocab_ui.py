@@ -13,8 +13,8 @@ import pandas as pd
 import pytest
 
 from bpe_core import TrainerSettings, WordTable, train
-from ui.model_cost import REAL_VOCABS
-from ui.vocab_charts import (
+from ui.vocab.model_cost import REAL_VOCABS
+from ui.vocab.charts import (
     CHOSEN,
     HOVER,
     MAX_POINTS,
@@ -28,7 +28,7 @@ from ui.vocab_charts import (
     real_vocab_chart,
     set_param,
 )
-from ui.vocab_curves import (
+from ui.vocab.curves import (
     base_retirements,
     corpus_units,
     count_tokens,

@@ -18,5 +18,11 @@ st.page_link("views/tokenize.py", label="**Tokenize** — paste text and see how
 st.page_link("views/vocab_size.py", label="**Vocabulary size** — what a bigger vocabulary buys "
              "(shorter sequences) and what it costs (embedding parameters, output FLOPs), per language.",
              icon=":material/bar_chart:")
+st.page_link("views/algorithms.py", label="**Algorithms** — BPE, WordPiece and Unigram trained on the same "
+             "text, side by side; step WordPiece's scores and Unigram's pruning; the course's examples checked.",
+             icon=":material/account_tree:")
+st.page_link("views/quirks.py", label="**Quirks** — why models trip over tokens (letters, numbers, spaces, other "
+             "scripts, invisible characters), live with five real tokenizers; the source texts' worked examples.",
+             icon=":material/psychology_alt:")
 
 st.caption("Everything runs on this server, offline: no text you type leaves it.")

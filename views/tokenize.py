@@ -1,11 +1,11 @@
 """Tokenize: paste text, see how a tokenizer splits it, replay every merge, compare, decode.
 
-A thin view: the sections live in ui/tokenize_widgets.py, the logic in
-ui/tokenize_logic.py, the HTML in ui/tokenize_html.py.
+A thin view: the sections live in ui/tokenize/widgets.py, the logic in
+ui/tokenize/logic.py, the HTML in ui/tokenize/html.py.
 """
 import streamlit as st
 
-from ui import tokenize_widgets as tw
+from ui.tokenize import widgets as tw
 
 st.title("Tokenize text")
 st.markdown(

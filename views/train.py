@@ -1,13 +1,13 @@
 """Train: step through BPE training, merge by merge, forward and back.
 
-A thin view: state and training live in ui/train_state.py, the panels in
-ui/train_panels.py, and the pure drawing helpers in ui/train_render.py and
-ui/train_predict.py.
+A thin view: state and training live in ui/train/state.py, the panels in
+ui/train/panels.py, and the pure drawing helpers in ui/train/render.py and
+ui/train/predict.py.
 """
 import streamlit as st
 
-from ui import train_panels as panels
-from ui import train_state as state
+from ui.train import panels as panels
+from ui.train import state as state
 from ui.shared.markdown import md_error
 
 state.init()

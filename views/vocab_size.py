@@ -1,11 +1,12 @@
 """Vocabulary size: what a bigger vocabulary buys (shorter sequences) and what it costs
 (embedding parameters, output-layer FLOPs), on one training run and on real tokenizers.
 
-A thin view: the sections live in ui.vocab_sections.
+A thin view: the sections live in ui.vocab.sections.
 """
 import streamlit as st
 
-from ui.vocab_sections import (
+from ui.quirks.widgets import ask_quiz
+from ui.vocab.sections import (
     choose_run,
     choose_vocab,
     cost_section,
@@ -41,6 +42,7 @@ st.markdown(
     "unless the two are *tied*). Start from the vocabulary chosen above or from a published model."
 )
 cost_section(vocab)
+ask_quiz("vocab_size")
 
 st.header("3. The same text in ten languages")
 st.markdown(

@@ -1,1 +1,147 @@
-"""Training algorithms: one module each."""
+"""Training algorithms, one module each, and a registry that names them.
+
+`ALGORITHMS` maps a short name ("bpe", "wordpiece", "unigram") to an `Algorithm`: its
+title, a one-line summary, how to turn a corpus into the words it trains on, how to build
+its settings for a target vocabulary size, its train function, its settings and event
+types, and how to get a tokenizer after any step. A page that compares algorithms reads
+only this registry, so adding an algorithm is one engine module, one entry here and one
+view.
+
+Steps are counted as each algorithm counts them: BPE and WordPiece by merges (step 0 is
+before the first merge, the last step is the number of merges), Unigram by event (step 0
+is the seed vocabulary, then each EM iteration and pruning round, the last is the final
+vocabulary).
+
+What it leaves out: SentencePiece's BPE (it loads `.model` files, it does not train:
+`bpe_core.spm`) and BPE-dropout (a way to encode, not to train: `bpe_core.dropout`).
+
+>>> from bpe_core.algorithms import ALGORITHMS
+>>> list(ALGORITHMS)
+['bpe', 'wordpiece', 'unigram']
+>>> bpe = ALGORITHMS["bpe"]
+>>> run = bpe.train(bpe.words("hug 10\\npug 5\\npun 12\\nbun 4\\nhugs 5", kind="words"), bpe.settings_for(10))
+>>> bpe.last_step(run), bpe.segment(bpe.tokenizer_at(run, 3), "hugs")
+(3, ('hug', 's'))
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any, Callable, Mapping
+
+from .. import MergeEvent, TrainerSettings, WordTable, train
+from .unigram import UnigramEvent, UnigramSettings, train_unigram, words_from_text, words_from_word_counts
+from .wordpiece import WordPieceEvent, WordPieceSettings, train_wordpiece
+
+__all__ = ["Algorithm", "ALGORITHMS", "algorithm"]
+
+#: How the page's corpora are cut into words for BPE and WordPiece (spaces only, as
+#: Unigram, which has no pre-tokenizer, sees them).
+PRETOKENIZER = "whitespace"
+
+
+@dataclass(frozen=True)
+class Algorithm:
+    """One training algorithm, as a page needs it.
+
+    - words(text, kind=): the corpus as this algorithm's training input (`kind` is "text"
+      for running text, "words" for `word count` lines);
+    - settings_for(vocab_size): settings that train up to that vocabulary size;
+    - train(words, settings): the run (its `events` are `event_type`);
+    - last_step(run): the last step; tokenizer_at(run, k): a tokenizer after step k;
+    - segment(tokenizer, word): one word's tokens as strings.
+    """
+
+    name: str
+    title: str
+    summary: str
+    words: Callable[..., Any]
+    settings_type: type
+    settings_for: Callable[[int], Any]
+    train: Callable[[Any, Any], Any]
+    event_type: type
+    last_step: Callable[[Any], int]
+    tokenizer_at: Callable[[Any, int], Any]
+    segment: Callable[[Any, str], tuple[str, ...]]
+
+
+def _table(text: str, *, kind: str) -> WordTable:
+    _check_kind(kind)
+    return WordTable.from_word_counts(text) if kind == "words" else WordTable.from_text(text, PRETOKENIZER)
+
+
+def _unigram_words(text: str, *, kind: str) -> dict[str, int]:
+    _check_kind(kind)
+    return words_from_word_counts(text) if kind == "words" else words_from_text(text)
+
+
+def _check_kind(kind: str) -> None:
+    if kind not in ("text", "words"):
+        raise ValueError(f"Unknown corpus kind {kind!r}. Use 'text' (running text) or 'words' (word count lines).")
+
+
+def _bpe_segment(tok, word: str) -> tuple[str, ...]:
+    return tuple(tok.token_text(i) for i in tok.encode(word))
+
+
+def _wordpiece_segment(tok, word: str) -> tuple[str, ...]:
+    return tuple(tok.tokenize(word))
+
+
+def _unigram_segment(model, word: str) -> tuple[str, ...]:
+    return tuple(model.encode_pieces(word))
+
+
+ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType({
+    "bpe": Algorithm(
+        name="bpe",
+        title="BPE",
+        summary="Start from characters; again and again merge the most frequent adjacent pair.",
+        words=_table,
+        settings_type=TrainerSettings,
+        settings_for=lambda size: TrainerSettings(merges=None, vocab_size=size),
+        train=train,
+        event_type=MergeEvent,
+        last_step=lambda run: run.steps,
+        tokenizer_at=lambda run, k: run.tokenizer(k),
+        segment=_bpe_segment,
+    ),
+    "wordpiece": Algorithm(
+        name="wordpiece",
+        title="WordPiece",
+        summary="Merge the pair with the best score count(ab) / (count(a) x count(b)); encode by longest match.",
+        words=_table,
+        settings_type=WordPieceSettings,
+        settings_for=lambda size: WordPieceSettings(merges=None, vocab_size=size),
+        train=train_wordpiece,
+        event_type=WordPieceEvent,
+        last_step=lambda run: run.steps,
+        tokenizer_at=lambda run, k: run.tokenizer(k),
+        segment=_wordpiece_segment,
+    ),
+    "unigram": Algorithm(
+        name="unigram",
+        title="Unigram",
+        summary="Start from many substrings; re-estimate their probabilities (EM) and prune the least useful.",
+        words=_unigram_words,
+        settings_type=UnigramSettings,
+        settings_for=lambda size: UnigramSettings(vocab_size=size),
+        train=train_unigram,
+        event_type=UnigramEvent,
+        last_step=lambda run: len(run.events) - 1,
+        tokenizer_at=lambda run, k: run.model_at(k),
+        segment=_unigram_segment,
+    ),
+})
+
+
+def algorithm(name: str) -> Algorithm:
+    """The registry entry of that name, or a ValueError that lists the names.
+
+    >>> algorithm("unigram").title
+    'Unigram'
+    """
+    try:
+        return ALGORITHMS[name]
+    except KeyError:
+        raise ValueError(f"Unknown algorithm {name!r}. Choose one of: {', '.join(ALGORITHMS)}.") from None

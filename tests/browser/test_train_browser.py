@@ -11,7 +11,7 @@ import re
 from playwright.sync_api import Page, expect
 
 from bpe_core import train
-from ui.train_config import build_word_table, load_presets, preset_corpus
+from ui.train.config import build_word_table, load_presets, preset_corpus
 
 SENNRICH_TITLE = load_presets()["sennrich"].title
 

@@ -36,6 +36,8 @@ BUDGETS: dict[str, int] = {
     "charts": 32 * MB,             # Vega-Lite specs
     "tokenize.analyses": 128 * MB,  # Tokenize page: analyses of pasted text
     "tokenize.html": 64 * MB,      # ...and their drawn HTML
+    "algorithms.runs": 64 * MB,    # Algorithms page: BPE, WordPiece, Unigram runs (50 kB texts at most)
+    "quirks.encodings": 32 * MB,   # Quirks page: typed texts under the five real tokenizers
 }
 
 _REGISTRY: dict[str, "ByteLRU"] = {}

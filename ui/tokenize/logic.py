@@ -11,7 +11,7 @@ AppTest. What is here:
 - `pieces_of`: the pre-tokenization pieces, rebuilt from the spans;
 - `read_url` / `url_for`: the query parameters that make a link reproduce the view.
 
-It leaves out drawing (ui/tokenize_html.py) and widgets (ui/tokenize_widgets.py).
+It leaves out drawing (ui/tokenize/html.py) and widgets (ui/tokenize/widgets.py).
 """
 from __future__ import annotations
 
@@ -67,7 +67,7 @@ VIEWS: dict[str, str] = {
     "decode": "Decode ids",
 }
 
-_ROOT = Path(__file__).resolve().parent.parent
+_ROOT = Path(__file__).resolve().parents[2]
 
 
 def _multilingual() -> str:

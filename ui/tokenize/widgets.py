@@ -1,10 +1,10 @@
 """The Tokenize page's Streamlit sections: controls, counts, tokens, and the five views.
 
 views/tokenize.py calls these in order; each section draws widgets, calls the engine
-(through ui/tokenize_logic.py) and draws HTML built by ui/tokenize_html.py.
+(through ui/tokenize/logic.py) and draws HTML built by ui/tokenize/html.py.
 
 State: every setting lives under a non-widget key `tokenize.<name>` and is copied into
-its widget key `tokenize.w.<name>` each run (`persist`/`remember` from ui/state.py), so
+its widget key `tokenize.w.<name>` each run (`persist`/`remember` from ui/shared/state.py), so
 settings survive a visit to another page. The URL carries the tokenizer, short text and
 the view (`sync_from_url` once per new link, `sync_to_url` at the end of each run).
 
@@ -12,7 +12,7 @@ Sharing: the three OpenAI tokenizers are loaded once per server process
 (`st.cache_resource`) and only read; analyses of (tokenizer, text) pairs, which are
 frozen, and their HTML are shared through byte-bounded caches (ui.shared.cache), keyed by
 the text itself, so a session only gets the analysis of exactly the text it pasted. The
-session's own tokenizer comes from `ui.state.session_tokenizer()`.
+session's own tokenizer comes from `ui.shared.state.session_tokenizer()`.
 """
 from __future__ import annotations
 
@@ -27,11 +27,11 @@ from bpe_core import Tokenizer, visible_whitespace
 from bpe_core.pretrained import TITLES, openai_tokenizer
 from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_error, md_escape
-from ui.state import STEP_KEY, persist, remember, session_label, session_run, session_step, session_tokenizer
-from ui.tokenize_html import (
+from ui.shared.state import STEP_KEY, persist, remember, session_label, session_run, session_step, session_tokenizer
+from ui.tokenize.html import (
     TOKENIZE_CSS, chip_html_for, ids_html, pieces_html, replay_html, reveal, symbol_text, text_html,
 )
-from ui.tokenize_logic import (
+from ui.tokenize.logic import (
     COMPARE_DRAW_LIMIT_BYTES, COUNT_LIMIT_BYTES, DRAW_LIMIT_BYTES, EXAMPLES, IDS_SHOWN_LIMIT,
     OPENAI_NAMES, OPTION_LIMIT, TOKENIZER_CHOICES, VIEWS, YOURS,
     Analysis, analyse, default_replay_token, hex_bytes, human_bytes, parse_ids, pieces_of,

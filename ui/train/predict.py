@@ -16,8 +16,8 @@ import random
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from ui.tokens import chip_for, chip_html
-from ui.train_render import RunView, rule_reason, chips_inline, pair_label
+from ui.shared.chips import chip_for, chip_html
+from ui.train.render import RunView, rule_reason, chips_inline, pair_label
 
 __all__ = [
     "row_order", "SplitQuestion", "split_question", "merge_symbols", "grade_pair", "Feedback",

@@ -11,7 +11,7 @@ Step k means "after k merges". The pair table drawn for merge j is the table *be
 merge j (`events[j-1].top_pairs`); its "change" column is what merge j-1 did to each
 count, i.e. the change since the previous step.
 
-Every token is drawn with ui/tokens.py's chips (HTML-escaped, whitespace visible, the
+Every token is drawn with ui/shared/chips.py's chips (HTML-escaped, whitespace visible, the
 end-of-word marker styled apart). No Streamlit here; tests call these directly.
 """
 from __future__ import annotations
@@ -30,7 +30,7 @@ from bpe_core import TrainingRun
 from bpe_core.display import bytes_label, visible_whitespace
 from bpe_core.trainer import TIE_RULE_EXPLANATIONS
 from bpe_core.vocab import base_symbols
-from ui.tokens import TOKEN_CSS, TokenChip, chip_for, chip_html
+from ui.shared.chips import TOKEN_CSS, TokenChip, chip_for, chip_html
 
 __all__ = [
     "RunView", "PAGE_CSS", "explain_step", "pair_table_html", "merge_list_html",

@@ -23,7 +23,7 @@ from bpe_core import TrainerSettings, TrainingRun, WordTable, train
 from bpe_core.pretrained import openai_tokenizer
 from ui.shared.cache import byte_cached
 from ui.shared.corpora import python_reference_text
-from ui.vocab_curves import LANGUAGES, held_out_curve, held_out_steps, language_table, split_text, training_curve
+from ui.vocab.curves import LANGUAGES, held_out_curve, held_out_steps, language_table, split_text, training_curve
 
 __all__ = [
     "BUILTINS",
@@ -41,7 +41,7 @@ __all__ = [
     "cached_openai_tokenizer",
 ]
 
-CORPORA_DIR = Path(__file__).resolve().parent.parent / "corpora"
+CORPORA_DIR = Path(__file__).resolve().parents[2] / "corpora"
 
 #: characters of the Python reference's held-out part used as "another kind of text"
 PYTHON_SAMPLE = 12_000

@@ -1,9 +1,9 @@
 """The Vocabulary size page, section by section: controls, charts, explanations.
 
 Each `*_section` function draws one part of the page. Numbers come from
-ui.vocab_curves and ui.model_cost (pure), charts from ui.vocab_charts (pure), runs
-and texts from ui.vocab_sources (cached). Widget values live under `vocab.*` store
-keys and are copied into their widget keys each run (ui.state.persist), so they survive
+ui.vocab.curves and ui.vocab.model_cost (pure), charts from ui.vocab.charts (pure), runs
+and texts from ui.vocab.sources (cached). Widget values live under `vocab.*` store
+keys and are copied into their widget keys each run (ui.shared.state.persist), so they survive
 a visit to another page; buttons and the chart change state only in callbacks.
 """
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from bpe_core import TrainingRun
-from ui.model_cost import (
+from ui.vocab.model_cost import (
     PRECISION_NOTES,
     PRECISIONS,
     PRESETS,
@@ -31,8 +31,8 @@ from ui.model_cost import (
 )
 from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_error, md_escape
-from ui.state import persist, remember, session_label, session_run, session_step
-from ui.vocab_charts import (
+from ui.shared.state import persist, remember, session_label, session_run, session_step
+from ui.vocab.charts import (
     CHOSEN,
     cost_share_chart,
     set_param,
@@ -43,7 +43,7 @@ from ui.vocab_charts import (
     picked_vocab,
     real_vocab_chart,
 )
-from ui.vocab_curves import (
+from ui.vocab.curves import (
     LANGUAGES,
     base_retirements,
     held_out_steps,
@@ -53,7 +53,7 @@ from ui.vocab_curves import (
     unit_name,
     vocab_accounting,
 )
-from ui.vocab_sources import (
+from ui.vocab.sources import (
     BUILTINS,
     MERGE_CHOICES,
     builtin_run,

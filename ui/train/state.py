@@ -2,7 +2,7 @@
 
 Per session (st.session_state, keys "train.*"): the corpus choice, the settings, the
 step, play/pause, the view and mode, and predict-mode results. The real values live
-under non-widget keys and are copied into widget keys each run (ui.state.persist), so
+under non-widget keys and are copied into widget keys each run (ui.shared.state.persist), so
 they survive visits to other pages; sidebar navigation drops query parameters, so the
 URL is rewritten from these values on every run.
 
@@ -25,12 +25,12 @@ import streamlit as st
 
 from bpe_core import train
 from ui.shared.cache import ByteLRU, cache_named
-from ui.state import publish_run
-from ui.train_config import (
+from ui.shared.state import publish_run
+from ui.train.config import (
     DEFAULT_PRESET, DEFAULT_TEXT, DEFAULT_WORDS, Corpus, Settings, build_word_table, describe,
     from_params, load_presets, preset_corpus, read_upload, run_key, to_params,
 )
-from ui.train_render import RunView
+from ui.train.render import RunView
 
 ss = st.session_state
 

@@ -1,6 +1,6 @@
 """Altair charts for the Vocabulary size page, built by pure functions.
 
-Each function takes plain frames (from ui.vocab_curves) and returns a top-level Altair
+Each function takes plain frames (from ui.vocab.curves) and returns a top-level Altair
 chart, so tests check `chart.to_dict()` without a browser. Charts are meant to be read
 from the back of a classroom: large fonts, a title and worded axis titles on every
 chart, thousands separators, exact numbers in the tooltips.
@@ -164,7 +164,7 @@ def curves_chart(
        columns vocab_size, units_per_token, tokens, unknown, step, text);
     3. the vocabulary size itself, the tokens in use and the base symbols in use, with
        a marker where each base symbol stops being used (`retirements`).
-    `curve` is ui.vocab_curves.training_curve (thinned to MAX_POINTS rows if longer).
+    `curve` is ui.vocab.curves.training_curve (thinned to MAX_POINTS rows if longer).
     """
     if len(curve) > MAX_POINTS:
         keep = set(retirements["step"]) if retirements is not None and len(retirements) else set()
@@ -341,7 +341,7 @@ def real_vocab_chart(reals: pd.DataFrame, *, width: int = PANEL_WIDTH) -> alt.La
 def language_tokens_chart(table: pd.DataFrame, *, width: int = PANEL_WIDTH) -> alt.Chart:
     """Tokens per language for each tokenizer: grouped horizontal bars.
 
-    `table` is ui.vocab_curves.language_table.
+    `table` is ui.vocab.curves.language_table.
     """
     languages = list(dict.fromkeys(table["language"]))
     tokenizers = list(dict.fromkeys(table["tokenizer"]))

@@ -7,7 +7,7 @@ its word table (`build_word_table`) and round-trip through the URL's query param
 (`to_params` / `from_params`), so a link reproduces a view.
 
 No Streamlit here: everything is a pure function that tests call directly. What it
-leaves out: training and caching (train_state.py), drawing (train_render.py).
+leaves out: training and caching (state.py), drawing (render.py).
 """
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ __all__ = [
     "from_params", "Restored",
 ]
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PRESETS_FILE = ROOT / "corpora" / "presets.json"
 
 #: Streamlit refuses bigger uploads (.streamlit/config.toml, server.maxUploadSize).

@@ -6,9 +6,9 @@
   step (it reruns alone when stepping or playing, so a step stays fast);
 - downloads and the share link, inside the fragment (they depend on the step).
 
-Widgets take their value from the stored one each run (ui.state.persist) and write it
-back in their callback (ui.train_state.on_*). Drawing goes through the pure helpers in
-ui/train_render.py and ui/train_predict.py.
+Widgets take their value from the stored one each run (ui.shared.state.persist) and write it
+back in their callback (ui.train.state.on_*). Drawing goes through the pure helpers in
+ui/train/render.py and ui/train/predict.py.
 """
 from __future__ import annotations
 
@@ -22,13 +22,13 @@ from bpe_core import END_OF_WORD, PRETOKENIZERS, TIE_RULES, UNITS
 from bpe_core.formats import merges_text, run_to_json, vocab_text
 from bpe_core.pretokenize import DESCRIPTIONS
 from bpe_core.trainer import TIE_RULE_EXPLANATIONS
-from ui import train_predict as predict
+from ui.train import predict as predict
 from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_error, md_escape
-from ui import train_render as render
-from ui import train_state as state
-from ui.state import persist, sidebar_caption
-from ui.train_config import (
+from ui.train import render as render
+from ui.train import state as state
+from ui.shared.state import persist, sidebar_caption
+from ui.train.config import (
     MAX_MERGES, SHARE_TEXT_LIMIT, SOURCE_LABELS, SOURCES, UPLOAD_LIMIT_MB, load_presets,
 )
 

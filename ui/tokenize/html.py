@@ -1,7 +1,7 @@
 """The Tokenize page's drawings as HTML strings: the text as token chips, the pieces,
 decoded ids, and the merge ladder of a replay.
 
-Pure functions built on ui/tokens.py (`chip_for`, `TOKEN_CSS`, `PALETTE`), so every
+Pure functions built on ui/shared/chips.py (`chip_for`, `TOKEN_CSS`, `PALETTE`), so every
 token is one coloured chip with a border, neighbours never share a colour, and every
 piece of user text goes through `html.escape`. A token that is only part of a
 character gets its own chip, labelled with its bytes (`<E4><BD>`). Whitespace a
@@ -26,8 +26,8 @@ from typing import Sequence
 
 from bpe_core import Replay, Tokenizer, TokenSpan
 
-from .tokenize_logic import Piece, token_title
-from .tokens import PALETTE, TOKEN_CSS, TokenChip, chip_for
+from ui.tokenize.logic import Piece, token_title
+from ui.shared.chips import PALETTE, TOKEN_CSS, TokenChip, chip_for
 
 __all__ = [
     "TOKENIZE_CSS", "BLOCK_CHARS", "reveal", "chip_html", "chip_html_for", "chip_for_id", "text_html", "pieces_html", "ids_html", "replay_rows",
@@ -56,7 +56,7 @@ TOKENIZE_CSS = TOKEN_CSS + """
 .bpe-big .bpe-tokens { font-size: 1.35rem; }
 """ + "".join(f".bpe-tok.c{k} {{ background: {colour}; }}\n" for k, colour in enumerate(PALETTE)) + (
     # Runs of chips (text, pieces, ids): any span directly inside `.bpe-oK` is a chip, styled
-    # as ui/tokens.py styles `.bpe-tok`, and coloured by position starting at colour K.
+    # as ui/shared/chips.py styles `.bpe-tok`, and coloured by position starting at colour K.
     ", ".join(f".bpe-o{k} > span" for k in range(len(PALETTE)))
     + " { color: #000; border: 1px solid #333; border-radius: 4px; padding: 1px 3px; margin: 0 2px 0 0; }\n"
     + "".join(f".bpe-o{k} > span:nth-of-type({len(PALETTE)}n+{j + 1}) {{ background: {PALETTE[(k + j) % len(PALETTE)]}; }}\n"

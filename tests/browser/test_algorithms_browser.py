@@ -1,0 +1,68 @@
+"""The Algorithms page in a real browser: it opens from the sidebar, every tab draws,
+stepping WordPiece moves the merge, and it saves screenshots to test-artifacts/ at a
+desktop size (1440x900) and a phone size (390x844). Look at them."""
+from playwright.sync_api import expect
+
+TITLE = "Three ways to learn a vocabulary"
+TABS = ("Side by side", "BPE", "WordPiece", "Unigram", "The course's examples")
+
+
+def _open(page, app_url, width=1440, height=900):
+    page.set_viewport_size({"width": width, "height": height})
+    page.goto(app_url + "/algorithms")
+    expect(page.get_by_role("heading", name=TITLE)).to_be_visible(timeout=60_000)
+    expect(page.get_by_text("most frequent words, split by each algorithm")).to_be_visible(timeout=60_000)
+    _finished(page)
+
+
+def _finished(page):
+    """Wait until the whole page is drawn: the last section of the first tab (the overlap
+    chart) and the course tab's table exist."""
+    expect(page.get_by_role("heading", name="Vocabulary overlap")).to_be_visible(timeout=60_000)
+    expect(page.locator("[data-testid='stVegaLiteChart']").first).to_be_visible(timeout=60_000)
+
+
+def _tall(page, path, width=1440, height=4200):
+    """The whole page (Streamlit scrolls inside the page, so a screenshot shows only the
+    viewport): make the viewport tall, shoot, restore."""
+    before = page.viewport_size
+    page.set_viewport_size({"width": width, "height": height})
+    page.wait_for_timeout(300)  # let the layout settle at the new size (no state to wait for)
+    page.screenshot(path=str(path))
+    page.set_viewport_size(before)
+
+
+def _tab(page, name):
+    page.get_by_role("tab", name=name, exact=True).click()
+
+
+def test_every_tab_draws_and_screenshots(page, app_url, artifacts):
+    _open(page, app_url)
+    page.screenshot(path=str(artifacts / "algorithms_desktop.png"))
+    _tall(page, artifacts / "algorithms_desktop_full.png")
+    _tab(page, "WordPiece")
+    expect(page.get_by_text("Merge 1 of")).to_be_visible()
+    expect(page.get_by_text("BPE would merge ##u + ##g")).to_be_visible()
+    page.get_by_role("button", name="Step ▶").click()
+    expect(page.get_by_text("Merge 2 of")).to_be_visible()
+    expect(page.get_by_text("Encoding: longest match first")).to_be_visible()
+    _tall(page, artifacts / "algorithms_wordpiece.png")
+    _tab(page, "Unigram")
+    expect(page.get_by_text("The lattice of one word")).to_be_visible()
+    expect(page.locator(".ulat")).to_be_visible()
+    _tall(page, artifacts / "algorithms_unigram.png")
+    _tab(page, "BPE")
+    expect(page.get_by_text("Without dropout")).to_be_visible()
+    _tall(page, artifacts / "algorithms_bpe.png")
+    _tab(page, "The course's examples")
+    expect(page.get_by_text("numbers agree")).to_be_visible()
+    _tall(page, artifacts / "algorithms_course.png")
+
+
+def test_phone_width(page, app_url, artifacts):
+    _open(page, app_url, width=390, height=844)
+    page.screenshot(path=str(artifacts / "algorithms_phone.png"))
+    _tall(page, artifacts / "algorithms_phone_full.png", width=390, height=5000)
+    _tab(page, "Unigram")
+    expect(page.locator(".ulat")).to_be_visible()
+    _tall(page, artifacts / "algorithms_phone_unigram.png", width=390, height=5000)

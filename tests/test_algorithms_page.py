@@ -1,0 +1,156 @@
+"""The Algorithms page under AppTest: every control, and bad input, with no exception.
+
+Each test opens the app, switches to views/algorithms.py and drives one control by its
+widget key, then checks what the page shows. Runs are cached across tests in the
+process (the shared byte cache), so only the first test on a corpus pays for training.
+"""
+import pytest
+from streamlit.testing.v1 import AppTest
+
+APP = "../app.py"
+PAGE = "views/algorithms.py"
+
+
+def _open(**state) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    for key, value in state.items():
+        at.session_state[key] = value
+    at.run()
+    at.switch_page(PAGE).run()
+    return _ok(at)
+
+
+def _ok(at: AppTest) -> AppTest:
+    assert not at.exception, at.exception
+    return at
+
+
+def _markdown(at: AppTest) -> str:
+    return "\n".join(m.value for m in at.markdown) + "\n".join(i.value for i in at.info)
+
+
+def _html(at: AppTest) -> str:
+    return "\n".join(h.value for h in at.html)
+
+
+def test_default_corpus_is_the_course_and_shows_its_merges():
+    at = _open()
+    assert at.selectbox(key="algo.corpus_w").value == "hf_course"
+    assert at.number_input(key="algo.extra_w").value == 3
+    text = _markdown(at)
+    assert "Merge 1 of 3" in text and "##g + ##s" in text.replace("\\#", "#")
+    assert "BPE would merge ##u + ##g" in text.replace("\\#", "#")
+    # side by side: every word in the table, each algorithm's tokens as chips
+    html = _html(at)
+    assert "<th>WordPiece</th>" in html and "▁" in html
+
+
+def test_wordpiece_step_and_back_buttons_and_slider():
+    at = _open()
+    at.button(key="algo.wp.next").click().run()
+    _ok(at)
+    assert at.session_state["algo.wp.step"] == 2
+    assert "Merge 2 of 3" in _markdown(at)
+    at.button(key="algo.wp.back").click().run()
+    assert _ok(at).session_state["algo.wp.step"] == 1
+    at.slider(key="algo.wp.step_w").set_value(3).run()
+    text = _ok(at).session_state["algo.wp.step"], _markdown(at).replace("\\#", "#")
+    assert text[0] == 3 and "hu + ##gs" in text[1]
+
+
+def test_step_survives_a_visit_to_another_page():
+    at = _open()
+    at.slider(key="algo.wp.step_w").set_value(2).run()
+    at.switch_page("views/home.py").run()
+    at.switch_page(PAGE).run()
+    assert _ok(at).slider(key="algo.wp.step_w").value == 2
+
+
+def test_unigram_stepper_chart_and_removed_pieces():
+    at = _open()
+    last = at.slider(key="algo.ug.step_w").max
+    assert at.slider(key="algo.ug.step_w").value == last  # starts at the final vocabulary
+    at.slider(key="algo.ug.step_w").set_value(1).run()
+    _ok(at)
+    assert "round 1, EM 1" in _markdown(at)
+    assert len(at.get("vega_lite_chart")) >= 2  # overlap chart + Unigram rounds
+    at.button(key="algo.ug.back").click().run()
+    assert "seed vocabulary" in _ok(at).markdown[0].value + _markdown(at)
+
+
+def test_lattice_word_alpha_seed_and_draws():
+    at = _open()
+    at.text_input(key="algo.lattice.word").set_value("unhug").run()
+    html = _ok(at)
+    assert 'class="ulat"' in _html(at) and "ulb best" in _html(at)
+    at.slider(key="algo.sample.alpha").set_value(0.0).run()
+    at.number_input(key="algo.sample.seed").set_value(7).run()
+    at.number_input(key="algo.sample.draws").set_value(3).run()
+    _ok(at)
+    at.text_input(key="algo.lattice.word").set_value("").run()
+    assert "Type a word" in _ok(at).info[-1].value or any("Type a word" in i.value for i in at.info)
+
+
+def test_trace_radio_unknown_word_and_another_word():
+    at = _open()
+    radio = at.radio(key="algo.trace.pick")
+    unknown = [o for o in radio.options if o not in ("pun", "hug", "pug", "hugs", "bun", "another word")]
+    assert unknown, radio.options
+    radio.set_value(unknown[0]).run()
+    _ok(at)
+    assert any("becomes \\[UNK\\]" in w.value for w in at.warning), [w.value for w in at.warning]
+    at.radio(key="algo.trace.pick").set_value("another word").run()
+    at.text_input(key="algo.trace.word").set_value("bugs").run()
+    assert len(_ok(at).dataframe) >= 3
+
+
+def test_dropout_controls():
+    at = _open()
+    at.text_input(key="algo.dropout.word").set_value("hugs").run()
+    at.slider(key="algo.dropout.p").set_value(1.0).run()
+    _ok(at)
+    # p = 1 drops every merge: every draw is the four letters
+    assert _html(at).count('title="h"') >= 6
+    at.number_input(key="algo.dropout.seed").set_value(3).run()
+    at.number_input(key="algo.dropout.draws").set_value(2).run()
+    _ok(at)
+    at.text_input(key="algo.dropout.word").set_value("hug€").run()  # a character BPE never saw
+    _ok(at)
+
+
+def test_tokens_beyond_the_alphabet():
+    at = _open()
+    at.number_input(key="algo.extra_w").set_value(0).run()
+    assert "made no merge" in _ok(at).info[0].value or "no merge" in _markdown(at)
+    at.number_input(key="algo.extra_w").set_value(8).run()
+    assert "Merge 1 of 8" in _ok(at).markdown[-1].value + _markdown(at)
+
+
+@pytest.mark.parametrize("preset", ["english", "sennrich", "wikipedia", "multilingual"])
+def test_every_kind_of_preset(preset):
+    at = _open()
+    at.selectbox(key="algo.corpus_w").set_value(preset).run()
+    _ok(at)
+    assert not at.error or all("could not train" in e.value for e in at.error)
+
+
+def test_own_text_hostile_and_empty():
+    at = _open()
+    at.selectbox(key="algo.corpus_w").set_value("own").run()
+    at.text_area(key="algo.text_w").set_value("![x](http://h/x.png) <b>bold</b> :red[x] " * 5).run()
+    _ok(at)
+    assert "<b>bold</b>" not in _html(at) and "&lt;b&gt;" in _html(at)
+    at.text_area(key="algo.text_w").set_value("   ").run()
+    assert "empty" in _ok(at).error[0].value
+
+
+def test_the_course_tab_names_the_wrong_numbers():
+    at = _open()
+    text = _markdown(at)
+    assert "numbers agree" in text
+    frames = [df.value for df in at.dataframe]
+    course = [f for f in frames if "the course" in f.columns]
+    assert len(course) == 3
+    wordpiece = course[1]
+    row = wordpiece[wordpiece["claim"].str.contains(r"\(hu, ##g\)")].iloc[0]
+    assert row["the course"] == "1/15" and "2/45" in row["this app"] and row["agrees"] == "NO"

@@ -1,0 +1,138 @@
+"""The Quirks page under AppTest: it draws every section with no exception, every "try
+your own" box and toggle recomputes, hostile text is escaped (never markup, never a link),
+the quiz reveals its answers only after a try, the worked examples link to the Train page
+with their presets, and the Vocabulary size page asks its question."""
+from __future__ import annotations
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from ui.quirks import quiz
+from ui.quirks.logic import QUIRKS
+
+APP = "../app.py"
+PAGE = "views/quirks.py"
+HOSTILE = '<img src=x onerror=alert(1)>[link](http://evil.example) :red[x] $x$ <|endoftext|>'
+
+
+@pytest.fixture(scope="module")
+def opened() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _ok(at: AppTest) -> AppTest:
+    assert not at.exception, at.exception
+    return at
+
+
+def _all_html(at: AppTest) -> str:
+    return "".join(h.value for h in at.html)
+
+
+def _all_markdown(at: AppTest) -> str:
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption]
+    parts += [e.value for kind in ("success", "warning", "error", "info") for e in at.get(kind)]
+    return "\n".join(parts)
+
+
+def test_page_draws_every_section(opened):
+    headers = [h.value for h in opened.header]
+    for quirk in QUIRKS:
+        assert quirk.title in headers
+    assert "Worked examples of the source texts" in headers
+    html = _all_html(opened)
+    assert "strawberry" in html.replace("<span", "").replace("</span>", "") or "berry" in html
+    # claims: some hold, some do not, each says so in words
+    text = _all_markdown(opened)
+    assert "does not hold" in text and "**holds**" in text
+    assert len(opened.dataframe) >= 10
+
+
+@pytest.mark.parametrize("key", [f"quirks.try.{q.id}" for q in QUIRKS])
+def test_every_try_box_recomputes_and_escapes(key):
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.switch_page(PAGE).run()
+    before = len(at.html)
+    box = next(w for w in list(at.text_input) + list(at.text_area) if w.key == key)
+    box.input(HOSTILE).run()
+    _ok(at)
+    assert len(at.html) > before  # the typed text is drawn under every tokenizer
+    html = _all_html(at)
+    assert "<img" not in html and "&lt;img" in html
+    md = _all_markdown(at)
+    assert "](http" not in md.replace("\\](http", "")  # no live link from typed text
+    assert ":red[" not in md.replace("\\:red\\[", "")
+
+
+def test_letter_and_number_extras():
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.switch_page(PAGE).run()
+    at.text_input(key="quirks.try.letters").input("Mississippi").run()
+    at.text_input(key="quirks.try.letter").input("s").run()
+    _ok(at)
+    assert any("occurs **4** times" in m.value for m in at.markdown)
+    at.text_input(key="quirks.try.numbers").input("1234").run()
+    _ok(at)
+    assert any("For 1234, the next number GPT-2 cuts" in m.value for m in at.markdown)
+
+
+def test_special_toggle_makes_one_control_token():
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.switch_page(PAGE).run()
+    at.text_input(key="quirks.try.special").input("<|endoftext|>").run()
+    n_off = _all_html(at).count("1 token<")
+    at.toggle(key="quirks.try.allow_special").set_value(True).run()
+    _ok(at)
+    assert _all_html(at).count("1 token<") > n_off
+
+
+def test_quiz_reveals_only_after_a_try(opened):
+    at = opened
+    for q in quiz.questions_for("quirks"):
+        radio = at.radio(key=f"quirks.quiz.{q.id}")
+        assert radio.value is None
+    q = quiz.questions_for("quirks", "examples")[0]
+    at.radio(key=f"quirks.quiz.{q.id}").set_value((q.answer + 1) % len(q.options)).run()
+    _ok(at)
+    assert any("Not quite" in e.value for e in at.error)
+    at.radio(key=f"quirks.quiz.{q.id}").set_value(q.answer).run()
+    assert any(e.value == "Right." for e in at.success)
+
+
+def test_vocab_page_asks_the_arithmetic_question():
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.switch_page("views/vocab_size.py").run()
+    _ok(at)
+    box = at.number_input(key="quirks.quiz.double_vocab")
+    assert box.value is None
+    box.set_value(524).run()
+    _ok(at)
+    assert any("524" in e.value for e in at.success)
+    assert any("524,288,000" in m.value for m in at.markdown)
+
+
+def test_worked_examples_link_to_train_presets(opened):
+    links = [p for p in opened.get("page_link")]
+    targets = {(p.proto.page, p.proto.query_string) for p in links} if links and hasattr(links[0].proto, "query_string") else set()
+    labels = [p.proto.label for p in links]
+    assert sum("Train page" in label for label in labels) == 5
+    if targets:
+        assert any("preset=classroom" in q for _, q in targets)
+
+
+def test_train_page_opens_each_new_preset():
+    for preset in ("seed000_bytebpe", "seed000_underscore", "seed001_five_words", "seed002_sennrich", "classroom"):
+        at = AppTest.from_file(APP, default_timeout=120)
+        at.query_params["preset"] = preset
+        at.query_params["step"] = "5"
+        at.run()
+        at.switch_page("views/train.py").run()
+        _ok(at)

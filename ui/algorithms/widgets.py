@@ -1,0 +1,116 @@
+"""Streamlit widgets of the Algorithms page: the corpus and size controls, the cached
+runs, a Back / Step / slider stepper, and chips.
+
+Widget values that must survive a visit to another page are kept under a store key
+(`algo.*`) and copied into the widget's key on every run (`ui.shared.state.persist`).
+Trained runs are shared by every session through the byte-bounded cache
+"algorithms.runs", keyed by the corpus text, its kind, the algorithm and the size.
+"""
+from __future__ import annotations
+
+import zlib
+
+import streamlit as st
+
+from bpe_core.algorithms import ALGORITHMS
+from ui.shared.cache import byte_cached
+from ui.shared.markdown import md_error, md_escape
+from ui.shared.state import persist, remember
+
+from .logic import (
+    DEFAULT_OWN_TEXT,
+    DEFAULT_PRESET,
+    MAX_EXTRA,
+    OWN_TEXT,
+    TEXT_LIMIT,
+    PageCorpus,
+    Trained,
+    base_sizes,
+    chips_html,
+    corpus_choices,
+    default_extra,
+    page_corpus,
+    target_sizes,
+    train_one,
+)
+
+__all__ = ["choose_corpus", "choose_extra", "trained_runs", "stepper", "show_chips"]
+
+
+@byte_cached("algorithms.runs")
+def _trained(name: str, text: str, kind: str, vocab_size: int) -> Trained:
+    return train_one(name, text, kind, vocab_size)
+
+
+def trained_runs(corpus: PageCorpus, extra: int) -> dict[str, Trained]:
+    """Every registered algorithm trained on the corpus to its alphabet plus `extra`
+    tokens (cached across sessions)."""
+    sizes = target_sizes(corpus, extra)
+    return {name: _trained(name, corpus.text, corpus.kind, sizes[name]) for name in ALGORITHMS}
+
+
+def choose_corpus() -> PageCorpus | None:
+    """A built-in corpus or the user's own text; None (with a message) if unusable."""
+    choices = corpus_choices()
+    persist("algo.corpus_w", "algo.corpus", DEFAULT_PRESET)
+    choice = st.selectbox("Corpus", list(choices), format_func=lambda c: md_escape(choices[c]),
+                          key="algo.corpus_w", on_change=remember, args=("algo.corpus_w", "algo.corpus"))
+    own = ""
+    if choice == OWN_TEXT:
+        persist("algo.text_w", "algo.text", DEFAULT_OWN_TEXT)
+        own = st.text_area(f"Your text (up to {TEXT_LIMIT:,} characters)", key="algo.text_w", max_chars=TEXT_LIMIT,
+                           height=120, on_change=remember, args=("algo.text_w", "algo.text"))
+    try:
+        corpus = page_corpus(choice, own)
+    except ValueError as exc:
+        st.error(md_error(exc))
+        return None
+    for note in corpus.notes:
+        st.caption(md_escape(note))
+    return corpus
+
+
+def choose_extra(corpus: PageCorpus) -> int:
+    """How many tokens each algorithm learns (or keeps) beyond its alphabet."""
+    key = f"algo.extra.{corpus.kind}.{zlib.crc32(corpus.text.encode())}"
+    persist("algo.extra_w", key, default_extra(corpus))
+    starts = ", ".join(f"{ALGORITHMS[n].title} {size}" for n, size in base_sizes(corpus).items())
+    return st.number_input(
+        "Tokens beyond the alphabet", min_value=0, max_value=MAX_EXTRA, step=1, key="algo.extra_w",
+        on_change=remember, args=("algo.extra_w", key),
+        help=f"Each algorithm starts from an alphabet of its own (here: {starts} tokens; WordPiece's "
+             "includes BERT's 5 special tokens and its ## continuations, Unigram's the ▁ and <unk>). "
+             "BPE and WordPiece merge until they have this many more tokens; Unigram prunes down to "
+             "its alphabet plus this many (on a tiny corpus it may end below).",
+    )
+
+
+def _move(store: str, delta: int, lo: int, hi: int) -> None:
+    st.session_state[store] = min(hi, max(lo, st.session_state.get(store, lo) + delta))
+
+
+def stepper(name: str, lo: int, hi: int, *, label: str, default: int | None = None) -> int:
+    """Back and Step buttons and a slider over steps lo..hi; the step lives in session
+    state (`algo.<name>.step`), kept in range when the run changes."""
+    store, widget = f"algo.{name}.step", f"algo.{name}.step_w"
+    current = st.session_state.get(store, lo if default is None else default)
+    st.session_state[store] = min(hi, max(lo, current))
+    if hi <= lo:
+        st.caption(md_escape(f"{label}: {lo} (the only one)."))
+        return lo
+    back, step, _ = st.columns([1, 1, 4])
+    back.button("◀ Back", key=f"algo.{name}.back", on_click=_move, args=(store, -1, lo, hi),
+                disabled=st.session_state[store] <= lo, width="stretch")
+    step.button("Step ▶", key=f"algo.{name}.next", on_click=_move, args=(store, 1, lo, hi),
+                disabled=st.session_state[store] >= hi, width="stretch")
+    persist(widget, store, lo)
+    return st.slider(label, lo, hi, key=widget, on_change=remember, args=(widget, store))
+
+
+def show_chips(tokens, **kwargs) -> None:
+    """Draw tokens as chips (escaped HTML)."""
+    st.html(chips_html(tokens, **kwargs))
+
+
+def show_error(trained: Trained) -> None:
+    st.error(md_error(f"{ALGORITHMS[trained.name].title} could not train on this corpus: {trained.error}"))

@@ -1,0 +1,1 @@
+"""The Tokenize page: analysis (logic), HTML (html), Streamlit sections (widgets)."""

@@ -1,0 +1,1 @@
+"""The Vocabulary size page: model cost arithmetic, curves, charts, sources, sections."""

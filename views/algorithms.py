@@ -1,0 +1,97 @@
+"""Algorithms: BPE, WordPiece and Unigram trained on one corpus, side by side; each one
+stepped in its own tab; the Hugging Face course's worked examples checked.
+
+A thin view: the algorithms come from the registry (bpe_core.algorithms.ALGORITHMS), the
+computing lives in ui.algorithms.logic, one view module per algorithm draws its tab.
+"""
+import streamlit as st
+
+from bpe_core.algorithms import ALGORITHMS
+from ui.algorithms import bpe_view, unigram_view, wordpiece_view
+from ui.algorithms.course import all_checks
+from ui.algorithms.logic import (
+    SHOWN_WORDS,
+    corpus_words,
+    final_tokenizers,
+    learned_surfaces,
+    overlap_chart,
+    overlap_regions,
+    side_by_side,
+    side_by_side_html,
+    table_height,
+    tokens_per_word,
+)
+from ui.algorithms.widgets import choose_corpus, choose_extra, show_error, trained_runs
+from ui.shared.markdown import md_escape
+
+#: One view per registered algorithm: adding an algorithm adds an entry here.
+VIEWS = {"bpe": bpe_view.show, "wordpiece": wordpiece_view.show, "unigram": unigram_view.show}
+
+st.title("Three ways to learn a vocabulary")
+st.markdown(
+    "**BPE** (GPT-2, Llama 3), **WordPiece** (BERT) and **Unigram** (T5, ALBERT, via SentencePiece) "
+    "all learn subword tokens from a corpus, but they choose them differently. Train all three on "
+    "the same text and compare."
+)
+for name, algo in ALGORITHMS.items():
+    st.markdown(f"- **{md_escape(algo.title)}**: {md_escape(algo.summary)}")
+
+corpus_col, size_col = st.columns([3, 1])
+with corpus_col:
+    corpus = choose_corpus()
+if corpus is None:
+    st.stop()
+with size_col:
+    extra = choose_extra(corpus)
+with st.spinner("Training BPE, WordPiece and Unigram..."):
+    trained = trained_runs(corpus, int(extra))
+
+tabs = st.tabs(["Side by side"] + [a.title for a in ALGORITHMS.values()] + ["The course's examples"])
+
+with tabs[0]:
+    for t in trained.values():
+        if t.run is None:
+            show_error(t)
+    tokenizers = final_tokenizers(trained)
+    if tokenizers:
+        words = corpus_words(corpus)
+        shown = [w for w, _ in words[:SHOWN_WORDS]]
+        st.markdown(f"The {len(shown)} most frequent words, split by each algorithm:")
+        st.html(side_by_side_html(shown, side_by_side(tokenizers, shown)))
+        st.subheader("Tokens per word")
+        st.dataframe(tokens_per_word(tokenizers, words), hide_index=True, width="stretch")
+        st.subheader("Vocabulary overlap")
+        st.markdown("Multi-character tokens compared by their characters (WordPiece's `##` and Unigram's "
+                    "`▁` set aside):")
+        regions = overlap_regions({n: learned_surfaces(n, tok) for n, tok in tokenizers.items()})
+        if regions:
+            st.altair_chart(overlap_chart(regions), width="stretch")
+            st.dataframe(regions, hide_index=True, width="stretch", height=table_height(len(regions)))
+        else:
+            st.caption("No multi-character tokens yet: raise the target vocabulary size.")
+
+for tab, (name, view) in zip(tabs[1:], VIEWS.items()):
+    with tab:
+        view(trained[name], corpus)
+
+with tabs[-1]:
+    st.markdown(
+        "The Hugging Face NLP course (chapter 6) works BPE, WordPiece and Unigram by hand on one small "
+        "corpus: hug 10, pug 5, pun 12, bun 4, hugs 5 (pick *Hugging Face course* above to train on it). "
+        "Here every number it prints is recomputed with this app's engine. Where the course is wrong, "
+        "the right value is shown and the note says why."
+    )
+    checks = all_checks()
+    wrong = sum(not c.agrees for c in checks)
+    st.markdown(f"**{len(checks) - wrong} of {len(checks)}** numbers agree; **{wrong}** do not.")
+    for section in ("BPE", "WordPiece", "Unigram"):
+        st.markdown(f"**{section}**")
+        rows = [c for c in checks if c.section == section]
+        st.dataframe([{"claim": c.claim, "the course": c.course, "this app": c.ours,
+                       "agrees": "yes" if c.agrees else "NO"} for c in rows],
+                     hide_index=True, width="stretch", height=table_height(len(rows), most=1400))
+        for c in rows:
+            if not c.agrees:
+                st.warning(md_escape(f"{c.claim}: the course says {c.course}, it is {c.ours}. {c.note}"))
+            elif c.note:
+                st.caption(md_escape(f"{c.claim}: {c.note}"))
