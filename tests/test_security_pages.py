@@ -12,12 +12,13 @@ outside a code span (tests/hostile.py says why escaping is not enough), and ever
 `st.html` body must not link, load or script it. The page must raise no exception and
 still draw its main widgets.
 
-The parameters are the ones the pages read: the Train page's (ui/train_config.py:
+The parameters are the ones the pages read: the Train page's (ui/train/config.py:
 preset, words, text, the settings in `_PARAM_OF`, step, view, mode), the Tokenize page's
-(ui/tokenize_logic.py `read_url`: tokenizer, text, special, view, token, compare, ids);
-the home and Vocabulary size pages read none, but show the session's run. The text
-inputs: the Train page's corpus text, word list, marker and upload (its file name), the
-Tokenize page's text, Decode ids and replayed word.
+(ui/tokenize/logic.py `read_url`: tokenizer, text, special, view, token, compare, ids);
+the home, Vocabulary size, Algorithms and Quirks pages read none (the first two show the
+session's run). The text inputs: the Train page's corpus text, word list, marker and
+upload (its file name), the Tokenize page's text, Decode ids and replayed word, and every
+text box of the Algorithms and Quirks pages (found on the page, so new ones are covered).
 """
 from __future__ import annotations
 
@@ -30,6 +31,7 @@ from hostile import hostile, html_leaks, long_hostile, markdown_leaks
 
 APP = "../app.py"
 HOME, TRAIN, TOKENIZE, VOCAB = "views/home.py", "views/train.py", "views/tokenize.py", "views/vocab_size.py"
+ALGORITHMS, QUIRKS = "views/algorithms.py", "views/quirks.py"
 #: The address every hostile URL points at (the discard port: nothing answers there).
 ADDRESS = "127.0.0.1:9"
 BASE = f"http://{ADDRESS}"
@@ -112,6 +114,8 @@ MAIN = {
     TRAIN: lambda at: _has(at, "train_btn_step"),
     TOKENIZE: lambda at: _has(at, "tokenize.w.text") and _has(at, "tokenize.w.tokenizer"),
     VOCAB: lambda at: any(h.value.startswith("1. Sequence length") for h in at.header) and _has(at, "vocab.source_w"),
+    ALGORITHMS: lambda at: any(t.value == "Three ways to learn a vocabulary" for t in at.title) and _has(at, "algo.corpus_w"),
+    QUIRKS: lambda at: any(t.value == "Tokenizer quirks" for t in at.title) and _has(at, "quirks.try.letters"),
 }
 
 
@@ -217,7 +221,7 @@ def test_tokenize_link(view):
     assert_clean(examine(at, TOKENIZE, f"/tokenize-text with every parameter hostile, view={view}"))
 
 
-@pytest.mark.parametrize("page", [HOME, VOCAB])
+@pytest.mark.parametrize("page", [HOME, VOCAB, ALGORITHMS, QUIRKS])
 def test_pages_that_read_no_parameters(page):
     query = {k: short(k) for k in ("preset", "words", "text", "tokenizer", "ids", "view", "x")}
     assert_clean(examine(open_page(page, query), page, f"{page} with hostile parameters"))
@@ -305,3 +309,31 @@ def test_tokenize_inputs(length):
     at.text_input(key="tokenize.w.typed").set_value(v("typed-word")[:1000]).run()
     problems += examine(at, TOKENIZE, f"Tokenize, typed replay word ({length})")
     assert_clean(problems)
+
+
+def every_text_box(at: AppTest, v, what: str) -> None:
+    """Put a hostile value (cut to the box's own limit, as the browser does) into every
+    text box on the page, then run once."""
+    for box in [*at.text_input, *at.text_area]:
+        limit = box.proto.max_chars or None
+        box.set_value(v(f"{what}-{box.key}")[:limit])
+    at.run()
+
+
+@pytest.mark.parametrize("length", LENGTHS)
+def test_algorithms_inputs(length):
+    """Your own corpus text and every word box of the three algorithms' tabs."""
+    v = LENGTHS[length]
+    at = open_page(ALGORITHMS, {})
+    at.selectbox(key="algo.corpus_w").set_value("own").run()
+    at.radio(key="algo.trace.pick").set_value("another word").run()
+    every_text_box(at, v, "algorithms")
+    assert_clean(examine(at, ALGORITHMS, f"Algorithms, hostile text in every box ({length})"))
+
+
+@pytest.mark.parametrize("length", LENGTHS)
+def test_quirks_inputs(length):
+    v = LENGTHS[length]
+    at = open_page(QUIRKS, {})
+    every_text_box(at, v, "quirks")
+    assert_clean(examine(at, QUIRKS, f"Quirks, hostile text in every box ({length})"))
