@@ -36,6 +36,8 @@ HEADINGS = {
     "train-bpe": "Train a BPE tokenizer",
     "tokenize-text": "Tokenize text",
     "vocabulary-size": "Vocabulary size: what it buys, what it costs",
+    "algorithms": "Three ways to learn a vocabulary",
+    "tokenizer-quirks": "Tokenizer quirks",
 }
 SIDEBAR_LINKS = {"start": "Home", "train-bpe": "Train", "tokenize-text": "Tokenize", "vocabulary-size": "Vocabulary size"}
 TRAIN_SETTINGS = ("units", "eow", "marker", "pre", "tie", "stop", "merges", "vocab", "min")
@@ -280,9 +282,11 @@ def test_tokenize_links(secure: Page, app_url, listener):
 
 
 def test_pages_that_read_no_parameters(secure: Page, app_url, listener):
+    """Home, Algorithms and Quirks with hostile parameters (Vocabulary size, which reads
+    none either, is visited by the walks above with a hostile run name)."""
     query = {k: listener.short(k) for k in ("preset", "words", "text", "tokenizer", "ids", "view", "x")}
     problems: list[str] = []
-    for path in ("start", "vocabulary-size"):
+    for path in ("start", "algorithms", "tokenizer-quirks"):
         visit(secure, app_url, path, query)
         problems += examine(secure, listener, path, f"/{path} with hostile parameters")
     assert_clean(problems)
