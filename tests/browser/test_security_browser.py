@@ -199,6 +199,26 @@ def go(page: Page, path: str) -> None:
     expect(page.get_by_role("heading", name=HEADINGS[path])).to_be_visible(timeout=60_000)
 
 
+#: Count the script runs of this page load (every change of the app's run state), so a
+#: test can wait for the run an action starts rather than look before it has begun.
+RUNS = """() => { const app = document.querySelector('[data-testid="stApp"]');
+  if (window.__runs === undefined) { window.__runs = 0; }
+  if (window.__runsApp !== app) {  // a new page load, or the app element was drawn anew
+    window.__runsApp = app;
+    new MutationObserver((records) => { window.__runs += records.length; })
+      .observe(app, {attributes: true, attributeFilter: ['data-test-script-state']}); }
+  return window.__runs; }"""
+
+
+def rerun(page: Page, action) -> None:
+    """Do `action` and wait until the script run it starts has ended."""
+    idle(page)
+    before = page.evaluate(RUNS)
+    action()
+    page.wait_for_function("(n) => window.__runs > n", arg=before, timeout=30_000)
+    idle(page)
+
+
 def paste(page: Page, box, text: str) -> None:
     """Paste over a text box's content through the clipboard and apply it (Ctrl+Enter);
     typing 100,000 characters one by one would take minutes."""
@@ -208,17 +228,26 @@ def paste(page: Page, box, text: str) -> None:
     box.press("Control+A")
     box.press("Control+V")
     expect(box).to_have_value(text)
-    box.press("Control+Enter")
+    rerun(page, lambda: box.press("Control+Enter"))
+
+
+def type_in(page: Page, box, text: str) -> None:
+    """Type into a one-line box key by key, as a user does (the box keeps what its own
+    limit allows; a `fill` beyond the limit is refused outright), then apply it (Enter)."""
     idle(page)
+    box.click()
+    box.press("Control+A")
+    box.press_sequentially(text)
+    rerun(page, lambda: box.press("Enter"))
 
 
 def pick(page: Page, name: str) -> None:
     """Choose an option of a segmented control (a click during a run can be lost)."""
     option = page.get_by_role("radio", name=name, exact=True)
     idle(page)
-    option.click()
+    if not option.is_checked():
+        rerun(page, option.click)
     expect(option).to_be_checked()
-    idle(page)
 
 
 def decode_view(page: Page, listener: Listener, what: str) -> list[str]:
@@ -307,9 +336,7 @@ def test_long_link_values(secure: Page, app_url, listener):
 
 # ---- text inputs ---------------------------------------------------------------------------
 def choose_source(page: Page, label: str) -> None:
-    idle(page)
-    page.locator(".st-key-train_w_source").get_by_text(label, exact=True).click()
-    idle(page)
+    rerun(page, page.locator(".st-key-train_w_source").get_by_text(label, exact=True).click)
 
 
 def test_train_inputs(secure: Page, app_url, listener):
@@ -324,10 +351,7 @@ def test_train_inputs(secure: Page, app_url, listener):
     paste(page, page.locator(".st-key-train_w_words textarea"), "low 5\n" + listener.short("typed-words"))
     problems += examine(page, listener, "train-bpe", "Train, a hostile word list typed in")
     paste(page, page.locator(".st-key-train_w_words textarea"), "low 5\nlower 2\n")
-    marker = page.locator(".st-key-train_w_marker input")
-    marker.fill(listener.short("typed-marker"))
-    marker.press("Enter")
-    idle(page)
+    type_in(page, page.locator(".st-key-train_w_marker input"), listener.short("typed-marker"))
     problems += examine(page, listener, "train-bpe", "Train, a hostile marker typed in")
     assert_clean(problems)
 
@@ -339,8 +363,8 @@ def test_upload_with_hostile_file_name(secure: Page, app_url, listener, artifact
     visit(page, app_url, "train-bpe", {})
     choose_source(page, "Upload a .txt file")
     name = listener.short("filename") + ".txt"
-    page.locator(".st-key-train_w_upload input[type=file]").set_input_files(
-        files=[{"name": name, "mimeType": "text/plain", "buffer": b"low lower newest widest lowest\n"}])
+    rerun(page, lambda: page.locator(".st-key-train_w_upload input[type=file]").set_input_files(
+        files=[{"name": name, "mimeType": "text/plain", "buffer": b"low lower newest widest lowest\n"}]))
     expect(page.get_by_text("Using", exact=False).first).to_be_visible()
     idle(page)
     assert_clean(every_page_after(page, listener, "an upload with a hostile file name", artifacts / "security-upload"))
@@ -359,9 +383,6 @@ def test_tokenize_inputs(secure: Page, app_url, listener, artifacts):
     page.screenshot(path=str(artifacts / "security-tokenize-ids.png"))
     pick(page, "Replay merges")
     pick(page, "A word you type")
-    word = page.get_by_role("textbox", name="Word or piece to build")
-    word.fill(listener.short("typed-word"))
-    word.press("Enter")
-    idle(page)
+    type_in(page, page.get_by_role("textbox", name="Word or piece to build"), listener.short("typed-word"))
     problems += examine(page, listener, "tokenize-text", "Tokenize, a hostile word to replay typed in")
     assert_clean(problems)
