@@ -2,7 +2,7 @@
 
 Reading (each returns a tokenizer with `encode`; `load_tokenizer` picks by path):
 - `saved`: the `bpe-teaching-tokenizer` JSON that `train --save` writes;
-- `hf_json`: Hugging Face tokenizer.json (BPE model, common normalizers and
+- `hf_json`: Hugging Face tokenizer.json (BPE, WordPiece and Unigram models, common normalizers and
   pre-tokenizers, added tokens), run by the staged `pipeline.PipelineTokenizer`;
 - `tiktoken_ranks`: .tiktoken rank files, with a pattern chosen by name or typed;
 - `gpt2_files`: GPT-2's vocab.json + merges.txt;
@@ -17,7 +17,7 @@ with the reason when the format cannot hold a setting.
 from .export import EXPORT_FORMATS, export_bytes, export_files, export_problem, write_export
 from .gpt2_files import load_gpt2_files
 from .hf_json import load_hf_json
-from .load import FORMATS_READ, detect_format, load_tokenizer, token_strings
+from .load import FORMATS_READ, detect_format, load_tokenizer, load_tokenizer_bytes, token_strings
 from .pipeline import PipelineTokenizer
 from .saved import FORMAT, merges_text, run_to_json, tokenizer_from_json, vocab_text
 from .subword_nmt import load_subword_nmt_codes
@@ -38,6 +38,7 @@ __all__ = [
     "FORMATS_READ",
     "detect_format",
     "load_tokenizer",
+    "load_tokenizer_bytes",
     "token_strings",
     "PipelineTokenizer",
     "load_hf_json",

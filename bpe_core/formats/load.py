@@ -14,12 +14,17 @@ tokenizer (GPT-2's byte form for byte-level tokens, `est</w>` for an attached ma
 character with no id as itself).
 
 - `.model` (also `.model.v1`), or a file that starts like one: a SentencePiece model;
+
+`load_tokenizer_bytes(name, data)` does the same for bytes (an upload): GPT-2's pair
+as two files or a zip.
 - our saved JSON with `"algorithm": "wordpiece"` or `"unigram"`: those tokenizers.
 """
 from __future__ import annotations
 
+import io
+import zipfile
 from pathlib import Path
-from typing import Collection, Literal, Union
+from typing import Collection, Literal, Mapping, Union
 
 from ..encode.tokenizer import Tokenizer
 from .checks import MAX_FILE_BYTES, Source, parse_json
@@ -33,7 +38,8 @@ from .tiktoken_ranks import load_tiktoken_ranks, looks_like_ranks
 from ..spm import SentencePieceTokenizer
 from ..spm.tokenizer import looks_like_sentencepiece
 
-__all__ = ["AnyTokenizer", "load_tokenizer", "detect_format", "token_strings", "FORMATS_READ"]
+__all__ = ["AnyTokenizer", "load_tokenizer", "load_tokenizer_bytes", "unzip_files", "detect_format", "token_strings",
+           "FORMATS_READ"]
 
 AnyTokenizer = Union[Tokenizer, PipelineTokenizer]
 
@@ -41,7 +47,7 @@ AnyTokenizer = Union[Tokenizer, PipelineTokenizer]
 FORMATS_READ: dict[str, str] = {
     "saved": "our own JSON (`train --save`: BPE, WordPiece or Unigram)",
     "sentencepiece": "SentencePiece .model",
-    "hf": "Hugging Face tokenizer.json (BPE model)",
+    "hf": "Hugging Face tokenizer.json (BPE, WordPiece or Unigram model)",
     "tiktoken": "tiktoken .tiktoken rank file",
     "gpt2": "GPT-2 vocab.json + merges.txt",
     "tekken": "Mistral Tekken JSON",
@@ -93,19 +99,32 @@ def _open(path: Path, *, pattern: str | None, detect_only: bool, name: str | Non
             f"The folder {label!r} has neither vocab.json + merges.txt nor tokenizer.json. "
             "Give the path of a tokenizer file."
         )
-    suffix = path.suffix.lower()
     data = _read(path)
+
+    def sibling(name: str) -> bytes | None:
+        other = path.with_name(name)
+        return _read(other) if other.is_file() else None
+
+    return _from_data(path.name, data, label=label, name=name, pattern=pattern, detect_only=detect_only,
+                      sibling=sibling, where="next to it. Put both files in one folder and give the folder")
+
+
+def _from_data(file_name: str, data: bytes, *, label: str, name: str | None, pattern: str | None,
+               detect_only: bool, sibling, where: str):
+    """Tell a file's format by its name and content, and read it (see `_open`)."""
+    suffixes = [s.lower() for s in Path(file_name).suffixes]
+    suffix = suffixes[-1] if suffixes else ""
     binary_model = suffix not in (".json", ".txt", ".tiktoken") and looks_like_sentencepiece(data[:16])
-    if ".model" in [s.lower() for s in path.suffixes] or binary_model:
+    if ".model" in suffixes or binary_model:
         if detect_only:
             return ("sentencepiece", None)
-        return ("sentencepiece", SentencePieceTokenizer.from_bytes(data, name=name or path.name))
+        return ("sentencepiece", SentencePieceTokenizer.from_bytes(data, name=name or file_name))
     if suffix == ".tiktoken" or (suffix != ".json" and looks_like_ranks(data)):
         return ("tiktoken", None) if detect_only else ("tiktoken", load_tiktoken_ranks(data, pattern=pattern, name=label))
     if suffix != ".json" and data.lstrip()[:1] != b"{":
-        sibling = path.with_name("vocab.json")
-        if sibling.is_file():
-            return ("gpt2", None) if detect_only else ("gpt2", load_gpt2_files(_read(sibling), data, name=label))
+        vocab = sibling("vocab.json")
+        if vocab is not None:
+            return ("gpt2", None) if detect_only else ("gpt2", load_gpt2_files(vocab, data, name=label))
         if data.lstrip().startswith(b"#version:"):
             return ("subword-nmt", None) if detect_only else ("subword-nmt", load_subword_nmt_codes(data, name=label))
         raise ValueError(
@@ -123,17 +142,78 @@ def _open(path: Path, *, pattern: str | None, detect_only: bool, name: str | Non
     if looks_like_tekken(value):
         return ("tekken", None) if detect_only else ("tekken", load_tekken(value, name=label))
     if looks_like_vocab_json(value):
-        merges = path.with_name("merges.txt")
-        if not merges.is_file():
+        merges = sibling("merges.txt")
+        if merges is None:
             raise ValueError(
-                f"{label!r} looks like a GPT-2 vocab.json, but there is no merges.txt next to it. "
-                "Put both files in one folder and give the folder."
+                f"{label!r} looks like a GPT-2 vocab.json, but there is no merges.txt {where}."
             )
-        return ("gpt2", None) if detect_only else ("gpt2", load_gpt2_files(value, _read(merges), name=label))
+        return ("gpt2", None) if detect_only else ("gpt2", load_gpt2_files(value, merges, name=label))
     raise ValueError(
         f"{label!r} is JSON but not a tokenizer file this app can read. "
         f"It reads: {'; '.join(FORMATS_READ.values())}."
     )
+
+
+#: How many files a zip of tokenizer files may hold.
+MAX_ZIP_FILES = 16
+
+
+def load_tokenizer_bytes(
+    name: str, data: bytes, *, pattern: str | None = None, others: Mapping[str, bytes] | None = None
+) -> AnyTokenizer:
+    """Open a tokenizer from the bytes of a file called `name` (an upload, say).
+
+    Told apart as `load_tokenizer` tells files apart. GPT-2's pair comes as `vocab.json`
+    with `merges.txt` in `others` (either may be `name`), or as a zip holding both.
+    `pattern` is the pre-tokenizer regex (or a name) for a .tiktoken file.
+
+    >>> tok = load_tokenizer_bytes("codes.txt", b"#version: 0.2\\nl o\\nlo w</w>\\n")
+    >>> [tok.token_text(i) for i in tok.encode("low")]
+    ['low</w>']
+    """
+    if not isinstance(data, (bytes, bytearray)):
+        raise TypeError(f"data must be bytes, not {type(data).__name__}")
+    files = {Path(name).name: bytes(data), **{Path(k).name: bytes(v) for k, v in (others or {}).items()}}
+    if data[:4] == b"PK\x03\x04":
+        files = unzip_files(name, bytes(data))
+        name = next((n for n in files if n == "tokenizer.json"), None) or next(
+            (n for n in files if n == "merges.txt"), None) or sorted(files)[0]
+    for size_name, content in files.items():
+        if len(content) > MAX_FILE_BYTES:
+            raise ValueError(
+                f"{size_name!r} is {len(content) / 2**20:.0f} MB, more than the "
+                f"{MAX_FILE_BYTES / 2**20:.0f} MB a tokenizer file may have here."
+            )
+    if "vocab.json" in files and "merges.txt" in files:
+        return load_gpt2_files(files["vocab.json"], files["merges.txt"], name=name)
+    return _from_data(name, files[Path(name).name], label=name, name=name, pattern=pattern, detect_only=False,
+                      sibling=files.get, where="with it. Give both files (or a zip of them)")[1]
+
+
+def unzip_files(name: str, data: bytes) -> dict[str, bytes]:
+    """The files of a zip, by base name; refuses more than a few files or more than the
+    size limit once unpacked (read in pieces, so a zip bomb stops at the limit)."""
+    try:
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        members = [m for m in archive.infolist() if not m.is_dir() and not Path(m.filename).name.startswith(".")]
+        if len(members) > MAX_ZIP_FILES:
+            raise ValueError(f"The zip {name!r} holds {len(members)} files; give at most {MAX_ZIP_FILES}.")
+        files: dict[str, bytes] = {}
+        total = 0
+        for member in members:
+            with archive.open(member) as handle:
+                content = handle.read(MAX_FILE_BYTES + 1 - total)
+            total += len(content)
+            if total > MAX_FILE_BYTES:
+                raise ValueError(
+                    f"The zip {name!r} unpacks to more than {MAX_FILE_BYTES / 2**20:.0f} MB. Give smaller files."
+                )
+            files[Path(member.filename).name] = content
+    except (zipfile.BadZipFile, EOFError, NotImplementedError, RuntimeError) as exc:
+        raise ValueError(f"{name!r} is not a zip this app can read ({exc}). Give the files themselves.") from None
+    if not files:
+        raise ValueError(f"The zip {name!r} is empty. Put the tokenizer files in it.")
+    return files
 
 
 def _load_other_algorithm(value: dict, label: str):
