@@ -395,7 +395,21 @@ class UnigramModel:
         text = "".join(UNK_SURFACE if i == self.unk_id else self.pieces[i] for i in ids)
         return denormalize(text)
 
-    def token_spans(self, text: str) -> list[TokenSpan]:
+    def token_text(self, token_id: int) -> str:
+        """The piece, as the model writes it (`▁the`)."""
+        return self.id_to_piece(token_id)
+
+    def token_bytes(self, token_id: int) -> bytes:
+        """The text a piece stands for, `▁` as a space (`<unk>` as its surface, " ⁇ ")."""
+        self._check_ids([token_id])
+        piece = UNK_SURFACE if token_id == self.unk_id else self.pieces[token_id]
+        return piece.replace(SPACE, " ").encode("utf-8")
+
+    def decode_bytes(self, ids: Iterable[int]) -> bytes:
+        """`decode` as UTF-8 (every piece is whole characters)."""
+        return self.decode(ids).encode("utf-8")
+
+    def token_spans(self, text: str, *, allowed_special=()) -> list[TokenSpan]:
         """Tokens with character offsets into `text`, for colouring.
 
         `label` is the piece as the model sees it (with `▁`); `token_bytes` is the text it

@@ -1075,6 +1075,10 @@ class WordPieceTokenizer:
                 parts.append(" " + text if i else text)
         return "".join(parts)
 
+    def decode_bytes(self, ids: Iterable[int]) -> bytes:
+        """`decode` as UTF-8 (every token is whole characters)."""
+        return self.decode(ids).encode("utf-8")
+
     # ---- saving -----------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict (`from_json` reads it back)."""

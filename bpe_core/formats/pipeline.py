@@ -378,6 +378,14 @@ class PipelineTokenizer:
             return data, bytes_label(data)
         return original.encode("utf-8"), token
 
+    def decode_bytes(self, ids: Iterable[int]) -> bytes:
+        """The bytes of a token sequence: each token's bytes joined for a byte-level
+        tokenizer (so a cut character stays cut), else `decode` as UTF-8."""
+        ids = list(ids)
+        if self.byte_level:
+            return b"".join(self.token_bytes(i) for i in ids)
+        return self.decode(ids).encode("utf-8")
+
     def decode(self, ids: Iterable[int]) -> str:
         """Text from ids, through the file's decoder, as the library's
         `decode(ids, skip_special_tokens=False)`: special tokens are kept, and without a

@@ -28,6 +28,7 @@ from bpe_core.pretrained import TITLES, openai_tokenizer
 from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_error, md_escape
 from ui.shared.state import STEP_KEY, persist, remember, session_label, session_run, session_step, session_tokenizer
+from ui.tokenize import upload
 from ui.tokenize.html import (
     TOKENIZE_CSS, chip_html_for, ids_html, pieces_html, replay_html, reveal, symbol_text, text_html,
 )
@@ -64,6 +65,7 @@ DEFAULTS = {
 
 LONG_NAMES = {YOURS: "Your tokenizer (from the Train page)", **TITLES}
 SHORT_NAMES = {YOURS: "Yours", "gpt2": "GPT-2", "cl100k_base": "GPT-4 · cl100k", "o200k_base": "GPT-4o · o200k"}
+LONG_NAMES[upload.UPLOADED] = SHORT_NAMES[upload.UPLOADED] = upload.SHORT_NAME
 
 INJECTION_NOTE = (
     "Why this matters: a special token is a control signal to the model. "
@@ -153,25 +155,29 @@ def _text_html_openai(name: str, text: str, allow_special: bool, show_ws: bool, 
 
 
 def tokenizer_for(choice: str) -> Tokenizer | None:
+    if choice == upload.UPLOADED:
+        return upload.uploaded_tokenizer()
     return session_tokenizer() if choice == YOURS else load_openai(choice)
 
 
 def analysis_for(choice: str, text: str, allow_special: bool) -> Analysis:
-    if choice == YOURS:
-        tok = session_tokenizer()
+    if choice in (YOURS, upload.UPLOADED):
+        tok = tokenizer_for(choice)
         assert tok is not None
         return analyse(tok, text, allow_special=allow_special)
     return _analyse_openai(choice, text, allow_special)
 
 
 def tokens_markup(choice: str, text: str, a: Analysis, *, show_ws: bool, highlight: int | None) -> str:
-    if choice == YOURS:
-        return text_html(text, a.spans, session_tokenizer(), show_whitespace=show_ws, highlight=highlight,
+    if choice in (YOURS, upload.UPLOADED):
+        return text_html(text, a.spans, tokenizer_for(choice), show_whitespace=show_ws, highlight=highlight,
                          complete=a.complete, css=False)
     return _text_html_openai(choice, text, a.allow_special, show_ws, highlight)
 
 
 def title_of(choice: str) -> str:
+    if choice == upload.UPLOADED:
+        return upload.title()
     if choice == YOURS:
         run = session_run()
         if run is None:
@@ -198,12 +204,13 @@ def controls() -> None:
         st.warning(md_escape(warning))
     key, cb = _bind("tokenizer")
     st.segmented_control(
-        "Tokenizer", TOKENIZER_CHOICES, format_func=SHORT_NAMES.get, key=key, required=True, **cb,
+        "Tokenizer", TOKENIZER_CHOICES + (upload.UPLOADED,), format_func=SHORT_NAMES.get, key=key, required=True, **cb,
         help="GPT-2, GPT-4 (cl100k_base) and GPT-4o (o200k_base) use OpenAI's original files, "
              "encoded by this app's own engine (identical ids to tiktoken). 'Yours' is the "
              "tokenizer you trained on the Train page, at its current step.",
     )
     st.caption(md_escape(title_of(get("tokenizer"))))
+    upload.uploader()
     st.pills("Examples", list(EXAMPLES), key=W + "example", on_change=_load_example,
              help="Load an example text (it replaces the text below).")
     key, cb = _bind("text")
@@ -231,6 +238,8 @@ def controls() -> None:
 
 def no_tokenizer_yet() -> bool:
     """If 'Yours' is chosen but nothing is trained: say so, link to Train, return True."""
+    if get("tokenizer") == upload.UPLOADED:
+        return upload.uploaded_tokenizer() is None
     if get("tokenizer") != YOURS or session_tokenizer() is not None:
         return False
     st.info(
@@ -405,6 +414,8 @@ def _token_label(tok: Tokenizer, a: Analysis, i: int) -> str:
 
 def view_replay(a: Analysis) -> None:
     tok = tokenizer_for(get("tokenizer"))
+    if upload.note_for(tok, "replay"):
+        return st.info(upload.note_for(tok, "replay"))
     key, cb = _bind("replay_source")
     st.segmented_control(
         "Replay", ["text", "typed"], key=key, required=True,
@@ -563,6 +574,7 @@ def _merge_caption(tok: Tokenizer, replay, k: int, trained: bool) -> str:
 def view_compare(a: Analysis) -> None:
     text = get("text")
     options = [c for c in TOKENIZER_CHOICES if c != YOURS or session_tokenizer() is not None]
+    options += [upload.UPLOADED] if upload.uploaded_tokenizer() is not None else []
     chosen = [c for c in get("compare") if c in options][:4]
     put("compare", chosen)
     key, cb = _bind("compare")

@@ -22,7 +22,7 @@ from bpe_core import END_OF_WORD, PRETOKENIZERS, TIE_RULES, UNITS
 from bpe_core.formats import merges_text, run_to_json, vocab_text
 from bpe_core.pretokenize import DESCRIPTIONS
 from bpe_core.tie_rules import TIE_RULE_EXPLANATIONS
-from ui.train import predict as predict
+from ui.train import downloads, predict as predict
 from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_error, md_escape
 from ui.train import render as render
@@ -333,6 +333,7 @@ def _downloads_and_link(view: render.RunView, k: int) -> None:
                              mime="text/plain", on_click="ignore", key="train_dl_merges")
         c[2].download_button("Vocabulary (.txt)", data=lambda: vocab_text(run, n), file_name=f"{stem}-vocab.txt",
                              mime="text/plain", on_click="ignore", key="train_dl_vocab")
+        downloads.show(run, n, stem)
         params = state.link_params()
         base = st.context.url or ""
         st.markdown("**Link to this view** (corpus, settings and step):")

@@ -1,0 +1,213 @@
+"""Tokenizer files on the pages, under AppTest: the Train page's per-format downloads and
+the Tokenize page's upload.
+
+Downloads: every format the run can be written in has a button, the others say why
+(the engine's reason); the bytes a button gives (`export_bytes` of the run at the page's
+step) are read by the real libraries and encode as ours. Upload: a tokenizer.json built
+here with Hugging Face tokenizers splits the page's text into the library's ids; GPT-2's
+two files, a zip and a .tiktoken with its pattern work too; each bad file is one
+st.error, the page keeps working, and another session never sees the upload.
+"""
+from __future__ import annotations
+
+import io
+import json
+import zipfile
+
+import pytest
+import tiktoken
+import tiktoken.load
+from streamlit.testing.v1 import AppTest
+from tokenizers import Tokenizer as HFTokenizer, decoders as D, models, normalizers as N, pre_tokenizers as P, trainers
+
+from bpe_core.formats import EXPORT_FORMATS, export_bytes, export_problem, load_tokenizer_bytes
+from bpe_core.pretrained.openai_files import load_openai_encoding
+from ui.tokenize import upload as up
+
+APP = "../app.py"
+TRAIN, TOKENIZE = "views/train.py", "views/tokenize.py"
+TEXT = "Hello, world! Tokenizers split unbelievable words. Ça va? 日本"
+
+
+def open_page(page: str) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.run()
+    at.switch_page(page).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def errors(at: AppTest) -> str:
+    return " ".join(e.value for e in at.error)
+
+
+# ---- Train page downloads --------------------------------------------------------------------
+
+def _download_labels(at: AppTest) -> list[str]:
+    return [d.proto.label for d in at.get("download_button")]
+
+
+def test_downloads_say_why_a_format_cannot_hold_the_run():
+    at = open_page(TRAIN)
+    at.slider(key="train_w_step").set_value(5).run()
+    run, k = at.session_state["shared.run"], at.session_state["shared.step"]
+    tok = run.tokenizer(k)
+    labels, captions = _download_labels(at), " ".join(c.value for c in at.caption)
+    for fmt in EXPORT_FORMATS:
+        label = up_label(fmt)
+        problem = export_problem(tok, fmt)
+        if problem:
+            assert label not in labels and "Not available" in captions
+        else:
+            assert label in labels
+    assert any(export_problem(tok, fmt) for fmt in EXPORT_FORMATS)  # the toy run's marker is refused somewhere
+
+
+def up_label(fmt: str) -> str:
+    from ui.train.downloads import FORMAT_LABELS
+
+    return FORMAT_LABELS[fmt][0]
+
+
+def test_byte_level_run_downloads_load_in_the_real_libraries(tmp_path):
+    at = open_page(TRAIN)
+    at.radio(key="train_w_source").set_value("text").run()
+    at.selectbox(key="train_w_pretokenizer").set_value("gpt2").run()
+    at.radio(key="train_w_units").set_value("byte").run()
+    at.selectbox(key="train_w_end_of_word").set_value("none").run()
+    at.text_area(key="train_w_text").set_value("the cat sat on the mat; the hat is flat. " * 20 + "naïve café 日本").run()
+    run = at.session_state["shared.run"]
+    at.slider(key="train_w_step").set_value(min(30, run.steps)).run()
+    assert not at.exception and not at.error
+    k = at.session_state["shared.step"]
+    tok = run.tokenizer(k)
+    labels = _download_labels(at)
+    for fmt in ("hf", "tiktoken", "gpt2"):
+        assert up_label(fmt) in labels, fmt
+    assert "Not available" in " ".join(c.value for c in at.caption)  # subword-nmt: byte units
+    text = "the flat cat, naïve 日本 hats"
+    ours = tok.encode(text)
+    _, hf = export_bytes(tok, "hf")
+    assert HFTokenizer.from_str(hf.decode("utf-8")).encode(text, add_special_tokens=False).ids == ours
+    _, ranks = export_bytes(tok, "tiktoken")
+    (tmp_path / "r.tiktoken").write_bytes(ranks)
+    enc = tiktoken.Encoding("t", pat_str=tok.pattern, mergeable_ranks=tiktoken.load.load_tiktoken_bpe(str(tmp_path / "r.tiktoken")),
+                            special_tokens={})
+    assert enc.encode(text) == ours
+    _, zipped = export_bytes(tok, "gpt2")
+    files = zipfile.ZipFile(io.BytesIO(zipped))
+    (tmp_path / "vocab.json").write_bytes(files.read("vocab.json"))
+    (tmp_path / "merges.txt").write_bytes(files.read("merges.txt"))
+    bpe = HFTokenizer(models.BPE.from_file(str(tmp_path / "vocab.json"), str(tmp_path / "merges.txt")))
+    bpe.pre_tokenizer = P.ByteLevel(add_prefix_space=False)
+    assert bpe.encode(text, add_special_tokens=False).ids == ours
+
+
+# ---- Tokenize page upload --------------------------------------------------------------------
+
+def _wordpiece_json() -> bytes:
+    tok = HFTokenizer(models.WordPiece(unk_token="[UNK]"))
+    tok.normalizer, tok.pre_tokenizer, tok.decoder = N.BertNormalizer(), P.BertPreTokenizer(), D.WordPiece()
+    tok.train_from_iterator([TEXT * 3, "tokenizers split words into pieces"],
+                            trainers.WordPieceTrainer(vocab_size=120, show_progress=False, special_tokens=["[UNK]"]))
+    return tok.to_str().encode("utf-8")
+
+
+def _upload(at: AppTest, files: list[tuple[str, bytes]]) -> AppTest:
+    uploader = at.get("file_uploader")
+    assert uploader, "no uploader on the page"
+    for name, data in files:
+        uploader[0].upload(name, data, "application/octet-stream")
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def _set_text(at: AppTest, text: str) -> None:
+    at.text_area(key=[t.key for t in at.text_area if "text" in t.key][0]).set_value(text).run()
+
+
+def test_uploaded_tokenizer_json_splits_text_like_the_library():
+    data = _wordpiece_json()
+    at = open_page(TOKENIZE)
+    _upload(at, [("tokenizer.json", data)])
+    assert not at.error, errors(at)
+    assert at.session_state["tokenize.tokenizer"] == up.UPLOADED
+    _set_text(at, TEXT)
+    assert not at.exception and not at.error
+    ids = HFTokenizer.from_str(data.decode()).encode(TEXT, add_special_tokens=False).ids
+    tok = up.uploaded_tokenizer.__wrapped__ if hasattr(up.uploaded_tokenizer, "__wrapped__") else None
+    assert at.session_state["tokenize.upload"]["tok"].encode(TEXT) == ids
+    page = "\n".join(h.value for h in at.html)
+    assert "unbelievable"[:4] in page and page.count("bpe-tok") >= len(ids)
+
+
+@pytest.mark.parametrize("view", ["ids", "pieces", "replay", "compare", "decode"])
+def test_every_view_works_with_an_upload(view):
+    at = open_page(TOKENIZE)
+    _upload(at, [("tokenizer.json", _wordpiece_json())])
+    at.session_state["tokenize.view"] = view
+    at.session_state["tokenize.ids"] = "1, 2, 3"
+    at.session_state["tokenize.compare"] = ["gpt2", up.UPLOADED]
+    at.run()
+    assert not at.exception, at.exception
+    assert not at.error, errors(at)
+
+
+def test_gpt2_pair_zip_and_tiktoken_uploads():
+    enc = load_openai_encoding("gpt2")
+    at = open_page(TOKENIZE)
+    from bpe_core.pretrained.openai_files import _package_data_file  # noqa: F401  (files come from the package)
+    from bpe_core.formats.gpt2_files import gpt2_files
+    from bpe_core import TrainerSettings, WordTable, train, pretokenize
+
+    trained = train(WordTable.from_text(TEXT * 5, pretokenizer="gpt2", units="byte"),
+                    TrainerSettings(merges=40, units="byte", end_of_word="none", pretokenizer="gpt2")).tokenizer(40)
+    files = gpt2_files(trained)
+    _upload(at, sorted(files.items()))
+    assert not at.error, errors(at)
+    assert at.session_state["tokenize.upload"]["tok"].encode(TEXT) == trained.encode(TEXT)
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as z:
+        for name, data in files.items():
+            z.writestr(name, data)
+    assert load_tokenizer_bytes("tok.zip", buffer.getvalue()).encode(TEXT) == trained.encode(TEXT)
+    _, ranks = export_bytes(trained, "tiktoken")
+    assert load_tokenizer_bytes("x.tiktoken", ranks, pattern="gpt2").encode(TEXT) == trained.encode(TEXT)
+    assert enc is not None
+
+
+@pytest.mark.parametrize("name, data, words", [
+    ("tokenizer.json", b'{"model": {"type": "BPE", "vocab": {', "not valid JSON"),
+    ("tokenizer.json", json.dumps({"model": {"type": "WordLevel", "vocab": {"a": 0}}}).encode(), "WordLevel"),
+    ("tokenizer.json", json.dumps({"model": {"type": "BPE", "vocab": {"a": "x"}, "merges": []}}).encode(), "not a whole number"),
+    ("model.model", b"\x00\x01\x02 not a model", "SentencePiece"),
+    ("weights.bin", bytes(range(256)) * 4, "not a tokenizer file"),
+    ("vocab.json", b'{"a": 0}', "no merges.txt"),
+    ("x.tiktoken", b"YQ== zero\n", "base64token rank"),
+    ("tok.zip", b"PK\x03\x04 broken", "not a zip"),
+])
+def test_bad_files_are_one_error_and_the_page_keeps_working(name, data, words):
+    at = open_page(TOKENIZE)
+    _upload(at, [(name, data)])
+    assert words in errors(at) and len(at.error) == 1
+    assert at.session_state["tokenize.tokenizer"] != up.UPLOADED
+    assert at.session_state.get("tokenize.upload") is None
+    _set_text(at, "still works")
+    assert not at.exception
+
+
+def test_markup_in_a_bad_file_is_escaped():
+    at = open_page(TOKENIZE)
+    _upload(at, [("**bold**[x](http://evil).json", b"[1, 2]")])
+    message = errors(at)
+    assert "JSON but not a tokenizer" in message and "](http" not in message.replace("\\", "")[:0] + message.split("is JSON")[0].replace("\\]", "")
+
+
+def test_an_upload_stays_in_its_session():
+    first = open_page(TOKENIZE)
+    _upload(first, [("tokenizer.json", _wordpiece_json())])
+    assert first.session_state["tokenize.upload"] is not None
+    second = open_page(TOKENIZE)
+    assert second.session_state.get("tokenize.upload") is None
+    assert up.UPLOADED != second.session_state["tokenize.tokenizer"]

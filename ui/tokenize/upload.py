@@ -1,0 +1,149 @@
+"""Tokenize page: your own tokenizer file, used like a built-in tokenizer.
+
+An uploader ("Your own tokenizer file") takes a Hugging Face tokenizer.json (BPE,
+WordPiece or Unigram model), a .tiktoken rank file (with a pattern picked from a list or
+typed), GPT-2's vocab.json + merges.txt (two files, or a zip), a SentencePiece .model,
+a Tekken JSON, subword-nmt codes, or a tokenizer saved here. The engine reads the bytes
+(`bpe_core.formats.load_tokenizer_bytes`); the page then offers the result as the choice
+`UPLOADED`, with colours, ids, compare and decode like the others.
+
+Per session only: the tokenizer lives in this session's state, never in a shared cache,
+so another session never sees it. A file that is not a tokenizer (truncated JSON, wrong
+types, an unknown model type, a model file of another kind) is one st.error with the
+engine's message, escaped; the page keeps its previous choice and keeps working.
+
+What it leaves out: files above the server's upload limit (Streamlit refuses them first).
+"""
+from __future__ import annotations
+
+import hashlib
+
+import streamlit as st
+
+from bpe_core.formats import PATTERN_CHOICES, load_tokenizer_bytes
+from ui.shared.markdown import md_error, md_escape
+
+#: The page's choice value for the uploaded tokenizer.
+UPLOADED = "upload"
+SHORT_NAME = "Your file"
+
+_STATE = "tokenize.upload"          # {"key": hash, "tok": tokenizer, "name": str} of this session
+_ERROR = "tokenize.upload_error"    # the last upload's error message, if any
+_PATTERN = "tokenize_w_upload_pattern"
+_TYPED = "tokenize_w_upload_typed"
+_FILES = "tokenize_w_upload_files"
+TYPED_PATTERN = "type a regex…"
+
+FILE_KINDS = (
+    "a Hugging Face **tokenizer.json** (BPE, WordPiece or Unigram model)",
+    "a **.tiktoken** rank file (choose its pattern below)",
+    "GPT-2's **vocab.json + merges.txt** (both files, or a zip of them)",
+    "a SentencePiece **.model**",
+    "Mistral's **Tekken** JSON",
+    "**subword-nmt** codes",
+    "a tokenizer **saved here** (`train --save`, the Train page's JSON download)",
+)
+
+
+def uploaded_tokenizer():
+    """This session's uploaded tokenizer, or None."""
+    entry = st.session_state.get(_STATE)
+    return entry["tok"] if entry else None
+
+
+def uploaded_name() -> str:
+    entry = st.session_state.get(_STATE)
+    return entry["name"] if entry else ""
+
+
+def title() -> str:
+    tok = uploaded_tokenizer()
+    if tok is None:
+        return "Your file (none uploaded yet: open “Your own tokenizer file” below)"
+    return f"Your file: {uploaded_name()} ({kind_of(tok)}, {tok.vocab_size:,} tokens)"
+
+
+def kind_of(tok) -> str:
+    """A short name for what the uploaded file turned out to be."""
+    model_type = getattr(tok, "model_type", None)
+    if model_type:
+        return f"tokenizer.json, {model_type}"
+    name = type(tok).__name__
+    return {"SentencePieceTokenizer": "SentencePiece", "WordPieceTokenizer": "WordPiece",
+            "UnigramModel": "Unigram"}.get(name, "BPE")
+
+
+def chosen_pattern() -> str | None:
+    """The pattern for a .tiktoken file: a name from the list, or the typed regex."""
+    choice = st.session_state.get(_PATTERN, "cl100k_base")
+    if choice == TYPED_PATTERN:
+        return st.session_state.get(_TYPED) or None
+    return choice
+
+
+def read_upload(files: list[tuple[str, bytes]], pattern: str | None):
+    """Load the tokenizer from uploaded (name, bytes); the first file is the main one,
+    the rest its companions (merges.txt beside vocab.json). ValueError if it is not one."""
+    if not files:
+        raise ValueError("No file was uploaded.")
+    (name, data), others = files[0], dict(files[1:])
+    if len(files) == 2 and {n for n, _ in files} == {"vocab.json", "merges.txt"}:
+        name, data = "merges.txt", dict(files)["merges.txt"]
+        others = {"vocab.json": dict(files)["vocab.json"]}
+    return load_tokenizer_bytes(name, data, pattern=pattern, others=others)
+
+
+def _files_key(files: list[tuple[str, bytes]], pattern: str | None) -> str:
+    digest = hashlib.sha256(repr(pattern).encode())
+    for name, data in files:
+        digest.update(name.encode("utf-8", "replace") + b"\0" + hashlib.sha256(data).digest())
+    return digest.hexdigest()
+
+
+def _on_upload() -> None:
+    uploads = st.session_state.get(_FILES) or []
+    files = [(u.name, u.getvalue()) for u in uploads]
+    if not files:
+        return
+    pattern = chosen_pattern()
+    key = _files_key(files, pattern)
+    entry = st.session_state.get(_STATE)
+    if entry and entry["key"] == key:
+        return
+    try:
+        tok = read_upload(files, pattern)
+    except (ValueError, TypeError, RecursionError, MemoryError) as exc:
+        st.session_state[_ERROR] = str(exc)
+        return
+    st.session_state.pop(_ERROR, None)
+    st.session_state[_STATE] = {"key": key, "tok": tok, "name": " + ".join(n for n, _ in files)}
+    st.session_state["tokenize.tokenizer"] = UPLOADED
+
+
+def uploader() -> None:
+    """The upload section: files, the .tiktoken pattern, and any error (escaped)."""
+    with st.expander("**Your own tokenizer file**", expanded=st.session_state.get("tokenize.tokenizer") == UPLOADED):
+        st.markdown("Upload " + "; ".join(FILE_KINDS) + ". It stays in this session only.")
+        left, right = st.columns(2)
+        options = list(dict.fromkeys(PATTERN_CHOICES)) + [TYPED_PATTERN]
+        left.selectbox("Pattern for a .tiktoken file", options, index=options.index("cl100k_base"), key=_PATTERN,
+                       on_change=_on_upload,
+                       help="A rank file has no pre-tokenizer regex of its own: say which one its model "
+                            "used (cl100k_base for GPT-4's, o200k_base for GPT-4o's), or type one.")
+        if st.session_state.get(_PATTERN) == TYPED_PATTERN:
+            right.text_input("Regex", key=_TYPED, on_change=_on_upload, placeholder=r"\w+|\s+|[^\w\s]+")
+        st.file_uploader("Tokenizer file(s)", accept_multiple_files=True, key=_FILES, on_change=_on_upload,
+                         help="One file, or vocab.json and merges.txt together.")
+        error = st.session_state.get(_ERROR)
+        if error:
+            st.error(md_error(error), icon=":material/error:")
+        elif uploaded_tokenizer() is not None:
+            st.caption(md_escape(title()) + ". Choose **Your file** above to use it.")
+
+
+def note_for(tok, view: str) -> str | None:
+    """What a view cannot show for this tokenizer, or None (replay needs merges)."""
+    if view in ("replay", "pieces") and getattr(tok, "merges", None) is None and not hasattr(tok, "ranks"):
+        return (f"This file's tokenizer ({kind_of(tok)}) has no merge list this page can replay, "
+                "so the replay is not available for it; its tokens, ids, comparison and decoding are.")
+    return None
