@@ -216,7 +216,7 @@ def test_sentence_figure1_five_way_tie():
     assert ev.tie_count == 5
     text = render.explain_step(view, 1).text
     assert text.count(" + ") == 6 and "first-seen rule picked" in text and "r + </w>" in text
-    assert render.explain_step(view, 1).html.count('class="bpe-tok') >= 10
+    assert render.explain_step(view, 1).html.count('title="token ') >= 10
 
 
 def test_sentence_names_many_ties_and_reused_tokens():
@@ -343,7 +343,7 @@ def test_symbols_merge_and_are_escaped_everywhere(units, eow):
 def test_text_with_spaces_quotes_and_emoji():
     view = text_run('He said, "hi" & <b>left</b> #1 🙂🙂 — he said, "hi"', merges=40)
     out = render.corpus_html(view, view.steps)
-    for escaped in ('<span class="ws">·</span>', "&quot;", "&lt;", "&amp;", "#", "🙂", ","):
+    for escaped in ("·", "&quot;", "&lt;", "&amp;", "#", "🙂", ","):
         assert escaped in out, escaped
     assert "<b>" not in out
     labels = [view.label(e.token_id) for e in view.run.events]

@@ -25,6 +25,7 @@ from typing import Mapping
 
 from bpe_core import Tokenizer, TokenSpan
 from ui.shared.cache import approx_size
+from ui.shared.chips import hex_bytes  # noqa: F401  (tooltips here and on other pages)
 
 __all__ = [
     "DRAW_LIMIT_BYTES", "COUNT_LIMIT_BYTES", "COMPARE_DRAW_LIMIT_BYTES", "URL_TEXT_LIMIT",
@@ -375,14 +376,6 @@ def token_rank(tok: Tokenizer, token_id: int | None) -> int | None:
     return _merge_ranks(tok).get(token_id)
 
 
-def hex_bytes(data: bytes, limit: int = 24) -> str:
-    """Bytes as spaced hex, shortened past `limit` bytes.
-
-    >>> hex_bytes("你".encode()), hex_bytes(b"a" * 30, limit=4)
-    ('E4 BD A0', '61 61 61 61 … (30 bytes)')
-    """
-    shown = " ".join(f"{b:02X}" for b in data[:limit])
-    return shown + (f" … ({len(data)} bytes)" if len(data) > limit else "")
 
 
 def token_title(tok: Tokenizer, token_id: int | None, data: bytes, *, position: int | None = None) -> str:

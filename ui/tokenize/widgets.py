@@ -23,13 +23,14 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
-from bpe_core import Tokenizer, visible_whitespace
+from bpe_core import Tokenizer
+from bpe_core.display import visible_text
 from bpe_core.pretrained import TITLES, openai_tokenizer
 from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_error, md_escape
 from ui.shared.state import STEP_KEY, persist, remember, session_label, session_run, session_step, session_tokenizer
 from ui.tokenize.html import (
-    TOKENIZE_CSS, chip_html_for, ids_html, pieces_html, replay_html, reveal, symbol_text, text_html,
+    TOKENIZE_CSS, chip_html_for, ids_html, pieces_html, replay_html, symbol_text, text_html,
 )
 from ui.tokenize.logic import (
     COMPARE_DRAW_LIMIT_BYTES, COUNT_LIMIT_BYTES, DRAW_LIMIT_BYTES, EXAMPLES, IDS_SHOWN_LIMIT,
@@ -453,7 +454,7 @@ def view_replay(a: Analysis) -> None:
 
 def cell(tok: Tokenizer, token_id: int | None) -> str:
     """A token for a table cell: bytes as <E4>, whitespace visible."""
-    return visible_whitespace(reveal(symbol_text(tok, token_id)))
+    return visible_text(symbol_text(tok, token_id))
 
 
 def _token_changed(key: str) -> None:

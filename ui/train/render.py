@@ -11,8 +11,9 @@ Step k means "after k merges". The pair table drawn for merge j is the table *be
 merge j (`events[j-1].top_pairs`); its "change" column is what merge j-1 did to each
 count, i.e. the change since the previous step.
 
-Every token is drawn with ui/shared/chips.py's chips (HTML-escaped, whitespace visible, the
-end-of-word marker styled apart). No Streamlit here; tests call these directly.
+Every token is drawn with ui/shared/chips.py, the one chip renderer (HTML-escaped,
+whitespace and invisible characters drawn with bpe_core.display's one table, the
+end-of-word marker styled apart, each chip one unbreakable box). No Streamlit here; tests call these directly.
 """
 from __future__ import annotations
 
@@ -27,14 +28,14 @@ from typing import Iterable, Sequence
 import altair as alt
 
 from bpe_core import TrainingRun
-from bpe_core.display import bytes_label, visible_whitespace
+from bpe_core.display import bytes_label, visible_text
 from bpe_core.trainer import TIE_RULE_EXPLANATIONS
 from bpe_core.vocab import base_symbols
-from ui.shared.chips import TOKEN_CSS, TokenChip, chip_for, chip_html
+from ui.shared.chips import CHIP_CSS, TokenChip, chip_for, chips_html
 
 __all__ = [
     "RunView", "PAGE_CSS", "explain_step", "pair_table_html", "merge_list_html",
-    "corpus_html", "vocab_html", "figures", "corpus_chart", "pair_label", "chips_inline",
+    "corpus_html", "vocab_html", "figures", "corpus_chart", "pair_label", "chips_inline", "symbol_label",
 ]
 
 #: Drawn words: all of a small corpus; else this many most frequent + recently changed.
@@ -48,13 +49,12 @@ MERGED_TOKENS_SHOWN = 300
 #: How far back `first_seen_word` looks for the winning pair (words, in order).
 FIRST_SEEN_SCAN = 3000
 
-PAGE_CSS = TOKEN_CSS + """
+PAGE_CSS = CHIP_CSS + """
 <style>
 .tp { font-size: 1.05rem; }
 .tp .bpe-tokens { font-size: 1.15rem; line-height: 2.0; }
 .tp-inline { display: inline; white-space: pre-wrap; }
 table.tp-table .tp-inline { white-space: nowrap; }
-table.tp-table .bpe-tok { white-space: pre; }
 .tp-sentence { font-size: 1.3rem; line-height: 2.1; padding: .5rem 1rem; border-left: 6px solid #D55E00;
   background: rgba(213, 94, 0, .08); border-radius: 4px; }
 .tp-sentence .bpe-tokens { font-size: 1.3rem; }
@@ -65,7 +65,6 @@ table.tp-table .bpe-tokens { font-size: 1.1rem; }
 table.tp-table td { padding: 2px 6px; border-bottom: 1px solid rgba(128,128,128,.25); vertical-align: middle; }
 table.tp-table td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 table.tp-table td.cnt { white-space: nowrap; font-variant-numeric: tabular-nums; }
-.tp .bpe-tok, .tp-sentence .bpe-tok, .tp-fb .bpe-tok { white-space: pre; unicode-bidi: isolate; }
 .tp-scroll { overflow-x: auto; }
 .tp-grid { display: flex; flex-wrap: wrap; gap: .5rem 1.8rem; align-items: flex-start; }
 .tp-grid > section { flex: 1 1 20rem; min-width: 0; }
@@ -94,7 +93,6 @@ table.tp-table tr.now td:first-child { box-shadow: inset 6px 0 0 #D55E00; }
 .tp-word .cnt { font-size: .85em; opacity: .8; margin-left: .3em; white-space: nowrap; }
 .tp-word .tag { font-size: .75em; color: #B34700; font-weight: 700; margin-left: .3em; }
 .tp-group { font-weight: 600; margin: .4em 0 .2em 0; }
-.bpe-tok.retired { opacity: .55; text-decoration: line-through; border-style: dashed; }
 .tp-vocab .bpe-tokens { line-height: 2.2; }
 .tp.present { font-size: 1.3rem; }
 .tp.present .bpe-tokens { font-size: 1.6rem; line-height: 1.9; }
@@ -203,13 +201,13 @@ class RunView:
         return chip_for(body, eow, self.marker, title=title, classes=classes)
 
     def label(self, token_id: int) -> str:
-        """A token as plain text: whitespace drawn (`·`), the marker appended.
+        """A token as plain text: whitespace drawn (`·`), invisible characters named
+        (`⟨ZWJ⟩`), the marker appended.
 
         For byte units: the bytes as text, or `<E4>` when they are not UTF-8 alone.
         """
         body, eow = self.run.tokens[token_id]
-        text = bytes_label(body) if isinstance(body, bytes) else body
-        return visible_whitespace(text) + (self.marker if eow else "")
+        return symbol_label(body, eow, self.marker)
 
     def first_seen_word(self, k: int) -> int | None:
         """The word where merge k's pair first occurs before the merge (words read in
@@ -223,12 +221,22 @@ class RunView:
 
 
 # ---- small pieces -------------------------------------------------------------------------
+def symbol_label(body: str | bytes, eow: bool, marker: str) -> str:
+    """A symbol (body, ends a word) as plain text: bytes as text or `<E4>`, whitespace
+    and invisible characters drawn, the marker appended.
+
+    >>> symbol_label(" a\\u200d", True, "</w>"), symbol_label(b"\\xe4", False, "")
+    ('·a⟨ZWJ⟩</w>', '<E4>')
+    """
+    text = bytes_label(body) if isinstance(body, bytes) else body
+    return visible_text(text) + (marker if eow else "")
+
+
 def chips_inline(view: RunView, ids: Sequence[int], classes: Sequence[tuple[str, ...]] | None = None, start: int = 0) -> str:
-    """Token chips as an inline run (neighbours differ in colour)."""
-    body = "".join(
-        chip_html(view.chip(t, classes[i] if classes else ()), start + i) for i, t in enumerate(ids)
-    )
-    return f'<span class="bpe-tokens tp-inline">{body}</span>'
+    """Token chips as an inline run (neighbours differ in colour; the first takes colour
+    `start`)."""
+    chips = [view.chip(t, classes[i] if classes else ()) for i, t in enumerate(ids)]
+    return chips_html(chips, start=start, extra="tp-inline")
 
 
 def pair_label(view: RunView, pair: tuple[int, int]) -> str:
@@ -250,7 +258,7 @@ def _join(items: list[str], more: int = 0) -> str:
 
 
 def _word_text(view: RunView, w: int) -> str:
-    return visible_whitespace(view.run.words.words[w])
+    return visible_text(view.run.words.words[w])
 
 
 # ---- the sentence -------------------------------------------------------------------------
