@@ -54,7 +54,7 @@ CHIP_CSS = """
   font-size: 1.15rem; line-height: 2.1; white-space: pre-wrap; overflow-wrap: anywhere;
   direction: ltr; text-align: left; unicode-bidi: isolate; }
 .bpe-tokens > span, .bpe-block > span { display: inline-block; vertical-align: baseline; max-width: 100%;
-  box-sizing: border-box; white-space: pre-wrap; overflow-wrap: anywhere; line-height: 1.45;
+  box-sizing: border-box; white-space: pre-wrap; overflow-wrap: break-word; line-height: 1.45;
   unicode-bidi: plaintext; color: #000; border: 1px solid #333; border-radius: 4px;
   padding: 1px 3px; margin: 0 2px 2px 0; }
 .bpe-tokens > span:empty::before, .bpe-block > span:empty::before { content: "\\200B"; }
