@@ -15,6 +15,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from bpe_core import WordTable, train
+from ui.shared.state import GOTO_STEP_KEY
 from ui.train import state as state
 from ui.train.config import Settings, build_word_table, load_presets, preset_corpus
 
@@ -526,13 +527,13 @@ def test_another_page_can_open_a_training_step():
     sets `shared.goto_step` and switches here; the Train page shows that step once
     (clamped to the run) and publishes it."""
     at = open_train()
-    at.session_state[state.GOTO_STEP] = 7
+    at.session_state[GOTO_STEP_KEY] = 7
     at.switch_page("views/home.py").run()
     at.switch_page(PAGE).run()
     assert not at.exception
     assert step_of(at) == 7
     assert at.session_state["shared.step"] == 7
-    assert state.GOTO_STEP not in at.session_state
-    at.session_state[state.GOTO_STEP] = 999
+    assert GOTO_STEP_KEY not in at.session_state
+    at.session_state[GOTO_STEP_KEY] = 999
     at.switch_page(PAGE).run()
     assert step_of(at) == 10

@@ -413,3 +413,15 @@ def test_a_link_with_a_superscript_digit_is_refused_not_crashed():
     restored = from_params({"step": "²", "merges": "³"})
     assert restored.step is None
     assert len(restored.problems) == 2
+
+
+@pytest.mark.parametrize("words", ["low 5\nlower 2\nnewest 6\nwidest 3", "aaabdaaabac 1\nabab 3\nba 2\nbaab 1"])
+def test_first_seen_word_is_the_first_word_holding_the_pair(words):
+    """The word the sentence names ("it occurs first in ...") is the first word, in order
+    of first appearance, whose tokens hold the merged pair just before the merge."""
+    view = run_of(words, merges=12)
+    for k in range(1, view.steps + 1):
+        a, b = view.run.events[k - 1].pair
+        holding = [w for w in range(len(view.run.words))
+                   if any(p == (a, b) for p in zip(view.tokens_at(w, k - 1), view.tokens_at(w, k - 1)[1:]))]
+        assert view.first_seen_word(k) == holding[0]

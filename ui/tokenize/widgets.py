@@ -25,10 +25,12 @@ import streamlit as st
 
 from bpe_core import Tokenizer
 from bpe_core.display import visible_text
-from bpe_core.pretrained import TITLES, openai_tokenizer
+from bpe_core.pretrained import TITLES, load_pretrained
 from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_error, md_escape
-from ui.shared.state import STEP_KEY, persist, remember, session_label, session_run, session_step, session_tokenizer
+from ui.shared.state import (
+    STEP_KEY, persist, remember, request_train_step, session_label, session_run, session_step, session_tokenizer,
+)
 from ui.tokenize.html import (
     TOKENIZE_CSS, chip_html_for, ids_html, pieces_html, replay_html, symbol_text, text_html,
 )
@@ -41,7 +43,6 @@ from ui.tokenize.logic import (
 
 #: A one-shot request for the Train page: "open at this step" (it should pop it and go
 #: there). STEP_KEY is set too, but the Train page republishes its own step on each run.
-GOTO_STEP_KEY = "shared.goto_step"
 
 #: Longest piece (in UTF-8 bytes) the replay view steps through.
 REPLAY_LIMIT = 1000
@@ -133,28 +134,23 @@ def _bind(name: str) -> tuple[str, dict]:
 
 
 # ---- tokenizers -------------------------------------------------------------------------
-@st.cache_resource(show_spinner="Loading the tokenizer (once per server)…")
-def load_openai(name: str) -> Tokenizer:
-    """One OpenAI tokenizer, loaded once per server process, shared read-only."""
-    return openai_tokenizer(name)
-
-
 # Shared across sessions: an analysis is frozen, so sessions read the same object. Bounded
 # in bytes: a 2 MB text's analysis holds ~450,000 ids (a few MB).
 @byte_cached("tokenize.analyses")
 def _analyse_openai(name: str, text: str, allow_special: bool) -> Analysis:
-    return analyse(load_openai(name), text, allow_special=allow_special)
+    return analyse(load_pretrained(name), text, allow_special=allow_special)
 
 
 @byte_cached("tokenize.html")
-def _text_html_openai(name: str, text: str, allow_special: bool, show_ws: bool, highlight: int | None) -> str:
-    a = _analyse_openai(name, text, allow_special)
-    return text_html(text, a.spans, load_openai(name), show_whitespace=show_ws, highlight=highlight,
-                     complete=a.complete, css=False)
+def _text_html_openai(name: str, text: str, allow_special: bool, show_ws: bool, highlight: int | None,
+                      _a: Analysis) -> str:
+    """The drawing of an analysis (`_a`, the one for the other arguments: not in the key)."""
+    return text_html(text, _a.spans, load_pretrained(name), show_whitespace=show_ws, highlight=highlight,
+                     complete=_a.complete, css=False)
 
 
 def tokenizer_for(choice: str) -> Tokenizer | None:
-    return session_tokenizer() if choice == YOURS else load_openai(choice)
+    return session_tokenizer() if choice == YOURS else load_pretrained(choice)
 
 
 def analysis_for(choice: str, text: str, allow_special: bool) -> Analysis:
@@ -169,7 +165,7 @@ def tokens_markup(choice: str, text: str, a: Analysis, *, show_ws: bool, highlig
     if choice == YOURS:
         return text_html(text, a.spans, session_tokenizer(), show_whitespace=show_ws, highlight=highlight,
                          complete=a.complete, css=False)
-    return _text_html_openai(choice, text, a.allow_special, show_ws, highlight)
+    return _text_html_openai(choice, text, a.allow_special, show_ws, highlight, a)
 
 
 def title_of(choice: str) -> str:
@@ -528,7 +524,7 @@ def replay_stepper(tok: Tokenizer, piece: str, token_id: int | None) -> None:
                      help="The Train page jumps to the step that learned this merge "
                           "(your tokenizer here then has that many merges)."):
             st.session_state[STEP_KEY] = rank
-            st.session_state[GOTO_STEP_KEY] = rank
+            request_train_step(rank)
             st.switch_page("views/train.py")
     if n:
         with st.expander("All merges as a table"):

@@ -27,6 +27,7 @@ from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_error, md_escape
 from ui.train import render as render
 from ui.train import state as state
+from ui.train.run_view import RunView
 from ui.shared.state import persist, sidebar_caption
 from ui.train.config import (
     MAX_MERGES, SHARE_TEXT_LIMIT, SOURCE_LABELS, SOURCES, UPLOAD_LIMIT_MB, load_presets,
@@ -63,7 +64,7 @@ def _w(name: str) -> str:
 
 
 # ---- the corpus and the settings -----------------------------------------------------------
-def inputs_panel(view: render.RunView) -> None:
+def inputs_panel(view: RunView) -> None:
     with st.expander("**Corpus and settings**", expanded=True):
         _corpus_inputs()
         _settings_inputs()
@@ -230,7 +231,7 @@ def _step_fragment() -> None:
     sidebar_caption()  # a step reruns only this fragment: keep the sidebar in step
 
 
-def _controls(view: render.RunView, k: int, predicting: bool) -> None:
+def _controls(view: RunView, k: int, predicting: bool) -> None:
     n = view.steps
     playing = ss[state.PLAYING]
     cols = st.columns([1, 1, 1.1, 1.1, 1.6], vertical_alignment="bottom")
@@ -255,7 +256,7 @@ def _controls(view: render.RunView, k: int, predicting: bool) -> None:
                   help="Jump to any step: the page replays the first k merges, it never retrains.")
 
 
-def _explore_view(view: render.RunView, k: int, present: bool) -> None:
+def _explore_view(view: RunView, k: int, present: bool) -> None:
     st.html(render.explain_step(view, k, present=present).html)
     rows = PRESENT_ROWS if present else None
     st.html(render.tables_html(view, k, present=present, max_rows=rows,
@@ -268,14 +269,14 @@ def _explore_view(view: render.RunView, k: int, present: bool) -> None:
     _corpus(view, k, present)
 
 
-def _corpus(view: render.RunView, k: int, present: bool) -> None:
+def _corpus(view: RunView, k: int, present: bool) -> None:
     sample = render.corpus_sample(view, k)
     st.subheader(f"The corpus after {k} merge{'s' if k != 1 else ''}" if k else "The corpus at step 0")
     st.caption(sample.caption + (" Outlined words were changed by this merge; its new token is highlighted." if k else ""))
     st.html(render.corpus_html(view, k, present=present, sample=sample))
 
 
-def _merges_frame(view: render.RunView, k: int) -> pd.DataFrame:
+def _merges_frame(view: RunView, k: int) -> pd.DataFrame:
     evs = view.run.events[:k]
     return pd.DataFrame({
         "rank": [e.step for e in evs],
@@ -287,7 +288,7 @@ def _merges_frame(view: render.RunView, k: int) -> pd.DataFrame:
     })
 
 
-def _vocab_and_figures(view: render.RunView, k: int) -> None:
+def _vocab_and_figures(view: RunView, k: int) -> None:
     f = render.figures(view, k)
     st.subheader("Vocabulary and figures")
     m = st.columns(4)
@@ -308,12 +309,12 @@ def _vocab_and_figures(view: render.RunView, k: int) -> None:
 
 
 @byte_cached("charts")
-def _chart_spec(key: str, _view: render.RunView) -> dict:
+def _chart_spec(key: str, _view: RunView) -> dict:
     """The chart's Vega-Lite spec, built and validated once per run (read-only)."""
     return render.corpus_chart(_view, 0).to_dict()
 
 
-def _downloads_and_link(view: render.RunView, k: int) -> None:
+def _downloads_and_link(view: RunView, k: int) -> None:
     run = view.run
     with st.expander("**Download and share**"):
         wk = _w("dl_scope")
@@ -344,7 +345,7 @@ def _downloads_and_link(view: render.RunView, k: int) -> None:
 
 
 # ---- predict mode --------------------------------------------------------------------------
-def _predict_view(view: render.RunView, k: int, present: bool) -> None:
+def _predict_view(view: RunView, k: int, present: bool) -> None:
     results = ss[state.RESULTS]
     sc = predict.score(results)
     if k >= view.steps:
@@ -383,13 +384,13 @@ def _predict_view(view: render.RunView, k: int, present: bool) -> None:
     _corpus(view, k, present)
 
 
-def _merge_list_and_corpus(view: render.RunView, k: int, present: bool) -> None:
+def _merge_list_and_corpus(view: RunView, k: int, present: bool) -> None:
     st.subheader("Merge list")
     st.html(render.merge_list_html(view, k, present=present))
     _corpus(view, k, present)
 
 
-def _predict_form(view: render.RunView, k: int, order: list[int], q: predict.SplitQuestion | None) -> None:
+def _predict_form(view: RunView, k: int, order: list[int], q: predict.SplitQuestion | None) -> None:
     rows = view.run.events[k].top_pairs
     with st.form("train_predict_form", border=True):
         st.selectbox("Your answer: the pair that merges next", list(range(len(order))), key=_w("pick"),
@@ -408,7 +409,7 @@ def _predict_form(view: render.RunView, k: int, order: list[int], q: predict.Spl
 
 
 def _on_check(key: str, k: int, order: tuple[int, ...], q: predict.SplitQuestion | None) -> None:
-    state._interaction()
+    state.interaction()
     view = state.current_view()
     if view.key != key or k >= view.steps:
         return
@@ -425,7 +426,7 @@ def _on_check(key: str, k: int, order: tuple[int, ...], q: predict.SplitQuestion
     state.record_answer(key, k, result)
 
 
-def _predict_feedback(view: render.RunView, k: int, answered: dict, q: predict.SplitQuestion | None) -> None:
+def _predict_feedback(view: RunView, k: int, answered: dict, q: predict.SplitQuestion | None) -> None:
     fb = predict.pair_feedback(view, k, answered["picked"])
     st.html(f'<div class="tp-fb {"ok" if fb.ok else "bad"}">{fb.html}</div>')
     if q is not None and answered.get("split") is not None:

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from ui.shared.chips import chip_for, chips_html
-from ui.train.render import RunView, rule_reason, chips_inline, pair_label, symbol_label
+from ui.train.render import rule_reason, chips_inline, pair_label
+from ui.train.run_view import RunView, symbol_label
 
 __all__ = [
     "row_order", "SplitQuestion", "split_question", "merge_symbols", "grade_pair", "Feedback",
