@@ -80,7 +80,7 @@ def _claims(quirk: str) -> None:
 
 
 def _try_your_own(quirk: logic.Quirk, default: str, *, area: bool = False) -> str:
-    key = f"quirks.try.{quirk.id}"
+    key = f"quirks_w_try_{quirk.id}"
     widget = st.text_area if area else st.text_input
     text = widget(f"Try your own — {quirk.placeholder}", value="", key=key, placeholder=default,
                   max_chars=logic.MAX_TRY_CHARS)
@@ -126,7 +126,7 @@ def _letters(quirk: logic.Quirk) -> None:
 
 def _letters_try(quirk: logic.Quirk) -> None:
     text = _try_your_own(quirk, "strawberry")
-    letter = st.text_input("Letter to count", value="r", max_chars=1, key="quirks.try.letter") or ""
+    letter = st.text_input("Letter to count", value="r", max_chars=1, key="quirks_w_try_letter") or ""
     if text:
         comparison(text)
         if letter:
@@ -213,7 +213,7 @@ def _special(quirk: logic.Quirk) -> None:
 
 def _special_try(quirk: logic.Quirk) -> None:
     text = _try_your_own(quirk, "<|endoftext|>")
-    allow = st.toggle("Allow special tokens (as a chat template would)", key="quirks.try.allow_special")
+    allow = st.toggle("Allow special tokens (as a chat template would)", key="quirks_w_try_allow_special")
     if text:
         comparison(text, allow_special=allow)
 
@@ -367,12 +367,12 @@ def ask_question(q: Question) -> None:
     with st.container(border=True):
         st.markdown(f"**Check your understanding.** {md_escape(q.prompt)}")
         if q.options:
-            choice = st.radio("Your answer", range(len(q.options)), index=None, key=f"quirks.quiz.{q.id}",
+            choice = st.radio("Your answer", range(len(q.options)), index=None, key=f"quirks_w_quiz_{q.id}",
                               format_func=lambda i: md_escape(q.options[i]), label_visibility="collapsed")
             right = grade_choice(q, choice)
         else:
             value = st.number_input(f"Your answer ({q.unit})", value=None, min_value=0.0, step=1.0,
-                                    key=f"quirks.quiz.{q.id}")
+                                    key=f"quirks_w_quiz_{q.id}")
             right = grade_number(q, value)
         if right is None:
             st.caption("Pick an answer to see the explanation.")

@@ -4,7 +4,7 @@ views/tokenize.py calls these in order; each section draws widgets, calls the en
 (through ui/tokenize/logic.py) and draws HTML built by ui/tokenize/html.py.
 
 State: every setting lives under a non-widget key `tokenize.<name>` and is copied into
-its widget key `tokenize.w.<name>` each run (`persist`/`remember` from ui/shared/state.py), so
+its widget key `tokenize_w_<name>` each run (`persist`/`remember` from ui/shared/state.py), so
 settings survive a visit to another page. The URL carries the tokenizer, short text and
 the view (`sync_from_url` once per new link, `sync_to_url` at the end of each run).
 
@@ -48,7 +48,7 @@ from ui.tokenize.logic import (
 REPLAY_LIMIT = 1000
 
 K = "tokenize."          # stored values
-W = "tokenize.w."        # widget keys
+W = "tokenize_w_"        # widget keys
 
 DEFAULTS = {
     "tokenizer": "cl100k_base",

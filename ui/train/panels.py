@@ -235,13 +235,13 @@ def _controls(view: RunView, k: int, predicting: bool) -> None:
     n = view.steps
     playing = ss[state.PLAYING]
     cols = st.columns([1, 1, 1.1, 1.1, 1.6], vertical_alignment="bottom")
-    cols[0].button("Reset", icon=":material/first_page:", key="train_btn_reset", on_click=state.on_reset, disabled=k == 0 and not playing,
+    cols[0].button("Reset", icon=":material/first_page:", key="train_w_btn_reset", on_click=state.on_reset, disabled=k == 0 and not playing,
                    width="stretch", help="Back to step 0 (no merges)")
-    cols[1].button("Back", icon=":material/navigate_before:", key="train_btn_back", on_click=state.on_step_back, disabled=k == 0,
+    cols[1].button("Back", icon=":material/navigate_before:", key="train_w_btn_back", on_click=state.on_step_back, disabled=k == 0,
                    width="stretch", shortcut="Left", help="One merge back (replayed, not retrained)")
-    cols[2].button("Step", icon=":material/navigate_next:", icon_position="right", key="train_btn_step", on_click=state.on_step_forward, disabled=k >= n,
+    cols[2].button("Step", icon=":material/navigate_next:", icon_position="right", key="train_w_btn_step", on_click=state.on_step_forward, disabled=k >= n,
                    type="primary", width="stretch", shortcut="Right", help="Do the next merge")
-    cols[3].button("Pause" if playing else "Play", icon=":material/pause:" if playing else ":material/play_arrow:", key="train_btn_play", on_click=state.on_play_pause,
+    cols[3].button("Pause" if playing else "Play", icon=":material/pause:" if playing else ":material/play_arrow:", key="train_w_btn_play", on_click=state.on_play_pause,
                    disabled=(n == 0) or (predicting and not playing), width="stretch",
                    help="Predict mode waits for your answers" if predicting else "Step automatically")
     with cols[4]:
@@ -329,11 +329,11 @@ def _downloads_and_link(view: RunView, k: int) -> None:
         c[0].download_button("Tokenizer: merges + vocabulary (JSON)",
                              data=lambda: json.dumps(run_to_json(run, n), ensure_ascii=False, indent=1),
                              file_name=f"{stem}.json", mime="application/json", on_click="ignore",
-                             key="train_dl_json")
+                             key="train_w_dl_json")
         c[1].download_button("Merges (.txt)", data=lambda: merges_text(run, n), file_name=f"{stem}-merges.txt",
-                             mime="text/plain", on_click="ignore", key="train_dl_merges")
+                             mime="text/plain", on_click="ignore", key="train_w_dl_merges")
         c[2].download_button("Vocabulary (.txt)", data=lambda: vocab_text(run, n), file_name=f"{stem}-vocab.txt",
-                             mime="text/plain", on_click="ignore", key="train_dl_vocab")
+                             mime="text/plain", on_click="ignore", key="train_w_dl_vocab")
         params = state.link_params()
         base = st.context.url or ""
         st.markdown("**Link to this view** (corpus, settings and step):")
@@ -377,7 +377,7 @@ def _predict_view(view: RunView, k: int, present: bool) -> None:
             _predict_feedback(view, k, answered, q)
         st.caption(sc.text())
         if results:
-            st.button("Reset score", key="train_btn_reset_score", on_click=state.reset_score)
+            st.button("Reset score", key="train_w_btn_reset_score", on_click=state.reset_score)
     with right:
         st.subheader("Merge list")
         st.html(render.merge_list_html(view, k, present=present))
@@ -404,7 +404,7 @@ def _predict_form(view: RunView, k: int, order: list[int], q: predict.SplitQuest
                     + predict.options_html(view, q))
             st.radio("Your answer: the split", list(predict.LETTERS[: len(q.options)]), key=_w("split"),
                      index=None, horizontal=True, help=f"The word is {word!r}. Leave it empty to skip.")
-        st.form_submit_button("Check my answer", type="primary", key="train_btn_check",
+        st.form_submit_button("Check my answer", type="primary", key="train_w_btn_check",
                               on_click=_on_check, args=(view.key, k, tuple(order), q))
 
 
@@ -432,4 +432,4 @@ def _predict_feedback(view: RunView, k: int, answered: dict, q: predict.SplitQue
     if q is not None and answered.get("split") is not None:
         sf = predict.split_feedback(view, q, answered["split_pick"])
         st.html(f'<div class="tp-fb {"ok" if sf.ok else "bad"}">{sf.html}</div>')
-    st.button("Do the merge", icon=":material/navigate_next:", icon_position="right", key="train_btn_next", on_click=state.on_step_forward, type="primary")
+    st.button("Do the merge", icon=":material/navigate_next:", icon_position="right", key="train_w_btn_next", on_click=state.on_step_forward, type="primary")
