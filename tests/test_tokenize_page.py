@@ -16,9 +16,9 @@ from streamlit.testing.v1 import AppTest
 
 from bpe_core import TrainerSettings, WordTable, train
 from bpe_core.openai_files import load_openai_encoding
-from bpe_core.pretrained import openai_tokenizer
+from bpe_core.pretrained import PRETRAINED, load_pretrained, openai_tokenizer
 from ui.shared.state import LABEL_KEY, RUN_KEY, STEP_KEY
-from ui.tokenize.logic import COUNT_LIMIT_BYTES, DRAW_LIMIT_BYTES, EXAMPLES, URL_TEXT_LIMIT
+from ui.tokenize.logic import COUNT_LIMIT_BYTES, DRAW_LIMIT_BYTES, EXAMPLES, URL_TEXT_LIMIT, VIEWS, has_merges
 
 APP = "../app.py"
 PAGE = "views/tokenize.py"
@@ -423,3 +423,20 @@ def test_replay_of_a_very_long_piece_is_refused_with_a_reason():
     at = view(set_text(choose(open_page(), "gpt2"), "7" * 3000), "replay")
     assert not at.exception
     assert any("Replay shows pieces of up to 1,000" in i.value for i in at.info)
+
+
+@pytest.mark.parametrize("name", list(PRETRAINED))
+def test_every_registry_tokenizer_is_offered_and_every_view_opens(name):
+    """The choices come from the registry: each real tokenizer counts and draws the text;
+    views that need a merge list say so for a SentencePiece model instead of failing."""
+    text = "Hello world, 你好! 👩\u200d💻\n\n\nend"
+    at = open_page(params={"tokenizer": name, "text": text})
+    assert at.segmented_control(key="tokenize_w_tokenizer").value == name
+    tok = load_pretrained(name)
+    assert number(metrics(at)["Tokens"]) == len(tok.encode(text))
+    assert n_chips(token_html(at)) == len(tok.encode(text))
+    for v in VIEWS:
+        view(at, v)
+    if not has_merges(tok):
+        view(at, "replay")
+        assert any("no merge list" in i.value for i in at.info)

@@ -14,7 +14,7 @@ from typing import Callable, Sequence
 from bpe_core import Replay, Tokenizer
 from bpe_core.display import name_invisible
 
-from ui.tokenize.logic import Piece, token_title
+from ui.tokenize.logic import Piece, has_merges, token_title
 from ui.shared.chips import (
     BLOCK_CHARS, CHIP_CSS, TokenChip, blocks, chip_for, chip_html, chips_html, spans_html, wrap_run,
 )
@@ -60,6 +60,8 @@ def chip_for_id(tok: Tokenizer, token_id: int | None, *, title: str = "", classe
     special = {v: k for k, v in tok.special_tokens.items()}
     if token_id in special:
         return TokenChip(special[token_id], title=title, classes=classes + ("special",))
+    if not has_merges(tok):  # SentencePiece: the piece as the model writes it (▁the, <0x0A>)
+        return TokenChip(tok.id_to_piece(token_id), title=title, classes=classes)
     body, eow = tok.tokens[token_id]
     return chip_for(body, eow, tok.marker, title=title, classes=classes)
 

@@ -25,7 +25,7 @@ import streamlit as st
 
 from bpe_core import Tokenizer
 from bpe_core.display import visible_text
-from bpe_core.pretrained import TITLES, load_pretrained
+from bpe_core.pretrained import PRETRAINED, TITLES, load_pretrained
 from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_error, md_escape
 from ui.shared.state import (
@@ -36,7 +36,7 @@ from ui.tokenize.html import (
 )
 from ui.tokenize.logic import (
     COMPARE_DRAW_LIMIT_BYTES, COUNT_LIMIT_BYTES, DRAW_LIMIT_BYTES, EXAMPLES, IDS_SHOWN_LIMIT,
-    OPENAI_NAMES, OPTION_LIMIT, TOKENIZER_CHOICES, VIEWS, YOURS,
+    OPTION_LIMIT, RANK_TABLE_NAMES, TOKENIZER_CHOICES, VIEWS, YOURS, has_merges,
     Analysis, analyse, default_replay_token, hex_bytes, human_bytes, parse_ids, pieces_of,
     Piece, read_url, special_in_text, token_rank, top_tokens, url_for,
 )
@@ -60,12 +60,12 @@ DEFAULTS = {
     "replay_step": 0,
     "replay_source": "text",
     "typed": " tokenization",
-    "compare": list(OPENAI_NAMES),
+    "compare": list(RANK_TABLE_NAMES),
     "ids": "",
 }
 
 LONG_NAMES = {YOURS: "Your tokenizer (from the Train page)", **TITLES}
-SHORT_NAMES = {YOURS: "Yours", "gpt2": "GPT-2", "cl100k_base": "GPT-4 · cl100k", "o200k_base": "GPT-4o · o200k"}
+SHORT_NAMES = {YOURS: "Yours", **{name: p.short for name, p in PRETRAINED.items()}}
 
 INJECTION_NOTE = (
     "Why this matters: a special token is a control signal to the model. "
@@ -358,8 +358,21 @@ def view_ids(a: Analysis) -> None:
         st.dataframe(pd.DataFrame(table), hide_index=True)
 
 
+def no_merges_note(tok, what: str) -> bool:
+    """For a tokenizer without a merge list (SentencePiece): say so instead of `what`."""
+    if has_merges(tok):
+        return False
+    st.info(f"**{md_escape(SHORT_NAMES.get(get('tokenizer'), tok.name))}** is a SentencePiece model: it has "
+            f"no pre-tokenizer and no merge list, so there is no {what} to show. It cuts the whole text "
+            "(spaces written as ▁) into pieces from its vocabulary, by their scores. Pick a BPE "
+            "tokenizer (GPT-2, GPT-4, GPT-4o, Tekken or yours) to see this view.", icon=":material/info:")
+    return True
+
+
 def view_pieces(a: Analysis) -> None:
     tok = tokenizer_for(get("tokenizer"))
+    if no_merges_note(tok, "pre-tokenization"):
+        return
     text = get("text")
     pieces = pieces_of(text, a.spans)
     distinct = len({p.text for p in pieces})
@@ -390,6 +403,8 @@ def replay_highlight(a: Analysis) -> int | None:
     """The token to outline in the text: the one being replayed, on the Replay view."""
     if get("view") != "replay" or get("replay_source") != "text" or not a.spans:
         return None
+    if not has_merges(tokenizer_for(get("tokenizer"))):
+        return None
     ensure_replay_token(a)
     return get("token")
 
@@ -402,6 +417,8 @@ def _token_label(tok: Tokenizer, a: Analysis, i: int) -> str:
 
 def view_replay(a: Analysis) -> None:
     tok = tokenizer_for(get("tokenizer"))
+    if no_merges_note(tok, "replay of merges"):
+        return
     key, cb = _bind("replay_source")
     st.segmented_control(
         "Replay", ["text", "typed"], key=key, required=True,
