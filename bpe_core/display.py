@@ -4,7 +4,9 @@ Byte-level BPE works on the 256 byte values, but a byte such as 0x20 (space) or 
 (newline) is invisible on screen. GPT-2 therefore maps every byte to a printable
 character (`Ġ` for space, `Ċ` for newline); Hugging Face merges files are written in that
 form. This module holds that mapping and a second, plainer form for teaching
-(`·` for space, `↵` for newline), and nothing else.
+(`·` for space, `↵` for newline), names for characters that draw nothing (`⟨ZWJ⟩`), and
+`<E4>` labels for bytes that are not UTF-8 on their own: the one table of display marks
+that every page and the command line use. Nothing else (no HTML: the pages escape).
 """
 from __future__ import annotations
 
@@ -16,7 +18,11 @@ __all__ = [
     "bytes_to_gpt2",
     "gpt2_to_bytes",
     "visible_whitespace",
+    "name_invisible",
+    "visible_text",
     "bytes_label",
+    "WHITESPACE_MARKS",
+    "INVISIBLE_NAMES",
 ]
 
 
@@ -78,16 +84,65 @@ def gpt2_to_bytes(text: str) -> bytes:
         ) from None
 
 
-_VISIBLE = {" ": "·", "\n": "↵", "\t": "→", "\r": "␍", "\u00a0": "⍽"}
+#: Whitespace drawn as a visible mark, one character each (so a label keeps its length).
+WHITESPACE_MARKS: dict[str, str] = {
+    " ": "·", "\n": "↵", "\t": "→", "\r": "␍", "\u00a0": "⍽", "\u3000": "□",
+}
+_WHITESPACE = str.maketrans(WHITESPACE_MARKS)
+
+#: Names for characters that draw nothing or look like a plain space; any other character
+#: that is not printable is named by its code point (`⟨U+0001⟩`).
+INVISIBLE_NAMES: dict[int, str] = {
+    0x00: "NUL", 0x0B: "VT", 0x0C: "FF", 0x1B: "ESC", 0x7F: "DEL", 0x85: "NEL", 0xAD: "SHY",
+    0x034F: "CGJ", 0x180E: "MVS", 0x2002: "ENSP", 0x2003: "EMSP", 0x2009: "THSP", 0x200A: "HSP",
+    0x200B: "ZWSP", 0x200C: "ZWNJ", 0x200D: "ZWJ", 0x200E: "LRM", 0x200F: "RLM", 0x2028: "LS",
+    0x2029: "PS", 0x202A: "LRE", 0x202B: "RLE", 0x202C: "PDF", 0x202D: "LRO", 0x202E: "RLO",
+    0x202F: "NNBSP", 0x205F: "MMSP", 0x2060: "WJ", 0x2066: "LRI", 0x2067: "RLI", 0x2068: "FSI",
+    0x2069: "PDI", 0xFE0E: "VS15", 0xFE0F: "VS16", 0xFEFF: "BOM",
+}
+
+
+def _is_variation_selector(cp: int) -> bool:
+    return 0xFE00 <= cp <= 0xFE0F or 0xE0100 <= cp <= 0xE01EF
 
 
 def visible_whitespace(text: str) -> str:
-    """Make whitespace visible for teaching: `·` space, `↵` newline, `→` tab.
+    """Make whitespace visible for teaching: `·` space, `↵` newline, `→` tab, `␍`
+    carriage return, `⍽` no-break space, `□` ideographic space.
 
-    >>> visible_whitespace("a b\\n")
-    'a·b↵'
+    >>> visible_whitespace("a b\\n"), visible_whitespace("\\u3000x")
+    ('a·b↵', '□x')
     """
-    return "".join(_VISIBLE.get(c, c) for c in text)
+    return text.translate(_WHITESPACE)
+
+
+def name_invisible(text: str) -> str:
+    """Name the characters that would otherwise draw nothing: ⟨ZWJ⟩ for a zero-width
+    joiner, ⟨VS16⟩ for the emoji variation selector, ⟨U+0001⟩ for other controls.
+    Whitespace with a mark in WHITESPACE_MARKS is left for `visible_whitespace`.
+
+    >>> name_invisible("a\\u200db"), name_invisible("❤\\ufe0f"), name_invisible("plain"), name_invisible("\\x01")
+    ('a⟨ZWJ⟩b', '❤⟨VS16⟩', 'plain', '⟨U+0001⟩')
+    """
+    if text.isprintable() and not any(_is_variation_selector(ord(c)) for c in text):
+        return text
+    out = []
+    for ch in text:
+        cp = ord(ch)
+        if ch in WHITESPACE_MARKS or (ch.isprintable() and not _is_variation_selector(cp)):
+            out.append(ch)
+        else:
+            out.append(f"⟨{INVISIBLE_NAMES.get(cp, f'U+{cp:04X}')}⟩")
+    return "".join(out)
+
+
+def visible_text(text: str) -> str:
+    """A token or word as the pages draw it: whitespace marked, invisible characters named.
+
+    >>> visible_text(" 👩\\u200d💻\\n")
+    '·👩⟨ZWJ⟩💻↵'
+    """
+    return visible_whitespace(name_invisible(text))
 
 
 def bytes_label(data: bytes) -> str:

@@ -35,8 +35,8 @@ def _html(at: AppTest) -> str:
 
 def test_default_corpus_is_the_course_and_shows_its_merges():
     at = _open()
-    assert at.selectbox(key="algo.corpus_w").value == "hf_course"
-    assert at.number_input(key="algo.extra_w").value == 3
+    assert at.selectbox(key="algo_w_corpus").value == "hf_course"
+    assert at.number_input(key="algo_w_extra").value == 3
     text = _markdown(at)
     assert "Merge 1 of 3" in text and "##g + ##s" in text.replace("\\#", "#")
     assert "BPE would merge ##u + ##g" in text.replace("\\#", "#")
@@ -47,100 +47,100 @@ def test_default_corpus_is_the_course_and_shows_its_merges():
 
 def test_wordpiece_step_and_back_buttons_and_slider():
     at = _open()
-    at.button(key="algo.wp.next").click().run()
+    at.button(key="algo_w_wp_next").click().run()
     _ok(at)
     assert at.session_state["algo.wp.step"] == 2
     assert "Merge 2 of 3" in _markdown(at)
-    at.button(key="algo.wp.back").click().run()
+    at.button(key="algo_w_wp_back").click().run()
     assert _ok(at).session_state["algo.wp.step"] == 1
-    at.slider(key="algo.wp.step_w").set_value(3).run()
+    at.slider(key="algo_w_wp_step").set_value(3).run()
     text = _ok(at).session_state["algo.wp.step"], _markdown(at).replace("\\#", "#")
     assert text[0] == 3 and "hu + ##gs" in text[1]
 
 
 def test_step_survives_a_visit_to_another_page():
     at = _open()
-    at.slider(key="algo.wp.step_w").set_value(2).run()
+    at.slider(key="algo_w_wp_step").set_value(2).run()
     at.switch_page("views/home.py").run()
     at.switch_page(PAGE).run()
-    assert _ok(at).slider(key="algo.wp.step_w").value == 2
+    assert _ok(at).slider(key="algo_w_wp_step").value == 2
 
 
 def test_unigram_stepper_chart_and_removed_pieces():
     at = _open()
-    last = at.slider(key="algo.ug.step_w").max
-    assert at.slider(key="algo.ug.step_w").value == last  # starts at the final vocabulary
-    at.slider(key="algo.ug.step_w").set_value(1).run()
+    last = at.slider(key="algo_w_ug_step").max
+    assert at.slider(key="algo_w_ug_step").value == last  # starts at the final vocabulary
+    at.slider(key="algo_w_ug_step").set_value(1).run()
     _ok(at)
     assert "round 1, EM 1" in _markdown(at)
     assert len(at.get("vega_lite_chart")) >= 2  # overlap chart + Unigram rounds
-    at.button(key="algo.ug.back").click().run()
+    at.button(key="algo_w_ug_back").click().run()
     assert "seed vocabulary" in _ok(at).markdown[0].value + _markdown(at)
 
 
 def test_lattice_word_alpha_seed_and_draws():
     at = _open()
-    at.text_input(key="algo.lattice.word").set_value("unhug").run()
+    at.text_input(key="algo_w_lattice_word").set_value("unhug").run()
     html = _ok(at)
     assert 'class="ulat"' in _html(at) and "ulb best" in _html(at)
-    at.slider(key="algo.sample.alpha").set_value(0.0).run()
-    at.number_input(key="algo.sample.seed").set_value(7).run()
-    at.number_input(key="algo.sample.draws").set_value(3).run()
+    at.slider(key="algo_w_sample_alpha").set_value(0.0).run()
+    at.number_input(key="algo_w_sample_seed").set_value(7).run()
+    at.number_input(key="algo_w_sample_draws").set_value(3).run()
     _ok(at)
-    at.text_input(key="algo.lattice.word").set_value("").run()
+    at.text_input(key="algo_w_lattice_word").set_value("").run()
     assert "Type a word" in _ok(at).info[-1].value or any("Type a word" in i.value for i in at.info)
 
 
 def test_trace_radio_unknown_word_and_another_word():
     at = _open()
-    radio = at.radio(key="algo.trace.pick")
+    radio = at.radio(key="algo_w_trace_pick")
     unknown = [o for o in radio.options if o not in ("pun", "hug", "pug", "hugs", "bun", "another word")]
     assert unknown, radio.options
     radio.set_value(unknown[0]).run()
     _ok(at)
     assert any("becomes \\[UNK\\]" in w.value for w in at.warning), [w.value for w in at.warning]
-    at.radio(key="algo.trace.pick").set_value("another word").run()
-    at.text_input(key="algo.trace.word").set_value("bugs").run()
+    at.radio(key="algo_w_trace_pick").set_value("another word").run()
+    at.text_input(key="algo_w_trace_word").set_value("bugs").run()
     assert len(_ok(at).dataframe) >= 3
 
 
 def test_dropout_controls():
     at = _open()
-    at.text_input(key="algo.dropout.word").set_value("hugs").run()
-    at.slider(key="algo.dropout.p").set_value(1.0).run()
+    at.text_input(key="algo_w_dropout_word").set_value("hugs").run()
+    at.slider(key="algo_w_dropout_p").set_value(1.0).run()
     _ok(at)
     # p = 1 drops every merge: every draw is the four letters
     assert _html(at).count('title="h"') >= 6
-    at.number_input(key="algo.dropout.seed").set_value(3).run()
-    at.number_input(key="algo.dropout.draws").set_value(2).run()
+    at.number_input(key="algo_w_dropout_seed").set_value(3).run()
+    at.number_input(key="algo_w_dropout_draws").set_value(2).run()
     _ok(at)
-    at.text_input(key="algo.dropout.word").set_value("hug€").run()  # a character BPE never saw
+    at.text_input(key="algo_w_dropout_word").set_value("hug€").run()  # a character BPE never saw
     _ok(at)
 
 
 def test_tokens_beyond_the_alphabet():
     at = _open()
-    at.number_input(key="algo.extra_w").set_value(0).run()
+    at.number_input(key="algo_w_extra").set_value(0).run()
     assert "made no merge" in _ok(at).info[0].value or "no merge" in _markdown(at)
-    at.number_input(key="algo.extra_w").set_value(8).run()
+    at.number_input(key="algo_w_extra").set_value(8).run()
     assert "Merge 1 of 8" in _ok(at).markdown[-1].value + _markdown(at)
 
 
 @pytest.mark.parametrize("preset", ["english", "sennrich", "wikipedia", "multilingual"])
 def test_every_kind_of_preset(preset):
     at = _open()
-    at.selectbox(key="algo.corpus_w").set_value(preset).run()
+    at.selectbox(key="algo_w_corpus").set_value(preset).run()
     _ok(at)
     assert not at.error or all("could not train" in e.value for e in at.error)
 
 
 def test_own_text_hostile_and_empty():
     at = _open()
-    at.selectbox(key="algo.corpus_w").set_value("own").run()
-    at.text_area(key="algo.text_w").set_value("![x](http://h/x.png) <b>bold</b> :red[x] " * 5).run()
+    at.selectbox(key="algo_w_corpus").set_value("own").run()
+    at.text_area(key="algo_w_text").set_value("![x](http://h/x.png) <b>bold</b> :red[x] " * 5).run()
     _ok(at)
     assert "<b>bold</b>" not in _html(at) and "&lt;b&gt;" in _html(at)
-    at.text_area(key="algo.text_w").set_value("   ").run()
+    at.text_area(key="algo_w_text").set_value("   ").run()
     assert "empty" in _ok(at).error[0].value
 
 

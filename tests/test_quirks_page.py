@@ -52,7 +52,7 @@ def test_page_draws_every_section(opened):
     assert len(opened.dataframe) >= 10
 
 
-@pytest.mark.parametrize("key", [f"quirks.try.{q.id}" for q in QUIRKS])
+@pytest.mark.parametrize("key", [f"quirks_w_try_{q.id}" for q in QUIRKS])
 def test_every_try_box_recomputes_and_escapes(key):
     at = AppTest.from_file(APP, default_timeout=120)
     at.run()
@@ -73,11 +73,11 @@ def test_letter_and_number_extras():
     at = AppTest.from_file(APP, default_timeout=120)
     at.run()
     at.switch_page(PAGE).run()
-    at.text_input(key="quirks.try.letters").input("Mississippi").run()
-    at.text_input(key="quirks.try.letter").input("s").run()
+    at.text_input(key="quirks_w_try_letters").input("Mississippi").run()
+    at.text_input(key="quirks_w_try_letter").input("s").run()
     _ok(at)
     assert any("occurs **4** times" in m.value for m in at.markdown)
-    at.text_input(key="quirks.try.numbers").input("1234").run()
+    at.text_input(key="quirks_w_try_numbers").input("1234").run()
     _ok(at)
     assert any("For 1234, the next number GPT-2 cuts" in m.value for m in at.markdown)
 
@@ -86,9 +86,9 @@ def test_special_toggle_makes_one_control_token():
     at = AppTest.from_file(APP, default_timeout=120)
     at.run()
     at.switch_page(PAGE).run()
-    at.text_input(key="quirks.try.special").input("<|endoftext|>").run()
+    at.text_input(key="quirks_w_try_special").input("<|endoftext|>").run()
     n_off = _all_html(at).count("1 token<")
-    at.toggle(key="quirks.try.allow_special").set_value(True).run()
+    at.toggle(key="quirks_w_try_allow_special").set_value(True).run()
     _ok(at)
     assert _all_html(at).count("1 token<") > n_off
 
@@ -96,13 +96,13 @@ def test_special_toggle_makes_one_control_token():
 def test_quiz_reveals_only_after_a_try(opened):
     at = opened
     for q in quiz.questions_for("quirks"):
-        radio = at.radio(key=f"quirks.quiz.{q.id}")
+        radio = at.radio(key=f"quirks_w_quiz_{q.id}")
         assert radio.value is None
     q = quiz.questions_for("quirks", "examples")[0]
-    at.radio(key=f"quirks.quiz.{q.id}").set_value((q.answer + 1) % len(q.options)).run()
+    at.radio(key=f"quirks_w_quiz_{q.id}").set_value((q.answer + 1) % len(q.options)).run()
     _ok(at)
     assert any("Not quite" in e.value for e in at.error)
-    at.radio(key=f"quirks.quiz.{q.id}").set_value(q.answer).run()
+    at.radio(key=f"quirks_w_quiz_{q.id}").set_value(q.answer).run()
     assert any(e.value == "Right." for e in at.success)
 
 
@@ -111,7 +111,7 @@ def test_vocab_page_asks_the_arithmetic_question():
     at.run()
     at.switch_page("views/vocab_size.py").run()
     _ok(at)
-    box = at.number_input(key="quirks.quiz.double_vocab")
+    box = at.number_input(key="quirks_w_quiz_double_vocab")
     assert box.value is None
     box.set_value(524).run()
     _ok(at)

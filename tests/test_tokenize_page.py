@@ -16,9 +16,9 @@ from streamlit.testing.v1 import AppTest
 
 from bpe_core import TrainerSettings, WordTable, train
 from bpe_core.pretrained.openai_files import load_openai_encoding
-from bpe_core.pretrained import openai_tokenizer
+from bpe_core.pretrained import PRETRAINED, load_pretrained, openai_tokenizer
 from ui.shared.state import LABEL_KEY, RUN_KEY, STEP_KEY
-from ui.tokenize.logic import COUNT_LIMIT_BYTES, DRAW_LIMIT_BYTES, EXAMPLES, URL_TEXT_LIMIT
+from ui.tokenize.logic import COUNT_LIMIT_BYTES, DRAW_LIMIT_BYTES, EXAMPLES, URL_TEXT_LIMIT, VIEWS, has_merges
 
 APP = "../app.py"
 PAGE = "views/tokenize.py"
@@ -62,15 +62,15 @@ def ok(at: AppTest) -> AppTest:
 
 
 def set_text(at: AppTest, text: str) -> AppTest:
-    return ok(at.text_area(key="tokenize.w.text").input(text).run())
+    return ok(at.text_area(key="tokenize_w_text").input(text).run())
 
 
 def choose(at: AppTest, name: str) -> AppTest:
-    return ok(at.segmented_control(key="tokenize.w.tokenizer").set_value(name).run())
+    return ok(at.segmented_control(key="tokenize_w_tokenizer").set_value(name).run())
 
 
 def view(at: AppTest, name: str) -> AppTest:
-    return ok(at.segmented_control(key="tokenize.w.view").set_value(name).run())
+    return ok(at.segmented_control(key="tokenize_w_view").set_value(name).run())
 
 
 def n_chips(html: str) -> int:
@@ -148,17 +148,17 @@ def test_show_whitespace_toggle():
     at = open_page()
     set_text(at, "a b\nc")
     assert "·" in token_html(at) and "↵" in token_html(at)
-    ok(at.toggle(key="tokenize.w.show_ws").set_value(False).run())
+    ok(at.toggle(key="tokenize_w_show_ws").set_value(False).run())
     assert "·" not in token_html(at) and "↵" not in token_html(at)
 
 
 @pytest.mark.parametrize("label", list(EXAMPLES))
 def test_example_buttons_load_their_text(label):
     at = open_page()
-    ok(at.pills(key="tokenize.w.example").set_value(label).run())
-    assert at.text_area(key="tokenize.w.text").value == EXAMPLES[label]
+    ok(at.pills(key="tokenize_w_example").set_value(label).run())
+    assert at.text_area(key="tokenize_w_text").value == EXAMPLES[label]
     assert number(metrics(at)["Tokens"]) == len(reference("cl100k_base").encode_ordinary(EXAMPLES[label]))
-    assert at.pills(key="tokenize.w.example").value is None  # ready to be clicked again
+    assert at.pills(key="tokenize_w_example").value is None  # ready to be clicked again
 
 
 def test_pasted_html_is_shown_as_text():
@@ -184,7 +184,7 @@ def test_special_tokens_one_id_versus_several(name):
     as_text = reference(name).encode(text, disallowed_special=())
     assert at.code[0].value == ", ".join(map(str, as_text)) and str(eot) not in at.code[0].value.split(", ")
     assert any("ordinary text" in i.value and "injection" in i.value for i in at.info)
-    ok(at.checkbox(key="tokenize.w.special").check().run())
+    ok(at.checkbox(key="tokenize_w_special").check().run())
     allowed = reference(name).encode(text, allowed_special="all")
     assert at.code[0].value == ", ".join(map(str, allowed)) and allowed.count(eot) == 1
     assert number(metrics(at)["Tokens"]) == len(allowed) < len(as_text)
@@ -209,7 +209,7 @@ def test_pieces_view_draws_each_piece():
 # ---- replay ----------------------------------------------------------------------------
 def test_replay_steps_through_every_merge():
     at = view(set_text(choose(open_page(), "gpt2"), "a tokenizer"), "replay")
-    sel = at.selectbox(key="tokenize.w.token")
+    sel = at.selectbox(key="tokenize_w_token")
     assert sel.value == 1 and "token" in sel.format_func(sel.value)  # the longest token
     replay = openai_tokenizer("gpt2").replay(" tokenizer")  # the token's whole piece
     n = len(replay.steps)
@@ -219,18 +219,18 @@ def test_replay_steps_through_every_merge():
         return next(h.value for h in at.html if '<div class="bpe-ladder">' in h.value)
 
     assert ladder().count('class="bpe-row') == 1  # base symbols only
-    ok(at.button(key="tokenize.w.next").click().run())
+    ok(at.button(key="tokenize_w_next").click().run())
     assert ladder().count('class="bpe-row') == 2
     assert any(f"rank {replay.steps[0].rank:,}" in h.value and "Merge 1 of" in h.value for h in at.html)
-    ok(at.button(key="tokenize.w.last").click().run())
+    ok(at.button(key="tokenize_w_last").click().run())
     assert ladder().count('class="bpe-row') == n + 1
-    assert at.button(key="tokenize.w.next").disabled
+    assert at.button(key="tokenize_w_next").disabled
     assert any("ends as 2 tokens; the one you picked is number 1" in c.value for c in at.caption)
-    ok(at.button(key="tokenize.w.prev").click().run())
+    ok(at.button(key="tokenize_w_prev").click().run())
     assert ladder().count('class="bpe-row') == n
-    ok(at.slider(key="tokenize.w.replay_step").set_value(1).run())
+    ok(at.slider(key="tokenize_w_replay_step").set_value(1).run())
     assert ladder().count('class="bpe-row') == 2
-    ok(at.button(key="tokenize.w.first").click().run())
+    ok(at.button(key="tokenize_w_first").click().run())
     assert ladder().count('class="bpe-row') == 1
     table = at.dataframe[-1].value
     assert list(table["rank"]) == [s.rank for s in replay.steps]
@@ -238,27 +238,27 @@ def test_replay_steps_through_every_merge():
 
 def test_replay_another_token_restarts_at_the_base_symbols():
     at = view(set_text(choose(open_page(), "o200k_base"), "unbelievable tokenization"), "replay")
-    ok(at.button(key="tokenize.w.next").click().run())
-    ok(at.selectbox(key="tokenize.w.token").set_value(0).run())
-    assert at.slider(key="tokenize.w.replay_step").value == 0
-    assert at.selectbox(key="tokenize.w.token").value == 0
+    ok(at.button(key="tokenize_w_next").click().run())
+    ok(at.selectbox(key="tokenize_w_token").set_value(0).run())
+    assert at.slider(key="tokenize_w_replay_step").value == 0
+    assert at.selectbox(key="tokenize_w_token").value == 0
 
 
 def test_replay_a_typed_word():
     at = view(open_page(), "replay")
-    ok(at.segmented_control(key="tokenize.w.replay_source").set_value("typed").run())
-    ok(at.text_input(key="tokenize.w.typed").input(" tokenization").run())
+    ok(at.segmented_control(key="tokenize_w_replay_source").set_value("typed").run())
+    ok(at.text_input(key="tokenize_w_typed").input(" tokenization").run())
     replay = openai_tokenizer("cl100k_base").replay(" tokenization")
-    ok(at.button(key="tokenize.w.last").click().run())
+    ok(at.button(key="tokenize_w_last").click().run())
     ladder = next(h.value for h in at.html if '<div class="bpe-ladder">' in h.value)
     assert ladder.count('class="bpe-row') == len(replay.steps) + 1
-    ok(at.text_input(key="tokenize.w.typed").input("hello world").run())
+    ok(at.text_input(key="tokenize_w_typed").input("hello world").run())
     assert any("2 pieces" in c.value for c in at.caption)
 
 
 def test_replay_of_a_special_token_explains_it_is_not_merged():
     at = set_text(open_page(), "<|endoftext|>")
-    ok(at.checkbox(key="tokenize.w.special").check().run())
+    ok(at.checkbox(key="tokenize_w_special").check().run())
     view(at, "replay")
     assert any("not built by merges" in i.value for i in at.info)
 
@@ -270,26 +270,26 @@ def test_compare_counts_equal_tiktoken():
     assert list(table["tokens"]) == [len(reference(n).encode_ordinary(MULTILINGUAL)) for n in NAMES]
     drawn = [h.value for h in at.html if 'class="bpe-tokens bpe-scroll' in h.value]
     assert len(drawn) == 1 + 3
-    ok(at.multiselect(key="tokenize.w.compare").set_value(["gpt2"]).run())
+    ok(at.multiselect(key="tokenize_w_compare").set_value(["gpt2"]).run())
     assert any("at least two" in i.value for i in at.info)
-    ok(at.multiselect(key="tokenize.w.compare").set_value(["gpt2", "o200k_base"]).run())
+    ok(at.multiselect(key="tokenize_w_compare").set_value(["gpt2", "o200k_base"]).run())
     assert len(at.dataframe[0].value) == 2
 
 
 # ---- decode ----------------------------------------------------------------------------
 def test_decode_typed_ids():
     at = view(choose(open_page(), "gpt2"), "decode")
-    ok(at.text_area(key="tokenize.w.ids").input("[15496, 995]").run())
+    ok(at.text_area(key="tokenize_w_ids").input("[15496, 995]").run())
     assert at.code[-1].value == "Hello world"
-    ok(at.text_area(key="tokenize.w.ids").input("15496 995\n0").run())
+    ok(at.text_area(key="tokenize_w_ids").input("15496 995\n0").run())
     assert at.code[-1].value == "Hello world!"
 
 
 def test_decode_bad_ids_show_the_engines_message():
     at = view(choose(open_page(), "gpt2"), "decode")
-    ok(at.text_area(key="tokenize.w.ids").input("15496, hello").run())
+    ok(at.text_area(key="tokenize_w_ids").input("15496, hello").run())
     assert any("'hello' is not a token id" in e.value for e in at.error)
-    ok(at.text_area(key="tokenize.w.ids").input("15496, 99999999").run())
+    ok(at.text_area(key="tokenize_w_ids").input("15496, 99999999").run())
     with pytest.raises(ValueError) as engine:
         openai_tokenizer("gpt2").decode([15496, 99999999])
     assert [e.value for e in at.error] == [str(engine.value)]
@@ -298,14 +298,14 @@ def test_decode_bad_ids_show_the_engines_message():
 def test_decode_part_of_a_character_shows_bytes():
     ids = reference("gpt2").encode_ordinary("日")
     at = view(choose(open_page(), "gpt2"), "decode")
-    ok(at.text_area(key="tokenize.w.ids").input(str(ids[0])).run())
+    ok(at.text_area(key="tokenize_w_ids").input(str(ids[0])).run())
     assert any("middle of a character" in w.value for w in at.warning)
     assert re.fullmatch(r"(<[0-9A-F]{2}>)+", at.code[-1].value)
 
 
 def test_decode_fill_button_round_trips():
     at = view(set_text(choose(open_page(), "o200k_base"), MULTILINGUAL), "decode")
-    ok(at.button(key="tokenize.w.fill").click().run())
+    ok(at.button(key="tokenize_w_fill").click().run())
     assert at.code[-1].value == MULTILINGUAL
 
 
@@ -335,11 +335,11 @@ def test_yours_counts_equal_the_engine_and_mark_unknown_characters():
 def test_yours_replay_links_each_merge_to_its_training_step():
     run = trained_run("char")
     at = view(set_text(choose(open_page(state=session_with(run)), "yours"), "lowest"), "replay")
-    ok(at.button(key="tokenize.w.next").click().run())
+    ok(at.button(key="tokenize_w_next").click().run())
     replay = run.tokenizer(run.steps).replay("lowest")
     first = replay.steps[0].rank
     assert any(f"training step {first}" in h.value for h in at.html)
-    button = at.button(key="tokenize.w.to_train")
+    button = at.button(key="tokenize_w_to_train")
     assert f"step {first}" in button.label
     ok(button.click().run())
     assert any(t.value == "Train" or "Train" in t.value for t in at.title)  # now on the Train page
@@ -357,16 +357,16 @@ def test_yours_byte_level_tokenizer_and_compare():
     tok = run.tokenizer(run.steps)
     assert number(metrics(at)["Tokens"]) == len(tok.encode(text))
     view(at, "compare")
-    ok(at.multiselect(key="tokenize.w.compare").set_value(["yours", "gpt2"]).run())
+    ok(at.multiselect(key="tokenize_w_compare").set_value(["yours", "gpt2"]).run())
     assert list(at.dataframe[0].value["tokens"]) == [len(tok.encode(text)), len(reference("gpt2").encode_ordinary(text))]
 
 
 # ---- state and the URL -------------------------------------------------------------------
 def test_url_reproduces_the_view():
     at = open_page(params={"tokenizer": "gpt2", "text": "a tokenizer", "view": "replay", "token": "2"})
-    assert at.segmented_control(key="tokenize.w.tokenizer").value == "gpt2"
-    assert at.text_area(key="tokenize.w.text").value == "a tokenizer"
-    assert at.selectbox(key="tokenize.w.token").value == 1
+    assert at.segmented_control(key="tokenize_w_tokenizer").value == "gpt2"
+    assert at.text_area(key="tokenize_w_text").value == "a tokenizer"
+    assert at.selectbox(key="tokenize_w_token").value == 1
     assert dict(at.query_params) == {"tokenizer": ["gpt2"], "text": ["a tokenizer"], "view": ["replay"], "token": ["2"]} or \
         at.query_params["tokenizer"] == "gpt2"
 
@@ -374,7 +374,7 @@ def test_url_reproduces_the_view():
 def test_url_follows_the_settings_and_leaves_out_long_text():
     at = choose(open_page(), "o200k_base")
     set_text(at, "short")
-    ok(at.checkbox(key="tokenize.w.special").check().run())
+    ok(at.checkbox(key="tokenize_w_special").check().run())
     assert at.query_params["tokenizer"] == "o200k_base"
     assert at.query_params["text"] == "short"
     assert at.query_params["special"] == "1"
@@ -385,7 +385,7 @@ def test_url_follows_the_settings_and_leaves_out_long_text():
 def test_unknown_tokenizer_in_url_warns():
     at = open_page(params={"tokenizer": "bert-base"})
     assert any("bert-base" in w.value for w in at.warning)
-    assert at.segmented_control(key="tokenize.w.tokenizer").value == "cl100k_base"
+    assert at.segmented_control(key="tokenize_w_tokenizer").value == "cl100k_base"
 
 
 def test_settings_survive_a_visit_to_another_page():
@@ -394,9 +394,9 @@ def test_settings_survive_a_visit_to_another_page():
     view(at, "pieces")
     ok(at.switch_page("views/home.py").run())
     ok(at.switch_page(PAGE).run())
-    assert at.text_area(key="tokenize.w.text").value == "keep me"
-    assert at.segmented_control(key="tokenize.w.tokenizer").value == "gpt2"
-    assert at.segmented_control(key="tokenize.w.view").value == "pieces"
+    assert at.text_area(key="tokenize_w_text").value == "keep me"
+    assert at.segmented_control(key="tokenize_w_tokenizer").value == "gpt2"
+    assert at.segmented_control(key="tokenize_w_view").value == "pieces"
 
 
 # ---- size limits -------------------------------------------------------------------------
@@ -423,3 +423,20 @@ def test_replay_of_a_very_long_piece_is_refused_with_a_reason():
     at = view(set_text(choose(open_page(), "gpt2"), "7" * 3000), "replay")
     assert not at.exception
     assert any("Replay shows pieces of up to 1,000" in i.value for i in at.info)
+
+
+@pytest.mark.parametrize("name", list(PRETRAINED))
+def test_every_registry_tokenizer_is_offered_and_every_view_opens(name):
+    """The choices come from the registry: each real tokenizer counts and draws the text;
+    views that need a merge list say so for a SentencePiece model instead of failing."""
+    text = "Hello world, 你好! 👩\u200d💻\n\n\nend"
+    at = open_page(params={"tokenizer": name, "text": text})
+    assert at.segmented_control(key="tokenize_w_tokenizer").value == name
+    tok = load_pretrained(name)
+    assert number(metrics(at)["Tokens"]) == len(tok.encode(text))
+    assert n_chips(token_html(at)) == len(tok.encode(text))
+    for v in VIEWS:
+        view(at, v)
+    if not has_merges(tok):
+        view(at, "replay")
+        assert any("no merge list" in i.value for i in at.info)

@@ -15,6 +15,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from bpe_core import WordTable, train
+from ui.shared.state import GOTO_STEP_KEY
 from ui.train import state as state
 from ui.train.config import Settings, build_word_table, load_presets, preset_corpus
 
@@ -85,23 +86,23 @@ def test_step_back_jump_reset_and_merge_list_equals_engine():
     at = open_train()
     run = engine_run()
     for _ in range(3):
-        click(at, "train_btn_step")
+        click(at, "train_w_btn_step")
     assert step_of(at) == 3
     assert merge_rows(at) == engine_rows(run, 3)
     assert at.query_params["step"] == ["3"] or at.query_params["step"] == "3"
-    click(at, "train_btn_back")
+    click(at, "train_w_btn_back")
     assert step_of(at) == 2 and merge_rows(at) == engine_rows(run, 2)
     at.slider(key="train_w_step").set_value(7).run()
     assert not at.exception
     assert step_of(at) == 7 and merge_rows(at) == engine_rows(run, 7)
     assert "Step 7 of 10" in at.slider(key="train_w_step").label
-    click(at, "train_btn_reset")
+    click(at, "train_w_btn_reset")
     assert step_of(at) == 0 and merge_rows(at) == []
 
 
 def test_the_sentence_names_the_ties_and_the_rule():
     at = open_train()
-    click(at, "train_btn_step")
+    click(at, "train_w_btn_step")
     sentence = [h.value for h in at.html if "tp-sentence" in h.value and "Merged" in h.value][0]
     text = html.unescape(re.sub(r"<[^>]+>", "", sentence))  # chips lose their borders here
     assert text == ("Merged es → es (count 9). Tied with st and t</w>; the first-seen rule picked es "
@@ -114,8 +115,8 @@ def test_the_sentence_names_the_ties_and_the_rule():
 
 def test_step_is_published_for_the_other_pages():
     at = open_train()
-    click(at, "train_btn_step")
-    click(at, "train_btn_step")
+    click(at, "train_w_btn_step")
+    click(at, "train_w_btn_step")
     assert at.session_state["shared.step"] == 2
     assert at.session_state["shared.run"].steps == 10
     assert "Sennrich" in at.session_state["shared.label"]
@@ -123,7 +124,7 @@ def test_step_is_published_for_the_other_pages():
 
 def test_play_ticks_to_the_end_then_stops():
     at = open_train()
-    click(at, "train_btn_play")
+    click(at, "train_w_btn_play")
     assert at.session_state[state.PLAYING] is True
     assert step_of(at) == 0  # pressing Play does not itself step
     ticks = 0
@@ -139,16 +140,16 @@ def test_play_ticks_to_the_end_then_stops():
 
 def test_pause_stops_and_play_at_the_end_starts_over():
     at = open_train()
-    click(at, "train_btn_play")
+    click(at, "train_w_btn_play")
     at.run()
     at.run()
     assert step_of(at) == 2
-    click(at, "train_btn_play")  # now it reads Pause
+    click(at, "train_w_btn_play")  # now it reads Pause
     assert at.session_state[state.PLAYING] is False
     at.run()
     assert step_of(at) == 2  # no tick while paused
     at.slider(key="train_w_step").set_value(10).run()
-    click(at, "train_btn_play")
+    click(at, "train_w_btn_play")
     assert step_of(at) == 0 and at.session_state[state.PLAYING]
 
 
@@ -189,12 +190,12 @@ def test_every_preset_trains_and_shows_its_merges():
 
 def test_preset_change_resets_step_and_applies_its_settings():
     at = open_train()
-    click(at, "train_btn_step")
+    click(at, "train_w_btn_step")
     at.selectbox(key="train_w_preset").set_value("classroom").run()
     assert step_of(at) == 0
     assert at.session_state[state.SETTING + "marker"] == "_"
     assert at.text_input(key="train_w_marker").value == "_"
-    click(at, "train_btn_step")
+    click(at, "train_w_btn_step")
     assert merge_rows(at) == engine_rows(engine_run("classroom"), 1)
 
 
@@ -270,14 +271,14 @@ def test_empty_text_shows_an_error_and_keeps_the_previous_state():
     at = open_train()
     at.radio(key="train_w_source").set_value("text").run()  # starts with a sample text
     assert not at.error
-    click(at, "train_btn_step")
+    click(at, "train_w_btn_step")
     key = at.session_state[state.ACTIVE][0]
     at.text_area(key="train_w_text").set_value("   ").run()
     assert not at.exception
     assert "The corpus is empty" in errors(at)
     # the empty text never trained: the page still shows the sample text at step 1
     assert at.session_state[state.ACTIVE][0] == key and step_of(at) == 1
-    click(at, "train_btn_step")  # still usable
+    click(at, "train_w_btn_step")  # still usable
     assert step_of(at) == 2 and "The corpus is empty" in errors(at)
 
 
@@ -323,7 +324,7 @@ def test_upload_handler_directly():
 
 def test_vocab_size_below_base():
     at = open_train()
-    click(at, "train_btn_step")
+    click(at, "train_w_btn_step")
     at.selectbox(key="train_w_stop").set_value("vocab").run()
     at.number_input(key="train_w_vocab_size").set_value(5).run()
     assert not at.exception
@@ -435,8 +436,8 @@ def test_url_with_a_bad_word_list_falls_back_to_the_default_preset():
 def test_leaving_and_coming_back_keeps_corpus_and_step():
     at = open_train()
     at.selectbox(key="train_w_preset").set_value("hf_course").run()
-    click(at, "train_btn_step")
-    click(at, "train_btn_step")
+    click(at, "train_w_btn_step")
+    click(at, "train_w_btn_step")
     at.switch_page("views/home.py").run()
     assert not at.exception
     at.switch_page(PAGE).run()
@@ -455,30 +456,30 @@ def test_predict_mode_grades_a_tied_pair_as_right_and_keeps_a_score():
     assert "merged" not in re.findall(r'tp-badge (\w+)', all_html(at))  # the winner is hidden
     pick = at.selectbox(key="train_w_pick")
     assert pick.value is None  # nothing chosen for the student
-    at.button(key="train_btn_check").click().run()
+    at.button(key="train_w_btn_check").click().run()
     assert "Choose the pair you think merges next" in " ".join(w.value for w in at.warning)
     pick = at.selectbox(key="train_w_pick")
     pick.select_index([i for i, o in enumerate(pick.options) if o.endswith("s + t")][0])
-    at.button(key="train_btn_check").click().run()
+    at.button(key="train_w_btn_check").click().run()
     assert not at.exception, at.exception
     page = all_html(at)
     assert "Counts as right" in page and "first-seen" in page
     result = at.session_state[state.RESULTS][(at.session_state[state.ACTIVE][0], 0)]
     assert result["pair"] == "tied"
     assert "Score: 1 of 1 pair right" in " ".join(c.value for c in at.caption)
-    click(at, "train_btn_next")
+    click(at, "train_w_btn_next")
     assert step_of(at) == 1
 
 
 def test_predict_mode_wrong_answer_and_play_disabled():
     at = open_train()
     at.toggle(key="train_w_predict").set_value(True).run()
-    assert at.button(key="train_btn_play").disabled
+    assert at.button(key="train_w_btn_play").disabled
     pick = at.selectbox(key="train_w_pick")
     pick.select_index([i for i, o in enumerate(pick.options) if o.endswith("w + </w>")][0])
     q_word = at.radio(key="train_w_split")
     q_word.set_value(q_word.options[0])
-    at.button(key="train_btn_check").click().run()
+    at.button(key="train_w_btn_check").click().run()
     assert "Not this time" in all_html(at)
     result = at.session_state[state.RESULTS][(at.session_state[state.ACTIVE][0], 0)]
     assert result["pair"] == "wrong" and result["split"] in (True, False)
@@ -488,7 +489,7 @@ def test_predict_mode_wrong_answer_and_play_disabled():
 
 def test_presentation_view_shows_only_the_essentials_in_large_type():
     at = open_train()
-    click(at, "train_btn_step")
+    click(at, "train_w_btn_step")
     at.toggle(key="train_w_present").set_value(True).run()
     assert not at.exception
     assert not at.expander or all("Corpus and settings" not in e.label for e in at.expander)
@@ -496,14 +497,14 @@ def test_presentation_view_shows_only_the_essentials_in_large_type():
     assert 'class="tp present"' in page and "tp-sentence present" in page
     assert 'class="tp tp-vocab"' not in page and not at.get("vega_lite_chart")
     assert merge_rows(at) == engine_rows(engine_run(), 1)
-    click(at, "train_btn_step")
+    click(at, "train_w_btn_step")
     assert step_of(at) == 2
     assert at.query_params["view"] in ("present", ["present"])
 
 
 def test_downloads_and_share_link():
     at = open_train()
-    click(at, "train_btn_step")
+    click(at, "train_w_btn_step")
     labels = [d.proto.label for d in at.get("download_button")]
     assert any("JSON" in x for x in labels) and any("Merges" in x for x in labels) and any("Vocabulary" in x for x in labels)
     code = " ".join(c.value for c in at.code)
@@ -526,13 +527,13 @@ def test_another_page_can_open_a_training_step():
     sets `shared.goto_step` and switches here; the Train page shows that step once
     (clamped to the run) and publishes it."""
     at = open_train()
-    at.session_state[state.GOTO_STEP] = 7
+    at.session_state[GOTO_STEP_KEY] = 7
     at.switch_page("views/home.py").run()
     at.switch_page(PAGE).run()
     assert not at.exception
     assert step_of(at) == 7
     assert at.session_state["shared.step"] == 7
-    assert state.GOTO_STEP not in at.session_state
-    at.session_state[state.GOTO_STEP] = 999
+    assert GOTO_STEP_KEY not in at.session_state
+    at.session_state[GOTO_STEP_KEY] = 999
     at.switch_page(PAGE).run()
     assert step_of(at) == 10

@@ -96,7 +96,7 @@ def test_a_huge_count_is_a_clear_message_and_the_page_keeps_working():
     at = _open("views/train.py", {"words": "abcdefghijklmnopqrstuvwxyz 1" + "0" * 30, "merges": "30", "step": "20"})
     shown = " ".join(e.value for e in at.error)
     assert f"{MAX_COUNT:,}" in shown and "Line 1" in shown
-    at.button(key="train_btn_back").click().run()
+    at.button(key="train_w_btn_back").click().run()
     assert not at.exception and f"{MAX_COUNT:,}" in " ".join(e.value for e in at.error)
 
 

@@ -69,8 +69,8 @@ def test_default_page_shows_every_section_and_chart():
     specs = _specs(at)
     assert len(specs) == 5
     assert "vconcat" in specs[0] and {p["name"] for p in specs[0]["params"]} == {"pick", "hover", "chosen"}
-    assert at.radio(key="vocab.source_w").value == "english"
-    slider = at.slider(key="vocab.chosen_w")
+    assert at.radio(key="vocab_w_source").value == "english"
+    slider = at.slider(key="vocab_w_chosen")
     assert slider.min == 256 and slider.value > 256
     assert _metric(at, "Vocabulary size") == f"{slider.value:,}"
     assert _chosen_rule_value(at) == slider.value
@@ -82,31 +82,31 @@ def test_default_page_shows_every_section_and_chart():
 
 def test_vocab_slider_moves_metrics_chart_rule_and_calculator():
     at = _open()
-    at.slider(key="vocab.chosen_w").set_value(400).run()
+    at.slider(key="vocab_w_chosen").set_value(400).run()
     _ok(at)
     assert _metric(at, "Vocabulary size") == "400"
     assert _chosen_rule_value(at) == 400
     # the calculator follows the chart's vocabulary: 400 x 768, tied
-    assert at.number_input(key="vocab.cost.vocab_w").value == 400
-    assert at.number_input(key="vocab.cost.vocab_w").proto.disabled
+    assert at.number_input(key="vocab_w_cost_vocab").value == 400
+    assert at.number_input(key="vocab_w_cost_vocab").proto.disabled
     assert _metric(at, "Embedding parameters") == f"{400 * 768:,}"
     # and so does the languages chart's own tokenizer
     tokenizers = {row["tokenizer"] for row in _rows(at, 3)}
     assert "English sample run (bytes), V = 400" in tokenizers
     # at the smallest size there are no merges: one token per byte of the training text
-    at.slider(key="vocab.chosen_w").set_value(256).run()
+    at.slider(key="vocab_w_chosen").set_value(256).run()
     _ok(at)
     assert _metric(at, "Bytes per token, training text") == "1.00"
 
 
 def test_merges_select_slider_and_units_radio_retrain():
     at = _open()
-    at.select_slider(key="vocab.merges_w").set_value(250).run()
+    at.select_slider(key="vocab_w_merges").set_value(250).run()
     _ok(at)
-    assert at.slider(key="vocab.chosen_w").max == 256 + 250
-    at.radio(key="vocab.units_w").set_value("char").run()
+    assert at.slider(key="vocab_w_chosen").max == 256 + 250
+    at.radio(key="vocab_w_units").set_value("char").run()
     _ok(at)
-    slider = at.slider(key="vocab.chosen_w")
+    slider = at.slider(key="vocab_w_chosen")
     assert slider.min < 256  # each distinct character, not all 256 bytes
     assert slider.max == slider.min + 250
     assert "Characters per token, training text" in [m.label for m in at.metric]
@@ -115,9 +115,9 @@ def test_merges_select_slider_and_units_radio_retrain():
 
 def test_python_reference_source_trains_with_a_progress_bar_and_shows_overlaps():
     at = _open(**{"vocab.merges.python": 500})
-    at.radio(key="vocab.source_w").set_value("python").run()
+    at.radio(key="vocab_w_source").set_value("python").run()
     _ok(at)
-    assert at.slider(key="vocab.chosen_w").max == 256 + 500
+    assert at.slider(key="vocab_w_chosen").max == 256 + 500
     text = _markdown(at)
     assert "merges overlapped" in text  # runs of spaces: count > places merged
     assert "Python reference: the held-out 10%" in text
@@ -132,61 +132,61 @@ def test_python_reference_source_trains_with_a_progress_bar_and_shows_overlaps()
 ])
 def test_cost_presets_reproduce_published_figures(preset, embedding, share):
     at = _open()
-    at.selectbox(key="vocab.cost.preset_w").select(preset).run()
+    at.selectbox(key="vocab_w_cost_preset").select(preset).run()
     _ok(at)
     assert _metric(at, "Embedding parameters") == embedding
     assert _metric(at, "Share of the forward pass") == share
-    assert not at.number_input(key="vocab.cost.vocab_w").proto.disabled
+    assert not at.number_input(key="vocab_w_cost_vocab").proto.disabled
     text = _markdown(at)
     assert "Published figures" in text and "✗" not in text and text.count("✓") >= 1
 
 
 def test_doubling_preset_compares_two_vocabulary_sizes():
     at = _open()
-    at.selectbox(key="vocab.cost.preset_w").select("double_v").run()
+    at.selectbox(key="vocab_w_cost_preset").select("double_v").run()
     _ok(at)
-    assert at.number_input(key="vocab.cost.compare_w").value == 128_000
+    assert at.number_input(key="vocab_w_cost_compare").value == 128_000
     assert "524,288,000 more parameters" in _markdown(at)
     assert "(about 524M)" in _markdown(at)
 
 
 def test_cost_inputs_each_change_the_result():
     at = _open()
-    at.selectbox(key="vocab.cost.preset_w").select("llama3_8b").run()
-    at.radio(key="vocab.cost.tied_w").set_value("tied").run()
+    at.selectbox(key="vocab_w_cost_preset").select("llama3_8b").run()
+    at.radio(key="vocab_w_cost_tied").set_value("tied").run()
     _ok(at)
     assert _metric(at, "Embedding parameters") == "525,336,576"
-    at.radio(key="vocab.cost.precision_w").set_value("int4").run()
+    at.radio(key="vocab_w_cost_precision").set_value("int4").run()
     _ok(at)
     assert _metric(at, "Their memory at int4") == "263 MB"
-    at.number_input(key="vocab.cost.hidden_w").set_value(2048).run()
+    at.number_input(key="vocab_w_cost_hidden").set_value(2048).run()
     _ok(at)
     assert _metric(at, "Embedding parameters") == f"{128_256 * 2048:,}"
-    at.number_input(key="vocab.cost.vocab_w").set_value(32_000).run()
+    at.number_input(key="vocab_w_cost_vocab").set_value(32_000).run()
     _ok(at)
     assert _metric(at, "Output-layer FLOPs per token") == f"{2 * 2048 * 32_000:,}"
-    at.number_input(key="vocab.cost.total_w").set_value(1_000_000_000).run()
+    at.number_input(key="vocab_w_cost_total").set_value(1_000_000_000).run()
     _ok(at)
     assert _metric(at, "Share of the forward pass") == f"{2048 * 32_000 / 1e9:.1%}"
-    at.number_input(key="vocab.cost.compare_w").set_value(64_000).run()
+    at.number_input(key="vocab_w_cost_compare").set_value(64_000).run()
     _ok(at)
     assert f"{32_000 * 2048:,} more parameters" in _markdown(at)
     assert "You have changed the Llama 3 8B figures" in "\n".join(c.value for c in at.caption)
     # back to the chart's vocabulary: V follows the slider again
-    at.selectbox(key="vocab.cost.preset_w").select("chart").run()
+    at.selectbox(key="vocab_w_cost_preset").select("chart").run()
     _ok(at)
-    assert at.number_input(key="vocab.cost.vocab_w").value == at.slider(key="vocab.chosen_w").value
+    assert at.number_input(key="vocab_w_cost_vocab").value == at.slider(key="vocab_w_chosen").value
 
 
 def test_settings_survive_a_visit_to_another_page():
     at = _open()
-    at.slider(key="vocab.chosen_w").set_value(333).run()
-    at.selectbox(key="vocab.cost.preset_w").select("gpt2_small").run()
+    at.slider(key="vocab_w_chosen").set_value(333).run()
+    at.selectbox(key="vocab_w_cost_preset").select("gpt2_small").run()
     at.switch_page("views/home.py").run()
     at.switch_page(PAGE).run()
     _ok(at)
-    assert at.slider(key="vocab.chosen_w").value == 333
-    assert at.selectbox(key="vocab.cost.preset_w").value == "gpt2_small"
+    assert at.slider(key="vocab_w_chosen").value == 333
+    assert at.selectbox(key="vocab_w_cost_preset").value == "gpt2_small"
     assert _metric(at, "Embedding parameters") == "38,597,376"
 
 
@@ -210,9 +210,9 @@ def session_state():
 
 def test_session_run_is_the_default_source(session_state):
     at = _open(**session_state)
-    assert at.radio(key="vocab.source_w").value == "session"
+    assert at.radio(key="vocab_w_source").value == "session"
     run = session_state["shared.run"]
-    slider = at.slider(key="vocab.chosen_w")
+    slider = at.slider(key="vocab_w_chosen")
     assert (slider.min, slider.max) == (run.base_size, run.vocab_size(10))
     assert slider.value == run.vocab_size(4)  # the Train page's step
     text = _markdown(at)
@@ -226,7 +226,7 @@ def test_session_run_is_the_default_source(session_state):
 
 def test_builtin_source_with_a_session_run_also_shows_the_train_page_tokenizer(session_state):
     at = _open(**session_state)
-    at.radio(key="vocab.source_w").set_value("english").run()
+    at.radio(key="vocab_w_source").set_value("english").run()
     _ok(at)
     tokenizers = {row["tokenizer"] for row in _rows(at, 3)}
     assert any(t.startswith("Train page tokenizer, V = ") for t in tokenizers)
@@ -243,5 +243,5 @@ def test_session_run_without_pre_tokenizer_stays_quick():
     line by line, so the page does not run BPE over 12 kB as one piece."""
     run = train(WordTable.from_text("aaabdaaabac", "none"), TrainerSettings(merges=3, tie_break="smallest-id"))
     at = _open(**{"shared.run": run, "shared.step": 3, "shared.label": "Wikipedia: aaabdaaabac"})
-    assert at.slider(key="vocab.chosen_w").max == run.vocab_size(3)
+    assert at.slider(key="vocab_w_chosen").max == run.vocab_size(3)
     assert "English sample" in _markdown(at)

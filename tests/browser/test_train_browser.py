@@ -98,10 +98,10 @@ def test_train_sennrich_step_back_play_and_share(page: Page, app_url, artifacts,
     expect_step(page, 0)
 
     for k in (1, 2, 3):
-        click(page, "train_btn_step")
+        click(page, "train_w_btn_step")
         expect_step(page, k)
     expect(page.locator(".tp-sentence")).to_contain_text("Merged")
-    click(page, "train_btn_back")
+    click(page, "train_w_btn_back")
     expect_step(page, 2)
     # stepping reruns only a fragment; the sidebar's caption follows it all the same
     expect(page.get_by_test_id("stSidebar")).to_contain_text("step 2 of 10")
@@ -111,9 +111,9 @@ def test_train_sennrich_step_back_play_and_share(page: Page, app_url, artifacts,
     # play to the end, fast (0.5 s: at 0.3 s a tick can arrive while a loaded server is
     # still drawing the previous one)
     choose(page, "train_w_speed", "0.5", re.compile(r"^0\.5 s per step$"))
-    click(page, "train_btn_play")
+    click(page, "train_w_btn_play")
     expect_step(page, 10)
-    expect(button(page, "train_btn_play")).to_contain_text("Play")  # play stopped by itself
+    expect(button(page, "train_w_btn_play")).to_contain_text("Play")  # play stopped by itself
     expect_merges(page, engine_merges())
     expect(page.get_by_text("Training stopped after 10 merges")).to_be_visible()
     expect(page.get_by_test_id("stSidebar")).to_contain_text("step 10 of 10")
@@ -138,7 +138,7 @@ def test_presentation_view_and_predict_mode(page: Page, app_url, artifacts):
     expect(page.get_by_role("link", name="Train", exact=True)).to_be_visible()
     page.goto(app_url + "/train-bpe?preset=sennrich_figure1&step=0&view=present")
     expect_step(page, 0)
-    click(page, "train_btn_step")
+    click(page, "train_w_btn_step")
     expect_step(page, 1)
     expect(page.locator(".tp-sentence.present")).to_contain_text("Tied with")
     expect(page.get_by_text("Corpus and settings")).to_have_count(0)
@@ -148,7 +148,7 @@ def test_presentation_view_and_predict_mode(page: Page, app_url, artifacts):
     page.goto(app_url + "/train-bpe?preset=sennrich&step=0&mode=predict")
     expect(page.get_by_text("Which pair merges next (merge 1)?")).to_be_visible()
     choose(page, "train_w_pick", "s + t", re.compile(r"^#\d+: +s \+ t$"))
-    click(page, "train_btn_check")
+    click(page, "train_w_btn_check")
     expect(page.get_by_text("Counts as right")).to_be_visible()
     expect(page.get_by_text("Score: 1 of 1 pair right", exact=False)).to_be_visible()
     page.set_viewport_size({"width": 1400, "height": 2200})

@@ -28,11 +28,11 @@ def show(trained: Trained, corpus: PageCorpus) -> None:
     words = corpus_words(corpus)
     left, right = st.columns(2)
     word = left.text_input("Word to split", value=words[0][0] if words else "hugs", max_chars=WORD_LIMIT,
-                           key="algo.dropout.word")
-    p = right.slider("Dropout probability p", 0.0, 1.0, 0.1, 0.05, key="algo.dropout.p")
+                           key="algo_w_dropout_word")
+    p = right.slider("Dropout probability p", 0.0, 1.0, 0.1, 0.05, key="algo_w_dropout_p")
     seed_col, n_col = st.columns(2)
-    seed = seed_col.number_input("Seed", 0, 1_000_000, 0, key="algo.dropout.seed")
-    draws = n_col.number_input("Draws", 1, 20, 6, key="algo.dropout.draws")
+    seed = seed_col.number_input("Seed", 0, 1_000_000, 0, key="algo_w_dropout_seed")
+    draws = n_col.number_input("Draws", 1, 20, 6, key="algo_w_dropout_draws")
     if not word.strip():
         st.info("Type a word to see it split.")
         return

@@ -23,7 +23,7 @@ import altair as alt
 from bpe_core.algorithms import ALGORITHMS
 from bpe_core.algorithms.unigram import SPACE, Lattice, UnigramEvent, UnigramRun
 from bpe_core.algorithms.wordpiece import WordPieceEvent, WordPieceRun, WordTrace
-from ui.shared.chips import TOKEN_CSS, TokenChip, tokens_html
+from ui.shared.chips import CHIP_CSS, TokenChip, chips_html as _chips_run
 from ui.train.config import load_presets, preset_corpus
 
 #: The most text the page trains on (presets are cut to it too): Unigram, the slowest of
@@ -279,14 +279,14 @@ def chips_html(tokens: Sequence[str], *, css: bool = True, unknown: Iterable[str
     gets the dashed "unknown" style. Text is escaped.
 
     >>> out = chips_html(["hug", "##s", "<b>"], css=False)
-    >>> out.count('class="bpe-tok"'), "&lt;b&gt;" in out
+    >>> out.count('<span title="'), "&lt;b&gt;" in out
     (3, True)
     >>> 'bpe-tok unk' in chips_html(["[UNK]"], css=False)
     True
     """
     unknown = set(unknown)
     chips = [TokenChip(t, title=t, classes=("unk",) if t in unknown else ()) for t in tokens]
-    return tokens_html(chips, css=css)
+    return _chips_run(chips, css=css, block=True)
 
 
 # ---- WordPiece: the score table and why ----------------------------------------------
@@ -517,7 +517,7 @@ def side_by_side_html(words: Sequence[str], rows: Sequence[Mapping[str, Sequence
     the table scrolls sideways on a narrow screen).
 
     >>> out = side_by_side_html(["hugs"], [{"bpe": ("hug", "s"), "unigram": ("▁hug", "s")}])
-    >>> out.count("<tr>"), "<th>Unigram</th>" in out, out.count('class="bpe-tok"')
+    >>> out.count("<tr>"), "<th>Unigram</th>" in out, out.count('<span title="')
     (2, True, 4)
     """
     names = list(rows[0]) if rows else []
@@ -531,4 +531,4 @@ def side_by_side_html(words: Sequence[str], rows: Sequence[Mapping[str, Sequence
              "padding:2px 8px;border-bottom:1px solid #ddd;vertical-align:middle}"
              ".algo-sbs .bpe-tokens{line-height:1.9}</style>")
     table = f'<div style="overflow-x:auto"><table class="algo-sbs">{head}{body}</table></div>'
-    return TOKEN_CSS + style + table
+    return CHIP_CSS + style + table

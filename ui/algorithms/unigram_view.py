@@ -53,7 +53,7 @@ def _lattice(model, corpus: PageCorpus) -> None:
     st.subheader("The lattice of one word")
     words = [w for w, _ in corpus_words(corpus)]
     word = st.text_input("Word (or short text)", value=words[0] if words else "hugs", max_chars=WORD_LIMIT,
-                         key="algo.lattice.word")
+                         key="algo_w_lattice_word")
     if not word:
         st.info("Type a word to see its lattice.")
         return
@@ -66,9 +66,9 @@ def _lattice(model, corpus: PageCorpus) -> None:
                 "with probability proportional to p(segmentation)^α. Small α: nearly uniform; large α: "
                 "nearly always the best one.")
     a, s, n = st.columns(3)
-    alpha = a.slider("α (alpha)", 0.0, 2.0, 0.2, 0.05, key="algo.sample.alpha")
-    seed = s.number_input("Seed", 0, 1_000_000, 0, key="algo.sample.seed")
-    count = n.number_input("Draws", 1, 20, 6, key="algo.sample.draws")
+    alpha = a.slider("α (alpha)", 0.0, 2.0, 0.2, 0.05, key="algo_w_sample_alpha")
+    seed = s.number_input("Seed", 0, 1_000_000, 0, key="algo_w_sample_seed")
+    count = n.number_input("Draws", 1, 20, 6, key="algo_w_sample_draws")
     try:
         draws = model.samples(word, int(count), alpha=float(alpha), seed=int(seed))
     except ValueError as exc:

@@ -52,14 +52,14 @@ def trained_runs(corpus: PageCorpus, extra: int) -> dict[str, Trained]:
 def choose_corpus() -> PageCorpus | None:
     """A built-in corpus or the user's own text; None (with a message) if unusable."""
     choices = corpus_choices()
-    persist("algo.corpus_w", "algo.corpus", DEFAULT_PRESET)
+    persist("algo_w_corpus", "algo.corpus", DEFAULT_PRESET)
     choice = st.selectbox("Corpus", list(choices), format_func=lambda c: md_escape(choices[c]),
-                          key="algo.corpus_w", on_change=remember, args=("algo.corpus_w", "algo.corpus"))
+                          key="algo_w_corpus", on_change=remember, args=("algo_w_corpus", "algo.corpus"))
     own = ""
     if choice == OWN_TEXT:
-        persist("algo.text_w", "algo.text", DEFAULT_OWN_TEXT)
-        own = st.text_area(f"Your text (up to {TEXT_LIMIT:,} characters)", key="algo.text_w", max_chars=TEXT_LIMIT,
-                           height=120, on_change=remember, args=("algo.text_w", "algo.text"))
+        persist("algo_w_text", "algo.text", DEFAULT_OWN_TEXT)
+        own = st.text_area(f"Your text (up to {TEXT_LIMIT:,} characters)", key="algo_w_text", max_chars=TEXT_LIMIT,
+                           height=120, on_change=remember, args=("algo_w_text", "algo.text"))
     try:
         corpus = page_corpus(choice, own)
     except ValueError as exc:
@@ -73,11 +73,11 @@ def choose_corpus() -> PageCorpus | None:
 def choose_extra(corpus: PageCorpus) -> int:
     """How many tokens each algorithm learns (or keeps) beyond its alphabet."""
     key = f"algo.extra.{corpus.kind}.{zlib.crc32(corpus.text.encode())}"
-    persist("algo.extra_w", key, default_extra(corpus))
+    persist("algo_w_extra", key, default_extra(corpus))
     starts = ", ".join(f"{ALGORITHMS[n].title} {size}" for n, size in base_sizes(corpus).items())
     return st.number_input(
-        "Tokens beyond the alphabet", min_value=0, max_value=MAX_EXTRA, step=1, key="algo.extra_w",
-        on_change=remember, args=("algo.extra_w", key),
+        "Tokens beyond the alphabet", min_value=0, max_value=MAX_EXTRA, step=1, key="algo_w_extra",
+        on_change=remember, args=("algo_w_extra", key),
         help=f"Each algorithm starts from an alphabet of its own (here: {starts} tokens; WordPiece's "
              "includes BERT's 5 special tokens and its ## continuations, Unigram's the ▁ and <unk>). "
              "BPE and WordPiece merge until they have this many more tokens; Unigram prunes down to "
@@ -92,16 +92,16 @@ def _move(store: str, delta: int, lo: int, hi: int) -> None:
 def stepper(name: str, lo: int, hi: int, *, label: str, default: int | None = None) -> int:
     """Back and Step buttons and a slider over steps lo..hi; the step lives in session
     state (`algo.<name>.step`), kept in range when the run changes."""
-    store, widget = f"algo.{name}.step", f"algo.{name}.step_w"
+    store, widget = f"algo.{name}.step", f"algo_w_{name}_step"
     current = st.session_state.get(store, lo if default is None else default)
     st.session_state[store] = min(hi, max(lo, current))
     if hi <= lo:
         st.caption(md_escape(f"{label}: {lo} (the only one)."))
         return lo
     back, step, _ = st.columns([1, 1, 4])
-    back.button("◀ Back", key=f"algo.{name}.back", on_click=_move, args=(store, -1, lo, hi),
+    back.button("◀ Back", key=f"algo_w_{name}_back", on_click=_move, args=(store, -1, lo, hi),
                 disabled=st.session_state[store] <= lo, width="stretch")
-    step.button("Step ▶", key=f"algo.{name}.next", on_click=_move, args=(store, 1, lo, hi),
+    step.button("Step ▶", key=f"algo_w_{name}_next", on_click=_move, args=(store, 1, lo, hi),
                 disabled=st.session_state[store] >= hi, width="stretch")
     persist(widget, store, lo)
     return st.slider(label, lo, hi, key=widget, on_change=remember, args=(widget, store))

@@ -66,11 +66,11 @@ def _trace(run, corpus: PageCorpus) -> None:
     tok = run.tokenizer()
     words = [w for w, _ in corpus_words(corpus)]
     suggestions = list(dict.fromkeys(words[:6] + [unknown_example(tok.vocab, words)]))
-    pick = st.radio("A word", suggestions + ["another word"], horizontal=True, key="algo.trace.pick",
+    pick = st.radio("A word", suggestions + ["another word"], horizontal=True, key="algo_w_trace_pick",
                     format_func=md_escape)
     word = pick
     if pick == "another word":
-        word = st.text_input("Word", value="hugging", max_chars=WORD_LIMIT, key="algo.trace.word").strip()
+        word = st.text_input("Word", value="hugging", max_chars=WORD_LIMIT, key="algo_w_trace_word").strip()
     if not word:
         st.info("Type a word to trace.")
         return

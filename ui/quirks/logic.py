@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Sequence
 
 from bpe_core import bytes_label, pretokenize
+from bpe_core.display import name_invisible
 from bpe_core.pretrained import PRETRAINED, load_pretrained
 
 __all__ = [
@@ -224,7 +225,9 @@ def claims_for(quirk: str) -> tuple[Claim, ...]:
 
 
 def _show(pieces: Sequence[str]) -> str:
-    return " | ".join(p.replace(" ", "␣").replace("\u200b", "⟨ZWSP⟩") for p in pieces)
+    """Pieces as the quoted claims write them (␣ for a space, as in the quote beside it);
+    invisible characters named by bpe_core.display's one table (⟨ZWSP⟩)."""
+    return " | ".join(name_invisible(p).replace(" ", "␣") for p in pieces)
 
 
 def check_claim(claim: Claim) -> Verdict:

@@ -15,11 +15,11 @@ import unicodedata
 
 import streamlit as st
 
-from bpe_core import Tokenizer
-from bpe_core.pretrained import PRETRAINED, load_pretrained
+from bpe_core.display import visible_text
+from bpe_core.pretrained import PRETRAINED
 from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_escape
-from ui.shared.chips import TokenChip, chip_for, tokens_html
+from ui.shared.chips import CHIP_CSS, chip_for, chips_html, spans_html
 
 from . import examples as ex
 from . import logic
@@ -46,19 +46,9 @@ def encoded(name: str, text: str, allow_special: bool = False) -> logic.Encoding
 
 
 def chips(name: str, text: str, spans) -> str:
-    """The text as token chips (HTML). The one place this page calls the chip drawing:
-    the Tokenize page's `text_html` for rank-table tokenizers, plain chips from the span
-    labels for SentencePiece (whose tokens carry no rank table)."""
-    tok = load_pretrained(name)
-    if isinstance(tok, Tokenizer):
-        from ui.tokenize.html import text_html
-
-        return text_html(text, spans, tok, css=True, scroll=False)
-    chip_list = []
-    for s in spans:
-        classes = ("special",) if s.special else ("partial",) if getattr(s, "byte_fallback", False) else ()
-        chip_list.append(TokenChip(s.label, title=f"id {s.id}", classes=classes))
-    return tokens_html(chip_list)
+    """The text as token chips (HTML): the one place this page calls the chip drawing,
+    the shared renderer, which draws every tokenizer's spans the same way."""
+    return spans_html(text, spans, css=False, scroll=False)
 
 
 def comparison(text: str, *, allow_special: bool = False, names=NAMES) -> dict[str, logic.Encoding]:
@@ -69,15 +59,14 @@ def comparison(text: str, *, allow_special: bool = False, names=NAMES) -> dict[s
         count = f"{enc.count} token{'s' if enc.count != 1 else ''}"
         rows.append(f'<div class="qk-row"><span class="qk-name">{html.escape(PRETRAINED[name].short)}</span>'
                     f'<span class="qk-count">{count}</span>{chips(name, text, enc.spans)}</div>')
-    st.html(QUIRKS_CSS + "".join(rows))
+    st.html(CHIP_CSS + QUIRKS_CSS + "".join(rows))
     return encodings
 
 
 def _label(text: str) -> str:
-    """A short text for a caption: whitespace and invisible characters made visible."""
-    shown = text.replace(" ", "␣").replace("\t", "⇥").replace("\n", "↵")
-    shown = "".join(f"⟨U+{ord(c):04X}⟩" if unicodedata.category(c) == "Cf" else c for c in shown)
-    return md_escape(shown)
+    """A short text for a caption: whitespace and invisible characters made visible, with
+    the marks the chips use (bpe_core.display's one table)."""
+    return md_escape(visible_text(text))
 
 
 def _claims(quirk: str) -> None:
@@ -91,7 +80,7 @@ def _claims(quirk: str) -> None:
 
 
 def _try_your_own(quirk: logic.Quirk, default: str, *, area: bool = False) -> str:
-    key = f"quirks.try.{quirk.id}"
+    key = f"quirks_w_try_{quirk.id}"
     widget = st.text_area if area else st.text_input
     text = widget(f"Try your own — {quirk.placeholder}", value="", key=key, placeholder=default,
                   max_chars=logic.MAX_TRY_CHARS)
@@ -137,7 +126,7 @@ def _letters(quirk: logic.Quirk) -> None:
 
 def _letters_try(quirk: logic.Quirk) -> None:
     text = _try_your_own(quirk, "strawberry")
-    letter = st.text_input("Letter to count", value="r", max_chars=1, key="quirks.try.letter") or ""
+    letter = st.text_input("Letter to count", value="r", max_chars=1, key="quirks_w_try_letter") or ""
     if text:
         comparison(text)
         if letter:
@@ -224,7 +213,7 @@ def _special(quirk: logic.Quirk) -> None:
 
 def _special_try(quirk: logic.Quirk) -> None:
     text = _try_your_own(quirk, "<|endoftext|>")
-    allow = st.toggle("Allow special tokens (as a chat template would)", key="quirks.try.allow_special")
+    allow = st.toggle("Allow special tokens (as a chat template would)", key="quirks_w_try_allow_special")
     if text:
         comparison(text, allow_special=allow)
 
@@ -320,8 +309,7 @@ def _byte_bpe() -> None:
     st.subheader("Byte-level BPE to vocabulary 280", anchor="seed000_bytebpe")
     st.caption(f"{logic.SOURCES['000']}: its ByteBPE code, on its own corpus, with its simplified regex "
                "(our “simple” pre-tokenizer), 256 bytes + 24 merges.")
-    chips_html = tokens_html([chip_for(b, False, "") for b in r.tokens])
-    st.html(chips_html)
+    st.html(chips_html([chip_for(b, False, "") for b in r.tokens], css=True, block=True))
     facts = [
         ("“the lowest newest 你好” is 24 bytes", r.n_bytes == 24, f"{r.n_bytes} bytes"),
         ("it becomes 12 tokens", r.n_tokens == 12, f"{r.n_tokens} tokens"),
@@ -379,12 +367,12 @@ def ask_question(q: Question) -> None:
     with st.container(border=True):
         st.markdown(f"**Check your understanding.** {md_escape(q.prompt)}")
         if q.options:
-            choice = st.radio("Your answer", range(len(q.options)), index=None, key=f"quirks.quiz.{q.id}",
+            choice = st.radio("Your answer", range(len(q.options)), index=None, key=f"quirks_w_quiz_{q.id}",
                               format_func=lambda i: md_escape(q.options[i]), label_visibility="collapsed")
             right = grade_choice(q, choice)
         else:
             value = st.number_input(f"Your answer ({q.unit})", value=None, min_value=0.0, step=1.0,
-                                    key=f"quirks.quiz.{q.id}")
+                                    key=f"quirks_w_quiz_{q.id}")
             right = grade_number(q, value)
         if right is None:
             st.caption("Pick an answer to see the explanation.")

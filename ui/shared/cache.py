@@ -11,8 +11,9 @@ from anything that names a session (a file name, a label): a session only ever g
 entry for exactly the content it asked for, so nothing one session typed or named can
 reach another.
 
-What it leaves out: the three OpenAI tokenizers, loaded once per process with
-`st.cache_resource` (a fixed set, about 60 MB in all).
+What it leaves out: the real tokenizers (GPT-2, cl100k, o200k, Mistral's): pages call
+`bpe_core.pretrained.load_pretrained(name)` directly, which loads each once per process
+and shares it read-only (a fixed set, bounded by the registry).
 """
 from __future__ import annotations
 

@@ -22,6 +22,18 @@ RUN_KEY = "shared.run"
 STEP_KEY = "shared.step"
 LABEL_KEY = "shared.label"
 CAPTION_DRAWN = "shared.caption_drawn"  # this run's sidebar caption is drawn already
+GOTO_STEP_KEY = "shared.goto_step"  # another page asks the Train page to show this step
+
+
+def request_train_step(step: int) -> None:
+    """Ask the Train page to open its current run at `step` (the Tokenize page's replay
+    links to the training step that learned a merge)."""
+    st.session_state[GOTO_STEP_KEY] = step
+
+
+def take_train_step_request() -> int | None:
+    """The step another page asked for, once (the Train page reads it as it opens)."""
+    return st.session_state.pop(GOTO_STEP_KEY, None)
 
 
 def publish_run(run: TrainingRun, step: int, label: str) -> None:

@@ -24,11 +24,14 @@ from pathlib import Path
 from typing import Mapping
 
 from bpe_core import Tokenizer, TokenSpan
+from bpe_core.pretrained import PRETRAINED
 from ui.shared.cache import approx_size
+from ui.shared.chips import hex_bytes  # noqa: F401  (tooltips here and on other pages)
 
 __all__ = [
     "DRAW_LIMIT_BYTES", "COUNT_LIMIT_BYTES", "COMPARE_DRAW_LIMIT_BYTES", "URL_TEXT_LIMIT",
-    "PREVIEW_CHARS", "OPTION_LIMIT", "IDS_SHOWN_LIMIT", "OPENAI_NAMES", "YOURS", "TOKENIZER_CHOICES",
+    "PREVIEW_CHARS", "OPTION_LIMIT", "IDS_SHOWN_LIMIT", "REAL_NAMES", "RANK_TABLE_NAMES", "YOURS",
+    "TOKENIZER_CHOICES", "has_merges",
     "VIEWS", "EXAMPLES", "Analysis", "Piece", "size_tier", "analyse", "parse_ids", "token_rank",
     "token_title", "hex_bytes", "pieces_of", "special_in_text", "top_tokens", "default_replay_token",
     "read_url", "url_for", "human_bytes",
@@ -54,9 +57,13 @@ OPTION_LIMIT = 2_000
 #: The id list shows at most this many ids on screen (the download has them all).
 IDS_SHOWN_LIMIT = 10_000
 
-OPENAI_NAMES: tuple[str, ...] = ("gpt2", "cl100k_base", "o200k_base")
+#: The real tokenizers the page offers: every entry of the registry, in its order (a new
+#: tokenizer is one entry in bpe_core.pretrained, nothing here).
+REAL_NAMES: tuple[str, ...] = tuple(PRETRAINED)
+#: The rank-table BPE tokenizers (GPT-2, cl100k, o200k): Compare's default.
+RANK_TABLE_NAMES: tuple[str, ...] = tuple(n for n, p in PRETRAINED.items() if p.kind == "bpe-ranks")
 YOURS = "yours"
-TOKENIZER_CHOICES: tuple[str, ...] = (YOURS,) + OPENAI_NAMES
+TOKENIZER_CHOICES: tuple[str, ...] = (YOURS,) + REAL_NAMES
 
 #: The page's views, in order: URL value -> label.
 VIEWS: dict[str, str] = {
@@ -235,6 +242,8 @@ def _preview_spans(tok: Tokenizer, text: str, ids, special) -> tuple[TokenSpan, 
 
 
 def _count_pieces(tok: Tokenizer, text: str, allow_special: bool) -> int:
+    if not has_merges(tok):  # no pre-tokenizer: its spans number the words
+        return len({s.piece for s in tok.token_spans(text, allowed_special="all" if allow_special else ())})
     if not allow_special or not tok.special_tokens:
         return len(tok.pieces(text))
     splitter = re.compile("(" + "|".join(re.escape(s) for s in sorted(tok.special_tokens, key=len, reverse=True)) + ")")
@@ -368,21 +377,24 @@ def token_rank(tok: Tokenizer, token_id: int | None) -> int | None:
     >>> token_rank(openai_tokenizer("gpt2"), 995), token_rank(openai_tokenizer("gpt2"), 50256)
     (995, None)
     """
-    if token_id is None or token_id in tok.special_tokens.values():
+    if token_id is None or not has_merges(tok) or token_id in tok.special_tokens.values():
         return None
     if tok.ranks is not None:
         return token_id
     return _merge_ranks(tok).get(token_id)
 
 
-def hex_bytes(data: bytes, limit: int = 24) -> str:
-    """Bytes as spaced hex, shortened past `limit` bytes.
+def has_merges(tok) -> bool:
+    """Whether a tokenizer is a BPE with a merge list or rank table (replay, pieces,
+    ranks); SentencePiece models (Mistral 7B) have pieces and scores instead.
 
-    >>> hex_bytes("你".encode()), hex_bytes(b"a" * 30, limit=4)
-    ('E4 BD A0', '61 61 61 61 … (30 bytes)')
+    >>> from bpe_core.pretrained import load_pretrained
+    >>> has_merges(load_pretrained("gpt2")), has_merges(load_pretrained("mistral-7b-v1"))
+    (True, False)
     """
-    shown = " ".join(f"{b:02X}" for b in data[:limit])
-    return shown + (f" … ({len(data)} bytes)" if len(data) > limit else "")
+    return isinstance(tok, Tokenizer)
+
+
 
 
 def token_title(tok: Tokenizer, token_id: int | None, data: bytes, *, position: int | None = None) -> str:
@@ -400,6 +412,8 @@ def token_title(tok: Tokenizer, token_id: int | None, data: bytes, *, position: 
     if token_id in tok.special_tokens.values():
         return f"{head}id {token_id} · special token\nbytes {hex_bytes(data)}\nnot made by merges"
     rank = token_rank(tok, token_id)
+    if not has_merges(tok):
+        return f"{head}id {token_id}\nbytes {hex_bytes(data)}\n{tok.id_to_piece(token_id)}"
     if tok.ranks is not None:
         rank_line = f"rank {rank}"
     elif rank is None:
@@ -423,7 +437,7 @@ def read_url(params: Mapping[str, str]) -> tuple[dict, list[str]]:
     warnings: list[str] = []
     name = params.get("tokenizer")
     if name is not None:
-        if name in OPENAI_NAMES or name == YOURS:
+        if name in TOKENIZER_CHOICES:
             out["tokenizer"] = name
         else:
             warnings.append(

@@ -141,9 +141,9 @@ def uploader() -> None:
             st.caption(md_escape(title()) + ". Choose **Your file** above to use it.")
 
 
-def note_for(tok, view: str) -> str | None:
-    """What a view cannot show for this tokenizer, or None (replay needs merges)."""
-    if view in ("replay", "pieces") and getattr(tok, "merges", None) is None and not hasattr(tok, "ranks"):
-        return (f"This file's tokenizer ({kind_of(tok)}) has no merge list this page can replay, "
-                "so the replay is not available for it; its tokens, ids, comparison and decoding are.")
-    return None
+def merges_note(tok, what: str) -> str:
+    """Why a view needing a merge list (`what`) is not shown for this uploaded tokenizer."""
+    return (f"Your file's tokenizer ({md_escape(kind_of(tok))}) has no merge list this page can replay, so "
+            f"there is no {what} to show for it. Its tokens, ids, the comparison and decoding work as for the "
+            "others. A tokenizer saved here, a .tiktoken file, GPT-2's files, Tekken or subword-nmt codes "
+            "can be replayed.")

@@ -4,7 +4,7 @@ views/tokenize.py calls these in order; each section draws widgets, calls the en
 (through ui/tokenize/logic.py) and draws HTML built by ui/tokenize/html.py.
 
 State: every setting lives under a non-widget key `tokenize.<name>` and is copied into
-its widget key `tokenize.w.<name>` each run (`persist`/`remember` from ui/shared/state.py), so
+its widget key `tokenize_w_<name>` each run (`persist`/`remember` from ui/shared/state.py), so
 settings survive a visit to another page. The URL carries the tokenizer, short text and
 the view (`sync_from_url` once per new link, `sync_to_url` at the end of each run).
 
@@ -23,31 +23,33 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
-from bpe_core import Tokenizer, visible_whitespace
-from bpe_core.pretrained import TITLES, openai_tokenizer
+from bpe_core import Tokenizer
+from bpe_core.display import visible_text
+from bpe_core.pretrained import PRETRAINED, TITLES, load_pretrained
 from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_error, md_escape
-from ui.shared.state import STEP_KEY, persist, remember, session_label, session_run, session_step, session_tokenizer
+from ui.shared.state import (
+    STEP_KEY, persist, remember, request_train_step, session_label, session_run, session_step, session_tokenizer,
+)
 from ui.tokenize import upload
 from ui.tokenize.html import (
-    TOKENIZE_CSS, chip_html_for, ids_html, pieces_html, replay_html, reveal, symbol_text, text_html,
+    TOKENIZE_CSS, chip_html_for, ids_html, pieces_html, replay_html, symbol_text, text_html,
 )
 from ui.tokenize.logic import (
     COMPARE_DRAW_LIMIT_BYTES, COUNT_LIMIT_BYTES, DRAW_LIMIT_BYTES, EXAMPLES, IDS_SHOWN_LIMIT,
-    OPENAI_NAMES, OPTION_LIMIT, TOKENIZER_CHOICES, VIEWS, YOURS,
+    OPTION_LIMIT, RANK_TABLE_NAMES, TOKENIZER_CHOICES, VIEWS, YOURS, has_merges,
     Analysis, analyse, default_replay_token, hex_bytes, human_bytes, parse_ids, pieces_of,
     Piece, read_url, special_in_text, token_rank, top_tokens, url_for,
 )
 
 #: A one-shot request for the Train page: "open at this step" (it should pop it and go
 #: there). STEP_KEY is set too, but the Train page republishes its own step on each run.
-GOTO_STEP_KEY = "shared.goto_step"
 
 #: Longest piece (in UTF-8 bytes) the replay view steps through.
 REPLAY_LIMIT = 1000
 
 K = "tokenize."          # stored values
-W = "tokenize.w."        # widget keys
+W = "tokenize_w_"        # widget keys
 
 DEFAULTS = {
     "tokenizer": "cl100k_base",
@@ -59,12 +61,12 @@ DEFAULTS = {
     "replay_step": 0,
     "replay_source": "text",
     "typed": " tokenization",
-    "compare": list(OPENAI_NAMES),
+    "compare": list(RANK_TABLE_NAMES),
     "ids": "",
 }
 
 LONG_NAMES = {YOURS: "Your tokenizer (from the Train page)", **TITLES}
-SHORT_NAMES = {YOURS: "Yours", "gpt2": "GPT-2", "cl100k_base": "GPT-4 · cl100k", "o200k_base": "GPT-4o · o200k"}
+SHORT_NAMES = {YOURS: "Yours", **{name: p.short for name, p in PRETRAINED.items()}}
 LONG_NAMES[upload.UPLOADED] = SHORT_NAMES[upload.UPLOADED] = upload.SHORT_NAME
 
 INJECTION_NOTE = (
@@ -134,30 +136,25 @@ def _bind(name: str) -> tuple[str, dict]:
 
 
 # ---- tokenizers -------------------------------------------------------------------------
-@st.cache_resource(show_spinner="Loading the tokenizer (once per server)…")
-def load_openai(name: str) -> Tokenizer:
-    """One OpenAI tokenizer, loaded once per server process, shared read-only."""
-    return openai_tokenizer(name)
-
-
 # Shared across sessions: an analysis is frozen, so sessions read the same object. Bounded
 # in bytes: a 2 MB text's analysis holds ~450,000 ids (a few MB).
 @byte_cached("tokenize.analyses")
 def _analyse_openai(name: str, text: str, allow_special: bool) -> Analysis:
-    return analyse(load_openai(name), text, allow_special=allow_special)
+    return analyse(load_pretrained(name), text, allow_special=allow_special)
 
 
 @byte_cached("tokenize.html")
-def _text_html_openai(name: str, text: str, allow_special: bool, show_ws: bool, highlight: int | None) -> str:
-    a = _analyse_openai(name, text, allow_special)
-    return text_html(text, a.spans, load_openai(name), show_whitespace=show_ws, highlight=highlight,
-                     complete=a.complete, css=False)
+def _text_html_openai(name: str, text: str, allow_special: bool, show_ws: bool, highlight: int | None,
+                      _a: Analysis) -> str:
+    """The drawing of an analysis (`_a`, the one for the other arguments: not in the key)."""
+    return text_html(text, _a.spans, load_pretrained(name), show_whitespace=show_ws, highlight=highlight,
+                     complete=_a.complete, css=False)
 
 
 def tokenizer_for(choice: str) -> Tokenizer | None:
     if choice == upload.UPLOADED:
         return upload.uploaded_tokenizer()
-    return session_tokenizer() if choice == YOURS else load_openai(choice)
+    return session_tokenizer() if choice == YOURS else load_pretrained(choice)
 
 
 def analysis_for(choice: str, text: str, allow_special: bool) -> Analysis:
@@ -172,7 +169,7 @@ def tokens_markup(choice: str, text: str, a: Analysis, *, show_ws: bool, highlig
     if choice in (YOURS, upload.UPLOADED):
         return text_html(text, a.spans, tokenizer_for(choice), show_whitespace=show_ws, highlight=highlight,
                          complete=a.complete, css=False)
-    return _text_html_openai(choice, text, a.allow_special, show_ws, highlight)
+    return _text_html_openai(choice, text, a.allow_special, show_ws, highlight, a)
 
 
 def title_of(choice: str) -> str:
@@ -370,8 +367,23 @@ def view_ids(a: Analysis) -> None:
         st.dataframe(pd.DataFrame(table), hide_index=True)
 
 
+def no_merges_note(tok, what: str) -> bool:
+    """For a tokenizer without a merge list (SentencePiece): say so instead of `what`."""
+    if has_merges(tok):
+        return False
+    if get("tokenizer") == upload.UPLOADED:
+        return bool(st.info(upload.merges_note(tok, what), icon=":material/info:")) or True
+    st.info(f"**{md_escape(SHORT_NAMES.get(get('tokenizer'), tok.name))}** is a SentencePiece model: it has "
+            f"no pre-tokenizer and no merge list, so there is no {what} to show. It cuts the whole text "
+            "(spaces written as ▁) into pieces from its vocabulary, by their scores. Pick a BPE "
+            "tokenizer (GPT-2, GPT-4, GPT-4o, Tekken or yours) to see this view.", icon=":material/info:")
+    return True
+
+
 def view_pieces(a: Analysis) -> None:
     tok = tokenizer_for(get("tokenizer"))
+    if no_merges_note(tok, "pre-tokenization"):
+        return
     text = get("text")
     pieces = pieces_of(text, a.spans)
     distinct = len({p.text for p in pieces})
@@ -402,6 +414,8 @@ def replay_highlight(a: Analysis) -> int | None:
     """The token to outline in the text: the one being replayed, on the Replay view."""
     if get("view") != "replay" or get("replay_source") != "text" or not a.spans:
         return None
+    if not has_merges(tokenizer_for(get("tokenizer"))):
+        return None
     ensure_replay_token(a)
     return get("token")
 
@@ -414,8 +428,8 @@ def _token_label(tok: Tokenizer, a: Analysis, i: int) -> str:
 
 def view_replay(a: Analysis) -> None:
     tok = tokenizer_for(get("tokenizer"))
-    if upload.note_for(tok, "replay"):
-        return st.info(upload.note_for(tok, "replay"))
+    if no_merges_note(tok, "replay of merges"):
+        return
     key, cb = _bind("replay_source")
     st.segmented_control(
         "Replay", ["text", "typed"], key=key, required=True,
@@ -464,7 +478,7 @@ def view_replay(a: Analysis) -> None:
 
 def cell(tok: Tokenizer, token_id: int | None) -> str:
     """A token for a table cell: bytes as <E4>, whitespace visible."""
-    return visible_whitespace(reveal(symbol_text(tok, token_id)))
+    return visible_text(symbol_text(tok, token_id))
 
 
 def _token_changed(key: str) -> None:
@@ -538,7 +552,7 @@ def replay_stepper(tok: Tokenizer, piece: str, token_id: int | None) -> None:
                      help="The Train page jumps to the step that learned this merge "
                           "(your tokenizer here then has that many merges)."):
             st.session_state[STEP_KEY] = rank
-            st.session_state[GOTO_STEP_KEY] = rank
+            request_train_step(rank)
             st.switch_page("views/train.py")
     if n:
         with st.expander("All merges as a table"):

@@ -58,7 +58,7 @@ def show(run, n: int, stem: str) -> None:
                 continue
             name = export_name(fmt, stem)
             st.download_button(label, data=lambda fmt=fmt: export_bytes(run.tokenizer(n), fmt)[1],
-                               file_name=name, on_click="ignore", key=f"train_dl_fmt_{fmt}",
+                               file_name=name, on_click="ignore", key=f"train_w_dl_fmt_{fmt}",
                                mime="application/zip" if fmt == "gpt2" else "application/octet-stream",
                                help=f"Load it with {use}.")
 

@@ -27,6 +27,7 @@ from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_error, md_escape
 from ui.train import render as render
 from ui.train import state as state
+from ui.train.run_view import RunView
 from ui.shared.state import persist, sidebar_caption
 from ui.train.config import (
     MAX_MERGES, SHARE_TEXT_LIMIT, SOURCE_LABELS, SOURCES, UPLOAD_LIMIT_MB, load_presets,
@@ -63,7 +64,7 @@ def _w(name: str) -> str:
 
 
 # ---- the corpus and the settings -----------------------------------------------------------
-def inputs_panel(view: render.RunView) -> None:
+def inputs_panel(view: RunView) -> None:
     with st.expander("**Corpus and settings**", expanded=True):
         _corpus_inputs()
         _settings_inputs()
@@ -230,17 +231,17 @@ def _step_fragment() -> None:
     sidebar_caption()  # a step reruns only this fragment: keep the sidebar in step
 
 
-def _controls(view: render.RunView, k: int, predicting: bool) -> None:
+def _controls(view: RunView, k: int, predicting: bool) -> None:
     n = view.steps
     playing = ss[state.PLAYING]
     cols = st.columns([1, 1, 1.1, 1.1, 1.6], vertical_alignment="bottom")
-    cols[0].button("Reset", icon=":material/first_page:", key="train_btn_reset", on_click=state.on_reset, disabled=k == 0 and not playing,
+    cols[0].button("Reset", icon=":material/first_page:", key="train_w_btn_reset", on_click=state.on_reset, disabled=k == 0 and not playing,
                    width="stretch", help="Back to step 0 (no merges)")
-    cols[1].button("Back", icon=":material/navigate_before:", key="train_btn_back", on_click=state.on_step_back, disabled=k == 0,
+    cols[1].button("Back", icon=":material/navigate_before:", key="train_w_btn_back", on_click=state.on_step_back, disabled=k == 0,
                    width="stretch", shortcut="Left", help="One merge back (replayed, not retrained)")
-    cols[2].button("Step", icon=":material/navigate_next:", icon_position="right", key="train_btn_step", on_click=state.on_step_forward, disabled=k >= n,
+    cols[2].button("Step", icon=":material/navigate_next:", icon_position="right", key="train_w_btn_step", on_click=state.on_step_forward, disabled=k >= n,
                    type="primary", width="stretch", shortcut="Right", help="Do the next merge")
-    cols[3].button("Pause" if playing else "Play", icon=":material/pause:" if playing else ":material/play_arrow:", key="train_btn_play", on_click=state.on_play_pause,
+    cols[3].button("Pause" if playing else "Play", icon=":material/pause:" if playing else ":material/play_arrow:", key="train_w_btn_play", on_click=state.on_play_pause,
                    disabled=(n == 0) or (predicting and not playing), width="stretch",
                    help="Predict mode waits for your answers" if predicting else "Step automatically")
     with cols[4]:
@@ -255,7 +256,7 @@ def _controls(view: render.RunView, k: int, predicting: bool) -> None:
                   help="Jump to any step: the page replays the first k merges, it never retrains.")
 
 
-def _explore_view(view: render.RunView, k: int, present: bool) -> None:
+def _explore_view(view: RunView, k: int, present: bool) -> None:
     st.html(render.explain_step(view, k, present=present).html)
     rows = PRESENT_ROWS if present else None
     st.html(render.tables_html(view, k, present=present, max_rows=rows,
@@ -268,14 +269,14 @@ def _explore_view(view: render.RunView, k: int, present: bool) -> None:
     _corpus(view, k, present)
 
 
-def _corpus(view: render.RunView, k: int, present: bool) -> None:
+def _corpus(view: RunView, k: int, present: bool) -> None:
     sample = render.corpus_sample(view, k)
     st.subheader(f"The corpus after {k} merge{'s' if k != 1 else ''}" if k else "The corpus at step 0")
     st.caption(sample.caption + (" Outlined words were changed by this merge; its new token is highlighted." if k else ""))
     st.html(render.corpus_html(view, k, present=present, sample=sample))
 
 
-def _merges_frame(view: render.RunView, k: int) -> pd.DataFrame:
+def _merges_frame(view: RunView, k: int) -> pd.DataFrame:
     evs = view.run.events[:k]
     return pd.DataFrame({
         "rank": [e.step for e in evs],
@@ -287,7 +288,7 @@ def _merges_frame(view: render.RunView, k: int) -> pd.DataFrame:
     })
 
 
-def _vocab_and_figures(view: render.RunView, k: int) -> None:
+def _vocab_and_figures(view: RunView, k: int) -> None:
     f = render.figures(view, k)
     st.subheader("Vocabulary and figures")
     m = st.columns(4)
@@ -308,12 +309,12 @@ def _vocab_and_figures(view: render.RunView, k: int) -> None:
 
 
 @byte_cached("charts")
-def _chart_spec(key: str, _view: render.RunView) -> dict:
+def _chart_spec(key: str, _view: RunView) -> dict:
     """The chart's Vega-Lite spec, built and validated once per run (read-only)."""
     return render.corpus_chart(_view, 0).to_dict()
 
 
-def _downloads_and_link(view: render.RunView, k: int) -> None:
+def _downloads_and_link(view: RunView, k: int) -> None:
     run = view.run
     with st.expander("**Download and share**"):
         wk = _w("dl_scope")
@@ -328,11 +329,11 @@ def _downloads_and_link(view: render.RunView, k: int) -> None:
         c[0].download_button("Tokenizer: merges + vocabulary (JSON)",
                              data=lambda: json.dumps(run_to_json(run, n), ensure_ascii=False, indent=1),
                              file_name=f"{stem}.json", mime="application/json", on_click="ignore",
-                             key="train_dl_json")
+                             key="train_w_dl_json")
         c[1].download_button("Merges (.txt)", data=lambda: merges_text(run, n), file_name=f"{stem}-merges.txt",
-                             mime="text/plain", on_click="ignore", key="train_dl_merges")
+                             mime="text/plain", on_click="ignore", key="train_w_dl_merges")
         c[2].download_button("Vocabulary (.txt)", data=lambda: vocab_text(run, n), file_name=f"{stem}-vocab.txt",
-                             mime="text/plain", on_click="ignore", key="train_dl_vocab")
+                             mime="text/plain", on_click="ignore", key="train_w_dl_vocab")
         downloads.show(run, n, stem)
         params = state.link_params()
         base = st.context.url or ""
@@ -345,7 +346,7 @@ def _downloads_and_link(view: render.RunView, k: int) -> None:
 
 
 # ---- predict mode --------------------------------------------------------------------------
-def _predict_view(view: render.RunView, k: int, present: bool) -> None:
+def _predict_view(view: RunView, k: int, present: bool) -> None:
     results = ss[state.RESULTS]
     sc = predict.score(results)
     if k >= view.steps:
@@ -377,20 +378,20 @@ def _predict_view(view: render.RunView, k: int, present: bool) -> None:
             _predict_feedback(view, k, answered, q)
         st.caption(sc.text())
         if results:
-            st.button("Reset score", key="train_btn_reset_score", on_click=state.reset_score)
+            st.button("Reset score", key="train_w_btn_reset_score", on_click=state.reset_score)
     with right:
         st.subheader("Merge list")
         st.html(render.merge_list_html(view, k, present=present))
     _corpus(view, k, present)
 
 
-def _merge_list_and_corpus(view: render.RunView, k: int, present: bool) -> None:
+def _merge_list_and_corpus(view: RunView, k: int, present: bool) -> None:
     st.subheader("Merge list")
     st.html(render.merge_list_html(view, k, present=present))
     _corpus(view, k, present)
 
 
-def _predict_form(view: render.RunView, k: int, order: list[int], q: predict.SplitQuestion | None) -> None:
+def _predict_form(view: RunView, k: int, order: list[int], q: predict.SplitQuestion | None) -> None:
     rows = view.run.events[k].top_pairs
     with st.form("train_predict_form", border=True):
         st.selectbox("Your answer: the pair that merges next", list(range(len(order))), key=_w("pick"),
@@ -404,12 +405,12 @@ def _predict_form(view: render.RunView, k: int, order: list[int], q: predict.Spl
                     + predict.options_html(view, q))
             st.radio("Your answer: the split", list(predict.LETTERS[: len(q.options)]), key=_w("split"),
                      index=None, horizontal=True, help=f"The word is {word!r}. Leave it empty to skip.")
-        st.form_submit_button("Check my answer", type="primary", key="train_btn_check",
+        st.form_submit_button("Check my answer", type="primary", key="train_w_btn_check",
                               on_click=_on_check, args=(view.key, k, tuple(order), q))
 
 
 def _on_check(key: str, k: int, order: tuple[int, ...], q: predict.SplitQuestion | None) -> None:
-    state._interaction()
+    state.interaction()
     view = state.current_view()
     if view.key != key or k >= view.steps:
         return
@@ -426,10 +427,10 @@ def _on_check(key: str, k: int, order: tuple[int, ...], q: predict.SplitQuestion
     state.record_answer(key, k, result)
 
 
-def _predict_feedback(view: render.RunView, k: int, answered: dict, q: predict.SplitQuestion | None) -> None:
+def _predict_feedback(view: RunView, k: int, answered: dict, q: predict.SplitQuestion | None) -> None:
     fb = predict.pair_feedback(view, k, answered["picked"])
     st.html(f'<div class="tp-fb {"ok" if fb.ok else "bad"}">{fb.html}</div>')
     if q is not None and answered.get("split") is not None:
         sf = predict.split_feedback(view, q, answered["split_pick"])
         st.html(f'<div class="tp-fb {"ok" if sf.ok else "bad"}">{sf.html}</div>')
-    st.button("Do the merge", icon=":material/navigate_next:", icon_position="right", key="train_btn_next", on_click=state.on_step_forward, type="primary")
+    st.button("Do the merge", icon=":material/navigate_next:", icon_position="right", key="train_w_btn_next", on_click=state.on_step_forward, type="primary")

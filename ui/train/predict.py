@@ -16,8 +16,9 @@ import random
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from ui.shared.chips import chip_for, chip_html
-from ui.train.render import RunView, rule_reason, chips_inline, pair_label
+from ui.shared.chips import chip_for, chips_html
+from ui.train.render import rule_reason, chips_inline, pair_label
+from ui.train.run_view import RunView, symbol_label
 
 __all__ = [
     "row_order", "SplitQuestion", "split_question", "merge_symbols", "grade_pair", "Feedback",
@@ -124,8 +125,8 @@ def options_html(view: RunView, q: SplitQuestion) -> str:
     """The split options as lettered rows of chips."""
     rows = []
     for i, opt in enumerate(q.options):
-        chips = "".join(chip_html(chip_for(body, eow, view.marker), j) for j, (body, eow) in enumerate(opt))
-        rows.append(f'<div class="tp-option"><b>{LETTERS[i]}</b>&nbsp; <span class="bpe-tokens tp-inline">{chips}</span></div>')
+        chips = chips_html([chip_for(body, eow, view.marker) for body, eow in opt], extra="tp-inline")
+        rows.append(f'<div class="tp-option"><b>{LETTERS[i]}</b>&nbsp; {chips}</div>')
     return '<div class="tp">' + "".join(rows) + "</div>"
 
 
@@ -192,8 +193,7 @@ def split_feedback(view: RunView, q: SplitQuestion, picked: int) -> Feedback:
     ok = picked == q.answer
     word = view.run.words.words[q.word]
     right = q.options[q.answer]
-    chips = "".join(chip_html(chip_for(b, e, view.marker), j) for j, (b, e) in enumerate(right))
-    right_h = f'<span class="bpe-tokens tp-inline">{chips}</span>'
+    right_h = chips_html([chip_for(b, e, view.marker) for b, e in right], extra="tp-inline")
     right_t = " ".join(view_label(view, s) for s in right)
     head = "Right" if ok else f"Not quite (you picked {LETTERS[picked]})"
     return Feedback(
@@ -204,11 +204,8 @@ def split_feedback(view: RunView, q: SplitQuestion, picked: int) -> Feedback:
 
 
 def view_label(view: RunView, sym: Symbol) -> str:
-    from bpe_core.display import bytes_label, visible_whitespace
-
     body, eow = sym
-    text = bytes_label(body) if isinstance(body, bytes) else body
-    return visible_whitespace(text) + (view.marker if eow else "")
+    return symbol_label(body, eow, view.marker)
 
 
 @dataclass(frozen=True)

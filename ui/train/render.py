@@ -1,60 +1,50 @@
 """Train page, pure part 2: what the page shows at step k, as HTML strings and charts.
 
-`RunView` wraps an immutable `TrainingRun` with the lookups a view needs and keeps them
-cheap at any step of a large run: an index built once per run (word -> the steps that
-changed it, from the events' `changed_words`) says whether a word is still its base
-symbols at step k; otherwise its tokens are the first k merges replayed on it (no
-retraining). Only a sample of the words is drawn (the most frequent ones plus the ones
-the latest merges changed).
+Everything here reads a `RunView` (ui/train/run_view.py: a run with its per-run index of
+each word's tokens at any step). Only a sample of the words is drawn (the most frequent
+ones plus the ones the latest merges changed).
 
 Step k means "after k merges". The pair table drawn for merge j is the table *before*
 merge j (`events[j-1].top_pairs`); its "change" column is what merge j-1 did to each
 count, i.e. the change since the previous step.
 
-Every token is drawn with ui/shared/chips.py's chips (HTML-escaped, whitespace visible, the
-end-of-word marker styled apart). No Streamlit here; tests call these directly.
+Every token is drawn with ui/shared/chips.py, the one chip renderer (HTML-escaped,
+whitespace and invisible characters drawn with bpe_core.display's one table, the
+end-of-word marker styled apart, each chip one unbreakable box). No Streamlit here;
+tests call these directly.
 """
 from __future__ import annotations
 
 import html
-import sys
-from bisect import bisect_right
-from collections import defaultdict
 from dataclasses import dataclass
-from functools import cached_property
-from typing import Iterable, Sequence
+from typing import Sequence
 
 import altair as alt
 
-from bpe_core import TrainingRun
-from bpe_core.display import bytes_label, visible_whitespace
+from bpe_core.display import visible_text
 from bpe_core.tie_rules import TIE_RULE_EXPLANATIONS
-from bpe_core.vocab import base_symbols
-from ui.shared.chips import TOKEN_CSS, TokenChip, chip_for, chip_html
+from ui.shared.chips import CHIP_CSS, chips_html
+from ui.train.run_view import RECENT_SHOWN, RunView, symbol_label
 
 __all__ = [
     "RunView", "PAGE_CSS", "explain_step", "pair_table_html", "merge_list_html",
-    "corpus_html", "vocab_html", "figures", "corpus_chart", "pair_label", "chips_inline",
+    "corpus_html", "vocab_html", "figures", "corpus_chart", "pair_label", "chips_inline", "symbol_label",
 ]
 
 #: Drawn words: all of a small corpus; else this many most frequent + recently changed.
 SMALL_CORPUS = 60
 FREQUENT_SHOWN = 40
-RECENT_SHOWN = 20
 #: Tokens drawn per word (a corpus without pre-tokenizer is one very long word).
 TOKENS_PER_WORD = 400
 MERGES_SHOWN = 15
 MERGED_TOKENS_SHOWN = 300
-#: How far back `first_seen_word` looks for the winning pair (words, in order).
-FIRST_SEEN_SCAN = 3000
 
-PAGE_CSS = TOKEN_CSS + """
+PAGE_CSS = CHIP_CSS + """
 <style>
 .tp { font-size: 1.05rem; }
 .tp .bpe-tokens { font-size: 1.15rem; line-height: 2.0; }
 .tp-inline { display: inline; white-space: pre-wrap; }
 table.tp-table .tp-inline { white-space: nowrap; }
-table.tp-table .bpe-tok { white-space: pre; }
 .tp-sentence { font-size: 1.3rem; line-height: 2.1; padding: .5rem 1rem; border-left: 6px solid #D55E00;
   background: rgba(213, 94, 0, .08); border-radius: 4px; }
 .tp-sentence .bpe-tokens { font-size: 1.3rem; }
@@ -65,7 +55,6 @@ table.tp-table .bpe-tokens { font-size: 1.1rem; }
 table.tp-table td { padding: 2px 6px; border-bottom: 1px solid rgba(128,128,128,.25); vertical-align: middle; }
 table.tp-table td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 table.tp-table td.cnt { white-space: nowrap; font-variant-numeric: tabular-nums; }
-.tp .bpe-tok, .tp-sentence .bpe-tok, .tp-fb .bpe-tok { white-space: pre; unicode-bidi: isolate; }
 .tp-scroll { overflow-x: auto; }
 .tp-grid { display: flex; flex-wrap: wrap; gap: .5rem 1.8rem; align-items: flex-start; }
 .tp-grid > section { flex: 1 1 20rem; min-width: 0; }
@@ -94,7 +83,6 @@ table.tp-table tr.now td:first-child { box-shadow: inset 6px 0 0 #D55E00; }
 .tp-word .cnt { font-size: .85em; opacity: .8; margin-left: .3em; white-space: nowrap; }
 .tp-word .tag { font-size: .75em; color: #B34700; font-weight: 700; margin-left: .3em; }
 .tp-group { font-weight: 600; margin: .4em 0 .2em 0; }
-.bpe-tok.retired { opacity: .55; text-decoration: line-through; border-style: dashed; }
 .tp-vocab .bpe-tokens { line-height: 2.2; }
 .tp.present { font-size: 1.3rem; }
 .tp.present .bpe-tokens { font-size: 1.6rem; line-height: 1.9; }
@@ -111,124 +99,12 @@ table.tp-table tr.now td:first-child { box-shadow: inset 6px 0 0 #D55E00; }
 """
 
 
-class RunView:
-    """A training run plus per-run lookups: each word's tokens at any step, the
-    frequency order of the words, the corpus size in characters and bytes.
-
-    >>> from bpe_core import WordTable, TrainerSettings, train
-    >>> run = train(WordTable.from_word_counts("low 5\\nlower 2\\nnewest 6\\nwidest 3"),
-    ...             TrainerSettings(end_of_word="separate", merges=4))
-    >>> v = RunView(run)
-    >>> [v.label(t) for t in v.tokens_at(2, 3)]
-    ['n', 'e', 'w', 'est</w>']
-    """
-
-    def __init__(self, run: TrainingRun, *, key: str = "", notes: Sequence[str] = ()):
-        self.run = run
-        self.key = key
-        self.notes = tuple(notes)
-        self.marker = run.settings.marker
-        steps: dict[int, list[int]] = defaultdict(list)
-        for ev in run.events:
-            for w in ev.changed_words:
-                steps[w].append(ev.step)
-        self._steps = dict(steps)  # word -> the steps that changed it (ints only: compact)
-        self._base_ids = {tok: i for i, tok in enumerate(run.tokens[: run.base_size])}
-
-    # ---- sizes -----------------------------------------------------------------------------
-    @property
-    def steps(self) -> int:
-        return self.run.steps
-
-    def nbytes(self) -> int:
-        """About how many bytes the view holds: the run plus its word -> steps index."""
-        index = sum(sys.getsizeof(s) for s in self._steps.values()) + sys.getsizeof(self._steps)
-        return self.run.nbytes() + index + 100 * len(self._steps)
-
-    @cached_property
-    def total_chars(self) -> int:
-        return sum(len(w) * c for w, c in zip(self.run.words.words, self.run.words.counts))
-
-    @cached_property
-    def total_bytes(self) -> int:
-        return sum(len(w.encode("utf-8")) * c for w, c in zip(self.run.words.words, self.run.words.counts))
-
-    @cached_property
-    def by_count(self) -> list[int]:
-        """Word indices, most frequent first (first appearance breaks ties)."""
-        counts = self.run.words.counts
-        return sorted(range(len(counts)), key=lambda w: (-counts[w], w))
-
-    @cached_property
-    def base_in_corpus(self) -> frozenset[int]:
-        """The base symbols the corpus uses at step 0 (byte vocabularies hold all 256)."""
-        used: set[int] = set()
-        for w in range(len(self.run.words)):
-            used.update(self.base_segmentation(w))
-        return frozenset(used)
-
-    # ---- tokens ----------------------------------------------------------------------------
-    def base_segmentation(self, w: int) -> tuple[int, ...]:
-        s = self.run.settings
-        return tuple(self._base_ids[sym] for sym in base_symbols(self.run.words.words[w], s.units, s.end_of_word))
-
-    def tokens_at(self, w: int, k: int) -> tuple[int, ...]:
-        """Word w's tokens after k merges: its base symbols if no merge up to k changed
-        it, else the first k merges replayed on it."""
-        st = self._steps.get(w)
-        if st and bisect_right(st, k):
-            return self.run.segmentations(k, (w,))[w]
-        return self.base_segmentation(w)
-
-    def segmentations(self, k: int, words: Iterable[int]) -> dict[int, tuple[int, ...]]:
-        return {w: self.tokens_at(w, k) for w in words}
-
-    def changed_words(self, k: int) -> list[int]:
-        """The words merge k changed (none at step 0)."""
-        return list(self.run.events[k - 1].changed_words) if k else []
-
-    def recent_words(self, k: int, limit: int = RECENT_SHOWN) -> list[int]:
-        """Up to `limit` words changed most recently: by merge k, then k-1, ..."""
-        out: dict[int, None] = {}
-        for j in range(k, max(0, k - 200), -1):
-            for w in self.run.events[j - 1].changed_words:
-                out.setdefault(w, None)
-                if len(out) >= limit:
-                    return list(out)
-        return list(out)
-
-    def chip(self, token_id: int, classes: tuple[str, ...] = ()) -> TokenChip:
-        body, eow = self.run.tokens[token_id]
-        title = f"token {token_id}" + (" (ends a word)" if eow else "")
-        return chip_for(body, eow, self.marker, title=title, classes=classes)
-
-    def label(self, token_id: int) -> str:
-        """A token as plain text: whitespace drawn (`·`), the marker appended.
-
-        For byte units: the bytes as text, or `<E4>` when they are not UTF-8 alone.
-        """
-        body, eow = self.run.tokens[token_id]
-        text = bytes_label(body) if isinstance(body, bytes) else body
-        return visible_whitespace(text) + (self.marker if eow else "")
-
-    def first_seen_word(self, k: int) -> int | None:
-        """The word where merge k's pair first occurs before the merge (words read in
-        order of first appearance), if found among the first words."""
-        a, b = self.run.events[k - 1].pair
-        for w in range(min(len(self.run.words), FIRST_SEEN_SCAN)):
-            seg = self.tokens_at(w, k - 1)
-            if any(x == a and y == b for x, y in zip(seg, seg[1:])):
-                return w
-        return None
-
-
 # ---- small pieces -------------------------------------------------------------------------
 def chips_inline(view: RunView, ids: Sequence[int], classes: Sequence[tuple[str, ...]] | None = None, start: int = 0) -> str:
-    """Token chips as an inline run (neighbours differ in colour)."""
-    body = "".join(
-        chip_html(view.chip(t, classes[i] if classes else ()), start + i) for i, t in enumerate(ids)
-    )
-    return f'<span class="bpe-tokens tp-inline">{body}</span>'
+    """Token chips as an inline run (neighbours differ in colour; the first takes colour
+    `start`)."""
+    chips = [view.chip(t, classes[i] if classes else ()) for i, t in enumerate(ids)]
+    return chips_html(chips, start=start, extra="tp-inline")
 
 
 def pair_label(view: RunView, pair: tuple[int, int]) -> str:
@@ -250,7 +126,7 @@ def _join(items: list[str], more: int = 0) -> str:
 
 
 def _word_text(view: RunView, w: int) -> str:
-    return visible_whitespace(view.run.words.words[w])
+    return visible_text(view.run.words.words[w])
 
 
 # ---- the sentence -------------------------------------------------------------------------

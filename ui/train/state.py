@@ -25,12 +25,12 @@ import streamlit as st
 
 from bpe_core import train
 from ui.shared.cache import ByteLRU, cache_named
-from ui.shared.state import publish_run
+from ui.shared.state import publish_run, take_train_step_request
 from ui.train.config import (
     DEFAULT_PRESET, DEFAULT_TEXT, DEFAULT_WORDS, Corpus, Settings, build_word_table, describe,
     from_params, load_presets, preset_corpus, read_upload, run_key, to_params,
 )
-from ui.train.render import RunView
+from ui.train.run_view import RunView
 
 ss = st.session_state
 
@@ -56,7 +56,6 @@ ERROR = "train.error"        # message for the requested corpus/settings, or Non
 FAILED = "train.failed"      # run key -> message, so a bad setting is not retried each rerun
 RESET_STEP = "train.reset_step"
 PENDING_STEP = "train.pending_step"
-GOTO_STEP = "shared.goto_step"  # set by other pages: show this step of the current run
 LINK_PROBLEMS = "train.link_problems"
 RESULTS = "train.results"    # predict mode: (run key, step) -> {"pair": grade, "split": bool | None}
 SKIP_TICK = "train.skip_tick"
@@ -205,7 +204,7 @@ def ensure_run() -> RunView:
         _activate(view, corpus, s, keep_error=True)
         return view
     view = current_view()
-    goto = ss.pop(GOTO_STEP, None)  # "open training step N", from the Tokenize page's replay
+    goto = take_train_step_request()  # "open training step N", from the Tokenize page's replay
     if goto is not None:
         ss[PLAYING] = False
         ss[STEP] = max(0, min(int(goto), view.steps))
@@ -254,7 +253,7 @@ def step() -> int:
     return ss[STEP]
 
 
-def _interaction() -> None:
+def interaction() -> None:
     """Every callback: this rerun comes from the user, not the play timer."""
     ss[SKIP_TICK] = True
 
@@ -266,31 +265,31 @@ def set_step(k: int) -> None:
 
 
 def on_step_forward() -> None:
-    _interaction()
+    interaction()
     set_step(ss[STEP] + 1)
 
 
 def on_step_back() -> None:
-    _interaction()
+    interaction()
     ss[PLAYING] = False
     set_step(ss[STEP] - 1)
 
 
 def on_reset() -> None:
-    _interaction()
+    interaction()
     if ss[PLAYING]:
         ss[PLAYING], ss[APP_RERUN] = False, True
     set_step(0)
 
 
 def on_jump(widget_key: str) -> None:
-    _interaction()
+    interaction()
     set_step(int(ss[widget_key]))
 
 
 def on_play_pause() -> None:
     """Play or pause. The timer (`run_every`) is read on full reruns, so this asks for one."""
-    _interaction()
+    interaction()
     view = current_view()
     if ss[PLAYING]:
         ss[PLAYING] = False
@@ -329,7 +328,7 @@ def take_app_rerun() -> bool:
 
 # ---- inputs --------------------------------------------------------------------------------
 def on_source(widget_key: str) -> None:
-    _interaction()
+    interaction()
     stop_playing()
     ss[SOURCE] = ss[widget_key]
     ss[RESET_STEP] = True
@@ -339,7 +338,7 @@ def on_source(widget_key: str) -> None:
 
 def on_preset(widget_key: str) -> None:
     """A new preset brings its own default settings and starts at step 0."""
-    _interaction()
+    interaction()
     stop_playing()
     ss[PRESET] = ss[widget_key]
     set_settings(load_presets()[ss[PRESET]].settings)
@@ -347,7 +346,7 @@ def on_preset(widget_key: str) -> None:
 
 
 def on_corpus_text(widget_key: str, store_key: str) -> None:
-    _interaction()
+    interaction()
     stop_playing()
     ss[store_key] = ss[widget_key]
     ss[RESET_STEP] = True
@@ -356,7 +355,7 @@ def on_corpus_text(widget_key: str, store_key: str) -> None:
 def on_setting(widget_key: str, name: str) -> None:
     """A setting changed: retrain (cached); the step stays where it was if it exists, so
     a student can flip the tie rule at step 4 and compare."""
-    _interaction()
+    interaction()
     stop_playing()
     value = ss[widget_key]
     if name in ("merges", "vocab_size", "min_count") and value is not None:
@@ -384,7 +383,7 @@ def handle_upload(data: bytes | None, name: str) -> str | None:
 
 
 def on_upload(widget_key: str) -> None:
-    _interaction()
+    interaction()
     stop_playing()
     f = ss.get(widget_key)
     if f is not None:
@@ -392,19 +391,19 @@ def on_upload(widget_key: str) -> None:
 
 
 def on_upload_kind(widget_key: str) -> None:
-    _interaction()
+    interaction()
     ss[UPLOAD_KIND] = ss[widget_key]
     ss[RESET_STEP] = True
 
 
 def on_toggle(widget_key: str, store_key: str, on_value: str, off_value: str) -> None:
-    _interaction()
+    interaction()
     stop_playing()
     ss[store_key] = on_value if ss[widget_key] else off_value
 
 
 def on_plain(widget_key: str, store_key: str) -> None:
-    _interaction()
+    interaction()
     ss[store_key] = ss[widget_key]
 
 
@@ -435,6 +434,6 @@ def record_answer(key: str, k: int, result: dict[str, Any]) -> None:
 
 
 def reset_score() -> None:
-    _interaction()
+    interaction()
     ss[RESULTS] = {}
 

@@ -145,7 +145,7 @@ def choose_run() -> RunChoice | None:
     if st.session_state.get("vocab.source") not in options:
         st.session_state["vocab.source"] = default
     source = st.radio("Training run to study", options, format_func=titles.get,
-                      **_widget("vocab.source_w", "vocab.source", default))
+                      **_widget("vocab_w_source", "vocab.source", default))
     if session is None:
         st.caption("No tokenizer trained on the Train page yet in this session; when there is one, "
                    "it appears here as a choice.")
@@ -160,11 +160,11 @@ def choose_run() -> RunChoice | None:
     units = left.radio(
         "Base symbols", ["byte", "char"], horizontal=True,
         format_func={"byte": "UTF-8 bytes (like GPT-2)", "char": "characters"}.get,
-        **_widget("vocab.units_w", "vocab.units", "byte"),
+        **_widget("vocab_w_units", "vocab.units", "byte"),
     )
     merges = right.select_slider(
         "Merges to learn (at most)", MERGE_CHOICES, format_func=lambda n: f"{n:,}",
-        **_widget("vocab.merges_w", f"vocab.merges.{source}", builtin.default_merges),
+        **_widget("vocab_w_merges", f"vocab.merges.{source}", builtin.default_merges),
     )
     try:
         run = builtin_run(source, units, merges)
@@ -210,7 +210,7 @@ def choose_vocab(choice: RunChoice) -> tuple[int, int]:
     st.session_state[store] = min(max(int(value), low), high)
     vocab = st.slider(
         "Vocabulary size to study: drag, use the arrow keys, or click a point on a chart",
-        min_value=low, max_value=high, step=1, **_widget("vocab.chosen_w", store, st.session_state[store]),
+        min_value=low, max_value=high, step=1, **_widget("vocab_w_chosen", store, st.session_state[store]),
     )
     return vocab, step_for_vocab(run, vocab)
 
@@ -356,7 +356,7 @@ _CHART_DEFAULTS = dict(hidden=768, total=124_439_808, tied="tied", precision="bf
 
 def _apply_preset() -> None:
     """Preset picked: copy its figures into the calculator's stores."""
-    key = st.session_state["vocab.cost.preset_w"]
+    key = st.session_state["vocab_w_cost_preset"]
     st.session_state["vocab.cost.preset"] = key
     if key == CHART:
         values = dict(_CHART_DEFAULTS)
@@ -373,11 +373,11 @@ def cost_section(chart_vocab: int) -> None:
     """The calculator: V, d, tied or untied, N and precision -> the vocabulary's cost."""
     titles = {CHART: f"The vocabulary chosen above (V = {chart_vocab:,}) in a GPT-2-small-sized model"}
     titles.update({k: p.title for k, p in PRESETS.items()})
-    persist("vocab.cost.preset_w", "vocab.cost.preset", CHART)
+    persist("vocab_w_cost_preset", "vocab.cost.preset", CHART)
     for name, value in _CHART_DEFAULTS.items():
         st.session_state.setdefault(f"vocab.cost.{name}", value)
     st.session_state.setdefault("vocab.cost.vocab", chart_vocab)
-    preset = st.selectbox("Start from", list(titles), format_func=titles.get, key="vocab.cost.preset_w",
+    preset = st.selectbox("Start from", list(titles), format_func=titles.get, key="vocab_w_cost_preset",
                           on_change=_apply_preset)
     follow = preset == CHART
     if follow:
@@ -386,21 +386,21 @@ def cost_section(chart_vocab: int) -> None:
     c1, c2, c3 = st.columns(3)
     vocab = c1.number_input("Vocabulary size V", min_value=1, max_value=10_000_000, step=1_000,
                             disabled=follow, help="Follows the slider above while 'Start from' is the chosen vocabulary.",
-                            **_widget("vocab.cost.vocab_w", "vocab.cost.vocab", chart_vocab))
+                            **_widget("vocab_w_cost_vocab", "vocab.cost.vocab", chart_vocab))
     hidden = c2.number_input("Hidden size d (model width)", min_value=1, max_value=100_000, step=128,
-                             **_widget("vocab.cost.hidden_w", "vocab.cost.hidden", 768))
+                             **_widget("vocab_w_cost_hidden", "vocab.cost.hidden", 768))
     total = c3.number_input("Total parameters N", min_value=1, max_value=10**13, step=1_000_000,
                             help="All parameters, embeddings included.",
-                            **_widget("vocab.cost.total_w", "vocab.cost.total", 124_439_808))
+                            **_widget("vocab_w_cost_total", "vocab.cost.total", 124_439_808))
     c4, c5, c6 = st.columns(3)
     tied = c4.radio("Input and output embeddings", ["tied", "untied"], horizontal=True,
                     format_func={"tied": "tied (one matrix)", "untied": "untied (two)"}.get,
-                    **_widget("vocab.cost.tied_w", "vocab.cost.tied", "tied"))
+                    **_widget("vocab_w_cost_tied", "vocab.cost.tied", "tied"))
     precision = c5.radio("Precision", list(PRECISIONS), horizontal=True,
                          help="; ".join(f"{k}: {v}" for k, v in PRECISION_NOTES.items()),
-                         **_widget("vocab.cost.precision_w", "vocab.cost.precision", "bf16"))
+                         **_widget("vocab_w_cost_precision", "vocab.cost.precision", "bf16"))
     compare = c6.number_input("Compare with vocabulary size V′ (0: off)", min_value=0, max_value=10_000_000,
-                              step=1_000, **_widget("vocab.cost.compare_w", "vocab.cost.compare", 0))
+                              step=1_000, **_widget("vocab_w_cost_compare", "vocab.cost.compare", 0))
 
     config = ModelConfig(int(vocab), int(hidden), tied == "tied", int(total))
     st.caption(f"V = {config.vocab_size:,} · d = {config.hidden_size:,} · N = {config.total_params:,} "
@@ -423,13 +423,13 @@ def cost_section(chart_vocab: int) -> None:
     if cost.embedding_params > config.total_params:
         st.warning(f"The embeddings alone ({cost.embedding_params:,}) exceed the total N ({config.total_params:,}): "
                    "raise N, or lower V or d.")
-    _show("cost:" + ":".join(map(str, parts["value"])), lambda: cost_share_chart(parts), key="vocab.cost_chart")
+    _show("cost:" + ":".join(map(str, parts["value"])), lambda: cost_share_chart(parts), key="vocab_w_cost_chart")
     reals = pd.DataFrame([dict(name=r.name, size=r.size, kind="published") for r in REAL_VOCABS])
     yours = [dict(name="chosen above", size=chart_vocab, kind="yours")]
     if int(vocab) != chart_vocab:
         yours.append(dict(name="calculator", size=int(vocab), kind="yours"))
     frame = pd.concat([reals, pd.DataFrame(yours)], ignore_index=True)
-    _show("real:" + ":".join(str(y["size"]) for y in yours), lambda: real_vocab_chart(frame), key="vocab.real_chart")
+    _show("real:" + ":".join(str(y["size"]) for y in yours), lambda: real_vocab_chart(frame), key="vocab_w_real_chart")
 
 
 def _cost_metrics(cost) -> None:
@@ -509,8 +509,8 @@ def languages_section(choice: RunChoice, vocab: int, k: int) -> None:
     table = pd.concat([table, language_table(ours, texts)], ignore_index=True)
 
     lang_key = f"{choice.key}:{k}:" + ":".join(ours_keys)
-    _show("lang-tokens:" + lang_key, lambda: language_tokens_chart(table), key="vocab.lang_tokens")
-    _show("lang-ratio:" + lang_key, lambda: language_ratio_chart(table), key="vocab.lang_ratio")
+    _show("lang-tokens:" + lang_key, lambda: language_tokens_chart(table), key="vocab_w_lang_tokens")
+    _show("lang-ratio:" + lang_key, lambda: language_ratio_chart(table), key="vocab_w_lang_ratio")
     _explain_languages(table, list(ours))
     with st.expander("Exact numbers"):
         st.dataframe(

@@ -20,7 +20,7 @@ import pandas as pd
 import streamlit as st
 
 from bpe_core import TrainerSettings, TrainingRun, WordTable, train
-from bpe_core.pretrained import openai_tokenizer
+from bpe_core.pretrained import load_pretrained
 from ui.shared.cache import byte_cached
 from ui.shared.corpora import python_reference_text
 from ui.vocab.curves import LANGUAGES, held_out_curve, held_out_steps, language_table, split_text, training_curve
@@ -38,7 +38,6 @@ __all__ = [
     "held_out_for",
     "language_texts",
     "openai_language_table",
-    "cached_openai_tokenizer",
 ]
 
 CORPORA_DIR = Path(__file__).resolve().parents[2] / "corpora"
@@ -201,14 +200,8 @@ def language_texts() -> dict[str, str]:
             if (folder / f"{code}.txt").exists()}
 
 
-@st.cache_resource(show_spinner=False)
-def cached_openai_tokenizer(name: str):
-    """GPT-2, cl100k_base or o200k_base, loaded once per process and never mutated."""
-    return openai_tokenizer(name)
-
-
 @st.cache_resource(show_spinner="Loading the GPT-2, cl100k and o200k tokenizers…")
 def openai_language_table() -> pd.DataFrame:
     """Tokens per language for the three OpenAI tokenizers (computed once)."""
-    tokenizers = {label: cached_openai_tokenizer(name) for name, label in OPENAI_LABELS.items()}
+    tokenizers = {label: load_pretrained(name) for name, label in OPENAI_LABELS.items()}
     return language_table(tokenizers, language_texts())
