@@ -918,6 +918,9 @@ class WordPieceTokenizer:
             )
         return text
 
+    #: SentencePiece's name for the same lookup, so either name works on every kind.
+    id_to_piece = token_text
+
     def token_bytes(self, token_id: int) -> bytes:
         """The token's text as UTF-8, without the continuation prefix."""
         text = self.token_text(token_id)

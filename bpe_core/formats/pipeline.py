@@ -313,6 +313,9 @@ class PipelineTokenizer:
             raise ValueError(f"Token id {token_id} is not in the {self.name} vocabulary. Check the ids.")
         return self.vocab[token_id]
 
+    #: SentencePiece's name for the same lookup, so either name works on every kind.
+    id_to_piece = token_text
+
     def token_bytes(self, token_id: int) -> bytes:
         """The bytes a token stands for: GPT-2's byte form read back for a byte-level
         tokenizer, the byte of a byte-fallback token (`<0x0A>`), else the token decoded

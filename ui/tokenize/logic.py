@@ -413,7 +413,7 @@ def token_title(tok: Tokenizer, token_id: int | None, data: bytes, *, position: 
         return f"{head}id {token_id} · special token\nbytes {hex_bytes(data)}\nnot made by merges"
     rank = token_rank(tok, token_id)
     if not has_merges(tok):
-        return f"{head}id {token_id}\nbytes {hex_bytes(data)}\n{tok.id_to_piece(token_id)}"
+        return f"{head}id {token_id}\nbytes {hex_bytes(data)}\n{tok.token_text(token_id)}"
     if tok.ranks is not None:
         rank_line = f"rank {rank}"
     elif rank is None:

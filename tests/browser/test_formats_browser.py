@@ -1,0 +1,52 @@
+"""Your own tokenizer file on the Tokenize page, in a real browser: upload a tokenizer.json
+built here with Hugging Face tokenizers and see the page split the text into the
+library's tokens (screenshot: test-artifacts/formats_upload.png).
+
+Waits use Playwright's auto-retrying `expect`, never sleeps; the home page is opened
+first (a deep link on a fresh server can miss the page list).
+"""
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+from tokenizers import Tokenizer as HFTokenizer, decoders as D, models, normalizers as N, pre_tokenizers as P, trainers
+
+from bpe_core.formats import load_tokenizer
+
+
+def _wordpiece_file(path) -> HFTokenizer:
+    tok = HFTokenizer(models.WordPiece(unk_token="[UNK]"))
+    tok.normalizer, tok.pre_tokenizer, tok.decoder = N.BertNormalizer(), P.BertPreTokenizer(), D.WordPiece()
+    corpus = ["Tokenizers split words into pieces; unbelievable pieces split again.",
+              "The library opens at 9:30 today. Good morning!"] * 5
+    tok.train_from_iterator(corpus, trainers.WordPieceTrainer(vocab_size=150, show_progress=False,
+                                                              special_tokens=["[UNK]"]))
+    tok.save(str(path))
+    return tok
+
+
+@pytest.fixture(autouse=True)
+def patient_expect():
+    expect.set_options(timeout=20_000)
+    yield
+    expect.set_options(timeout=5_000)
+
+
+def test_upload_a_tokenizer_json_and_see_it_split_text(page: Page, app_url, artifacts, tmp_path):
+    path = tmp_path / "tokenizer.json"
+    theirs = _wordpiece_file(path)
+    page.goto(app_url)
+    expect(page.get_by_role("heading", name="Byte-pair encoding, step by step")).to_be_visible()
+    page.goto(f"{app_url}/tokenize-text")
+    expect(page.get_by_role("heading", name="Tokenize text")).to_be_visible()
+    page.get_by_text("Your own tokenizer file").click()
+    page.locator(".st-key-tokenize_w_upload_files input[type=file]").set_input_files(str(path))
+    expect(page.get_by_text("Your file: tokenizer.json").first).to_be_visible()
+    text = page.locator(".st-key-tokenize_w_text textarea").input_value()
+    ids = theirs.encode(text, add_special_tokens=False).ids
+    assert load_tokenizer(path).encode(text) == ids
+    box = page.locator('[data-testid="stMetric"]').filter(has=page.get_by_text("Tokens", exact=True))
+    expect(box.locator('[data-testid="stMetricValue"]')).to_have_text(f"{len(ids):,}")
+    chips = page.locator(".bpe-tokens.bpe-scroll").first.locator("span:not(.mk)")
+    expect(chips).to_have_count(len(ids))
+    page.screenshot(path=str(artifacts / "formats_upload.png"), full_page=True)
