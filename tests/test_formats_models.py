@@ -82,14 +82,33 @@ def case(request, tmp_path_factory):
     return request.param, path, HFTokenizer.from_file(str(path)), load_tokenizer(path)
 
 
+def _scores(path) -> dict[str, float] | None:
+    model = json.loads(path.read_text(encoding="utf-8"))["model"]
+    return {piece: score for piece, score in model["vocab"]} if model["type"] == "Unigram" else None
+
+
+def _near_tie(scores, ours: list[str], theirs: list[str]) -> bool:
+    """Two Unigram segmentations whose total scores agree to 1e-12 (relative): the same
+    pieces in another order, whose float sums differ in the last bit. The library does not
+    always keep the one with the larger float sum there; we keep the larger."""
+    total = lambda tokens: sum(scores.get(t, 0.0) for t in tokens)  # noqa: E731
+    return sorted(ours) == sorted(theirs) and abs(total(ours) - total(theirs)) <= 1e-12 * abs(total(theirs))
+
+
 def test_ids_and_tokens_match_the_library(case):
     name, path, theirs, ours = case
     assert ours.model_type == json.loads(path.read_text(encoding="utf-8"))["model"]["type"]
+    scores, ties = _scores(path), 0
     for text in TEXTS:
         got = theirs.encode(text, add_special_tokens=False)
         pairs = ours.encode_pairs(text, allowed_special="all")
+        if scores is not None and [s for _, s in pairs] != got.tokens:
+            assert _near_tie(scores, [s for _, s in pairs], got.tokens), (name, text)
+            ties += 1
+            continue
         assert [i for i, _ in pairs] == got.ids, (name, text)
         assert [s for _, s in pairs] == got.tokens, (name, text)
+    assert ties <= len(TEXTS) // 200, ties
 
 
 def test_decode_matches_the_library(case):
@@ -97,6 +116,8 @@ def test_decode_matches_the_library(case):
     for text in TEXTS:
         ids = theirs.encode(text, add_special_tokens=False).ids
         assert ours.decode(ids) == theirs.decode(ids, skip_special_tokens=False), (name, text)
+        mine = ours.encode(text, allowed_special="all")
+        assert ours.decode(mine) == theirs.decode(mine, skip_special_tokens=False), (name, text)
 
 
 #: Cases whose normalizer composes characters or reorders marks (NFKC, NFD): there a token
@@ -114,7 +135,9 @@ def test_token_spans_match_the_library_offsets(case):
     for text in TEXTS:
         got = theirs.encode(text, add_special_tokens=False)
         spans = ours.token_spans(text, allowed_special="all")
-        assert [s.id for s in spans] == got.ids, (name, text)
+        assert [s.id for s in spans] == ours.encode(text, allowed_special="all"), (name, text)
+        if [s.id for s in spans] != got.ids:  # a near tie (see test_ids_and_tokens_match_the_library)
+            continue
         for span, (start, end) in zip(spans, got.offsets):
             assert 0 <= span.start <= span.end <= len(text)
             checked += 1
@@ -183,4 +206,8 @@ def test_cli_prints_the_library_output(case, tmp_path, flag):
     out = subprocess.run([sys.executable, "-m", "bpe_core", "encode", "--tokenizer", str(path), "--file", str(file), flag],
                          capture_output=True, text=True, cwd=REPO, check=True).stdout
     got = theirs.encode(text, add_special_tokens=False)
-    assert json.loads(out) == (got.ids if flag == "--json" else got.tokens), name
+    mine = load_tokenizer(path).encode_pairs(text, allowed_special="all")
+    assert json.loads(out) == ([i for i, _ in mine] if flag == "--json" else [t for _, t in mine]), name
+    scores = _scores(path)
+    if scores is None or not _near_tie(scores, [t for _, t in mine], got.tokens):
+        assert json.loads(out) == (got.ids if flag == "--json" else got.tokens), name
