@@ -11,7 +11,7 @@ from ui.train import state as state
 from ui.shared.markdown import md_error
 
 state.init()
-present = st.session_state[state.VIEW] == "present"
+present = st.session_state[state.LAYOUT] == "present"
 if not present:
     st.title("Train a BPE tokenizer")
     st.markdown(
