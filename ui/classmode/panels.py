@@ -191,7 +191,10 @@ def _student_fragment() -> None:
     state, _changed = session.poll()
     if session.role() is None or state is None:  # the class ended or expired
         if not full:
-            st.rerun(scope="app")
+            st.rerun(scope="app")  # the next full run says why, once, and stops the timer
+        message = ss.pop(session.ERROR, None)
+        if message:
+            st.error(md_error(message), icon=":material/school:")
         return
     view = train_state.current_view()
     if session.apply_class_step(view) and not full:
