@@ -182,7 +182,7 @@ def test_a_student_cannot_step_the_class_and_can_explore_then_rejoin(store):
     assert stu.session_state["train.step"] == 2
     assert store.poll(state.code, session="observer").step == 0  # the class did not move
     stu.run()
-    assert "exploring on your own" in banner(stu)
+    assert "exploring on your own" in banner(stu)  # clicking Step detached them
     ins.button(key="train_btn_step").click().run()
     stu.run()
     assert stu.session_state["train.step"] == 2  # detached: the class's step is not forced

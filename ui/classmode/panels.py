@@ -59,7 +59,11 @@ def train_banner(view: RunView) -> None:
     try:
         if role == "instructor":
             _instructor_panel(view)
-            st.fragment(run_every=session.POLL_SECONDS)(_instructor_fragment)()
+            q = session.current().question if session.current() else None
+            # A timer only while answers can arrive: a timer tick carries every widget's value
+            # from the browser and could undo a step the browser has not drawn yet.
+            live = q is not None and q.status == "open"
+            st.fragment(run_every=session.POLL_SECONDS if live else None)(_instructor_fragment)()
         else:
             st.fragment(run_every=session.POLL_SECONDS)(_student_fragment)()
     finally:
@@ -208,7 +212,8 @@ def _student_banner(state) -> None:
         left, right = st.columns([3, 1.2], vertical_alignment="center")
         if session.following():
             left.markdown(f":material/school: **Class {state.display_code}**: you follow the instructor "
-                          f"(step **{state.step}**). Step on your own to explore; you can rejoin any time.")
+                          f"(step **{state.step}**). Click Step or Explore on my own to explore alone; "
+                          "you can rejoin any time.")
             right.button("Explore on my own", key="class_btn_detach", on_click=session.detach, width="stretch")
         else:
             left.markdown(f":material/school: **Class {state.display_code}**: the instructor is at step "

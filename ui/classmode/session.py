@@ -35,7 +35,7 @@ CODE = "class.code"
 TOKEN = "class.token"          # the instructor token (instructor sessions only)
 CLASS = "class.state"          # the last ClassState seen
 FOLLOW = "class.follow"        # a student follows the class's step
-APPLIED = "class.applied"      # the class step last put on this student's page
+APPLIED = "class.applied"      # the class step last put on this student's page (informative)
 PUSHED = "class.pushed"        # the step the instructor last sent
 ERROR = "class.error"          # what the last poll met (cleared by the next good one), or None
 NOTICE = "class.notice"        # what the last action met (cleared by the next action), or None
@@ -203,6 +203,7 @@ def _instructor_change(change: Callable[[ClassStore, str, str], ClassState]) -> 
     new = _call(lambda: change(class_store(), state.code, ss[TOKEN]))
     if new is not None:
         ss[CLASS] = new
+        ss[APP_RERUN] = True  # the answers' timer runs only while a question is open
 
 
 def open_question() -> None:
@@ -295,16 +296,18 @@ def class_step_applies(view: RunView) -> bool:
 
 def apply_class_step(view: RunView) -> bool:
     """A following student: put the class's step on the page. Returns True if it moved.
-    A student who stepped on their own (or changed the corpus) stops following."""
+
+    The class's step is enforced while following, whatever the page's step is: a polling
+    tick can carry the slider's previous value from the browser (sent before the browser
+    saw the new step) and move the page back; the next poll puts it right again. A student
+    leaves the class's pace with "Explore on my own" or by clicking Step, Back, Reset or
+    Play (see `hooks.after_step`); changing the corpus or the settings also detaches.
+    """
     state = current()
     if not following() or state is None:
         return False
-    if not class_step_applies(view):
+    if not class_step_applies(view) or clicked_own_step():
         ss[FOLLOW] = False
-        return False
-    applied = ss.get(APPLIED)
-    if applied is not None and train_state.step() != applied:
-        ss[FOLLOW] = False  # they stepped on their own
         return False
     target = min(state.step, view.steps)
     ss[APPLIED] = target
@@ -313,6 +316,16 @@ def apply_class_step(view: RunView) -> bool:
     train_state.stop_playing()
     train_state.set_step(target)
     return True
+
+
+#: The Train page's own stepping buttons: a following student who clicks one explores alone.
+OWN_STEP_BUTTONS = ("train_btn_step", "train_btn_back", "train_btn_reset", "train_btn_play", "train_btn_next")
+
+
+def clicked_own_step() -> bool:
+    """Whether this run started with a click on one of the page's stepping buttons (a
+    button is True only in the run its click started, so a stale value never counts)."""
+    return any(ss.get(key) is True for key in OWN_STEP_BUTTONS)
 
 
 def detach() -> None:
