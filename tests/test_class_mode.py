@@ -322,12 +322,17 @@ def test_tally_chart_spec_marks_the_right_answers():
     assert spec["layer"][0]["mark"]["type"] == "bar"
 
 
-def test_qr_png_is_sized_for_a_projector():
+def test_qr_png_is_sized_for_a_projector_and_decodes_to_the_join_link():
+    import io
     import struct
-    link = logic.join_url("http://192.168.1.20:8501/", "x" * 22)
+    zxingcpp = pytest.importorskip("zxingcpp")  # requirements-dev.txt
+    from PIL import Image
+    link = logic.join_url("http://192.168.1.20:8501/", "Zk3_-q" * 4)
     png = logic.qr_png(link)
     width, height = struct.unpack(">II", png[16:24])
     assert width == height and 330 <= width <= QR_WIDTH + 80
+    found = zxingcpp.read_barcodes(Image.open(io.BytesIO(png)))
+    assert [r.text for r in found] == [link]
 
 
 def test_snapshot_fits_the_store_for_the_longest_shareable_text():
