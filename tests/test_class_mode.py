@@ -343,3 +343,39 @@ def test_snapshot_fits_the_store_for_the_longest_shareable_text():
     assert len(json.dumps(snap).encode()) <= SNAPSHOT_MAX_BYTES
     assert logic.snapshot_params(snap)["text"] == text
     assert logic.class_snapshot(preset_corpus("sennrich"), Settings(), "k")["params"] == {"preset": "sennrich"}
+
+
+# ---- through Redis, with a real redis-server killed mid-class ----------------------------
+def test_a_class_through_redis_survives_a_redis_restart(tmp_path):
+    import uuid
+
+    from redis_server import RedisServer, require_redis_server
+    require_redis_server()
+    server = RedisServer(tmp_path)
+    server.start()
+    store = open_store(server.url, limits=GENEROUS, prefix=f"test:{uuid.uuid4().hex}:")
+    session.use_store(store)
+    try:
+        ins = instructor_with_class()
+        stu = student({"class": class_state(ins).join_token})
+        ins.button(key="train_btn_step").click().run()
+        stu.run()
+        assert stu.session_state["train.step"] == 1
+        server.kill()
+        stu.run()
+        assert not stu.exception
+        assert any("cannot be reached" in e or "paused" in e for e in texts(stu, "error")), texts(stu, "error")
+        assert role_of(stu) == "student"
+        ins.button(key="train_btn_step").click().run()  # the instructor's page keeps working too
+        assert not ins.exception and ins.session_state["train.step"] == 2
+        server.start()
+        for at in (ins, stu):
+            at.session_state["class.paused_until"] = 0.0  # skip the pause between tries
+        ins.button(key="train_btn_step").click().run()  # step 3 reaches the class now
+        stu.run()
+        assert stu.session_state["train.step"] == 3 and not texts(stu, "error")
+    finally:
+        session.use_store(None)
+        if hasattr(store, "close"):
+            store.close()
+        server.stop()

@@ -58,6 +58,7 @@ def train_banner(view: RunView) -> None:
     ss[FULL_RUN] = True
     try:
         if role == "instructor":
+            session.push_step(view, train_state.step())  # retries a step the store missed (an outage)
             _instructor_panel(view)
             q = session.current().question if session.current() else None
             # A timer only while answers can arrive: a timer tick carries every widget's value
