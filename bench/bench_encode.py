@@ -35,11 +35,11 @@ from _common import corpus, header, table  # noqa: E402
 import tiktoken  # noqa: E402
 
 from bpe_core import TrainerSettings, WordTable, train  # noqa: E402
-from bpe_core.openai_files import load_openai_encoding  # noqa: E402
+from bpe_core.pretrained.openai_files import load_openai_encoding  # noqa: E402
 from bpe_core.pretokenize import PATTERNS, compile_splitter  # noqa: E402
 from bpe_core.pretrained import PRETOKENIZER_OF, openai_tokenizer  # noqa: E402
-from bpe_core.tokenizer import Tokenizer  # noqa: E402
-from bpe_core.training import DEFAULT_SPECIAL  # noqa: E402
+from bpe_core.encode.tokenizer import Tokenizer  # noqa: E402
+from bpe_core.train.run import DEFAULT_SPECIAL  # noqa: E402
 
 REPEAT = 5  # best of 5, ours and tiktoken timed round-robin (the machine may be shared)
 TARGET = 0.3  # ours / tiktoken throughput

@@ -17,12 +17,27 @@ Pure Python plus `regex`: no Streamlit, no printing, deterministic.
 from .corpus import WordTable, decode_text_file, parse_word_counts
 from .display import bytes_label, bytes_to_gpt2, gpt2_to_bytes, visible_whitespace
 from .pretokenize import PRETOKENIZERS, Piece, pretokenize
-from .tokenizer import Replay, ReplayStep, Tokenizer, TokenSpan
-from .trainer import TIE_RULES, BPETrainer, CountChange, MergeEvent, TrainerSettings
-from .training import TrainingRun, train
+from .encode.tokenizer import Replay, ReplayStep, Tokenizer, TokenSpan
+from .tie_rules import TIE_RULES, TieRule
+from .train import BPETrainer, CountChange, MergeEvent, TrainerSettings, TrainingRun, train
 from .vocab import END_OF_WORD, UNITS
-from .dropout import dropout_encode, sample_segmentations
-from .spm import SentencePieceTokenizer, shipped_tokenizer
+
+# Loaded on first use (PEP 562), so `import bpe_core` stays cheap for the command line.
+_LAZY = {
+    "dropout_encode": ".dropout", "sample_segmentations": ".dropout",
+    "SentencePieceTokenizer": ".spm", "shipped_tokenizer": ".spm",
+}
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'bpe_core' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
 
 __all__ = [
     "WordTable",
@@ -40,6 +55,7 @@ __all__ = [
     "Tokenizer",
     "TokenSpan",
     "TIE_RULES",
+    "TieRule",
     "BPETrainer",
     "CountChange",
     "MergeEvent",

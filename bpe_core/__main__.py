@@ -16,8 +16,9 @@ from .corpus import WordTable, decode_text_file
 from .display import visible_whitespace
 from .pretokenize import PRETOKENIZERS
 from .pretrained import PRETRAINED, load_pretrained
-from .trainer import TIE_RULES, TrainerSettings, marker_clash
-from .training import TrainingRun, train
+from .tie_rules import TIE_RULES
+from .train.trainer import TrainerSettings, marker_clash
+from .train.run import TrainingRun, train
 from .vocab import END_OF_WORD, UNITS
 
 ALGORITHMS = ("bpe", "wordpiece", "unigram")

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from .pretokenize import check_pretokenizer, iter_piece_texts
+from .pretokenize import check_pretokenizer, piece_texts
 
 __all__ = ["WordTable", "parse_word_counts", "decode_text_file", "MAX_COUNT", "MAX_CORPUS_SYMBOLS"]
 
@@ -73,7 +73,7 @@ class WordTable:
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, not {type(text).__name__}")
         check_pretokenizer(pretokenizer)
-        counts = Counter(iter_piece_texts(text, pretokenizer))  # keeps first-seen order
+        counts = Counter(piece_texts(text, pretokenizer))  # keeps first-seen order
         if not counts:
             raise ValueError(
                 "The corpus is empty: the text has no words"

@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from .tokenizer import Tokenizer
+from .encode.tokenizer import Tokenizer
 
 __all__ = ["dropout_piece", "dropout_encode", "sample_segmentations"]
 

@@ -219,7 +219,7 @@ def pretokenize(text: str, name: str = "gpt2") -> tuple[Piece, ...]:
     )
 
 
-def iter_piece_texts(text: str, name: str) -> list[str]:
+def piece_texts(text: str, name: str) -> list[str]:
     """Only the pieces' texts (faster than :func:`pretokenize` for counting)."""
     pattern = PATTERNS[check_pretokenizer(name)]
     if pattern is None:

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from bpe_core import TIE_RULES, UNITS, END_OF_WORD, BPETrainer, TrainerSettings, WordTable, pretokenize, train
 from bpe_core.display import byte_to_unicode
 from bpe_core.pretrained import openai_tokenizer
-from bpe_core.trainer import MAX_TIES_KEPT
+from bpe_core.train.trainer import MAX_TIES_KEPT
 from naive_bpe import NaiveBPE, gpt2_byte_map
 
 REPO = Path(__file__).resolve().parent.parent
@@ -436,7 +436,7 @@ def test_long_pieces_match_tiktoken(name, text):
     """Pieces over 256 bytes (long digit runs under GPT-2's ` ?\\p{N}++`, whitespace runs)
     take the heap-based loop; its ids equal tiktoken's."""
     tiktoken = pytest.importorskip("tiktoken")
-    from bpe_core.openai_files import load_openai_encoding
+    from bpe_core.pretrained.openai_files import load_openai_encoding
 
     f = load_openai_encoding(name)
     enc = tiktoken.Encoding(name, pat_str=f.pattern, mergeable_ranks=f.mergeable_ranks, special_tokens=f.special_tokens)

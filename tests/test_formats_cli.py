@@ -84,7 +84,7 @@ def test_encode_tokens_with_an_attached_marker_and_an_unseen_character(tmp_path)
 def test_encode_tiktoken_file_with_a_pattern(tmp_path):
     import tiktoken
 
-    from bpe_core.openai_files import load_openai_encoding
+    from bpe_core.pretrained.openai_files import load_openai_encoding
 
     files = load_openai_encoding("cl100k_base")
     path = tmp_path / "ranks.tiktoken"

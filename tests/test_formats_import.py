@@ -28,7 +28,7 @@ from bpe_core.formats import (
     token_strings,
 )
 from bpe_core.formats.tekken import TEKKEN_240911_SHA256, installed_tekken_path
-from bpe_core.openai_files import _package_data_file, load_openai_encoding
+from bpe_core.pretrained.openai_files import _package_data_file, load_openai_encoding
 from stress_strings import stress_strings
 
 REPO = Path(__file__).resolve().parent.parent

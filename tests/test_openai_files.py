@@ -1,4 +1,4 @@
-"""bpe_core.openai_files: OpenAI's original tokenizer files, loaded offline.
+"""bpe_core.pretrained.openai_files: OpenAI's original tokenizer files, loaded offline.
 
 tiktoken is the reference. tiktoken.get_encoding() would download the files, so the
 reference is built offline instead: tiktoken_ext.openai_public's own constructors are
@@ -20,8 +20,8 @@ import tiktoken
 import tiktoken.load
 import tiktoken_ext.openai_public as openai_public
 
-from bpe_core import openai_files as of
-from bpe_core.openai_files import (
+from bpe_core.pretrained import openai_files as of
+from bpe_core.pretrained.openai_files import (
     OPENAI_ENCODINGS,
     OpenAIEncodingFiles,
     load_openai_encoding,
@@ -250,7 +250,7 @@ def test_patterns_work_with_the_regex_module(ours):
 
 def test_module_imports_neither_tiktoken_nor_ui_libraries():
     code = (
-        "import sys, bpe_core.openai_files; "
+        "import sys, bpe_core.pretrained.openai_files; "
         "print(sorted(m for m in ('tiktoken', 'streamlit', 'pandas', 'altair') if m in sys.modules))"
     )
     out = subprocess.run(

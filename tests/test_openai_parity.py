@@ -1,7 +1,7 @@
 """Parity: bpe_core encodes exactly as tiktoken does, for GPT-2, cl100k_base and o200k_base.
 
 The reference is tiktoken built offline from the very same files (ranks, regex and
-special tokens from `bpe_core.openai_files`); `tiktoken.get_encoding` is never called,
+special tokens from `bpe_core.pretrained.openai_files`); `tiktoken.get_encoding` is never called,
 because it downloads. The inputs are the deterministic stress set in
 `tests/stress_strings.py` (over 2000 strings: many scripts, emoji and ZWJ sequences,
 combining marks, code, whitespace runs with mixed newlines, long digit strings,
@@ -25,7 +25,7 @@ import tiktoken
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bpe_core.openai_files import OPENAI_ENCODINGS, load_openai_encoding
+from bpe_core.pretrained.openai_files import OPENAI_ENCODINGS, load_openai_encoding
 from bpe_core.pretrained import openai_tokenizer
 from stress_strings import SURROGATE_STRINGS, families, stress_strings
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 import tiktoken
 
-from bpe_core.openai_files import load_openai_encoding
+from bpe_core.pretrained.openai_files import load_openai_encoding
 from bpe_core.pretrained import PRETRAINED
 from ui.vocab.model_cost import PRESETS, check_figure
 from ui.quirks import logic, quiz

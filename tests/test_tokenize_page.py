@@ -15,7 +15,7 @@ import tiktoken
 from streamlit.testing.v1 import AppTest
 
 from bpe_core import TrainerSettings, WordTable, train
-from bpe_core.openai_files import load_openai_encoding
+from bpe_core.pretrained.openai_files import load_openai_encoding
 from bpe_core.pretrained import openai_tokenizer
 from ui.shared.state import LABEL_KEY, RUN_KEY, STEP_KEY
 from ui.tokenize.logic import COUNT_LIMIT_BYTES, DRAW_LIMIT_BYTES, EXAMPLES, URL_TEXT_LIMIT

@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bpe_core.pretokenize import PATTERNS, compile_pattern, compile_splitter
-from bpe_core.tokenizer import Tokenizer, _whole_edges
+from bpe_core.encode.tokenizer import Tokenizer, _whole_edges
 from stress_strings import stress_strings
 
 OPENAI = ["gpt2", "cl100k", "o200k"]
@@ -268,7 +268,7 @@ def test_a_shared_tokenizer_encodes_from_many_threads(monkeypatch):
     import sys
     import threading
 
-    import bpe_core.tokenizer as tokenizer_module
+    import bpe_core.encode.tokenizer as tokenizer_module
     from bpe_core.pretrained import openai_tokenizer
 
     monkeypatch.setattr(tokenizer_module, "_CACHE_LIMIT", 300)  # clears often

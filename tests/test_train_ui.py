@@ -48,6 +48,12 @@ def test_upload_limit_matches_the_server_config():
     assert config["server"]["maxUploadSize"] == UPLOAD_LIMIT_MB
 
 
+def test_the_browser_sends_no_usage_statistics():
+    """The app runs offline; Streamlit's usage statistics are on unless switched off."""
+    config = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())
+    assert config["browser"]["gatherUsageStats"] is False
+
+
 @pytest.mark.parametrize("preset", list(load_presets()))
 def test_every_preset_builds_and_round_trips_through_the_url(preset):
     corpus = preset_corpus(preset)

@@ -4,10 +4,11 @@ stepped in its own tab; the Hugging Face course's worked examples checked.
 A thin view: the algorithms come from the registry (bpe_core.algorithms.ALGORITHMS), the
 computing lives in ui.algorithms.logic, one view module per algorithm draws its tab.
 """
+import importlib
+
 import streamlit as st
 
 from bpe_core.algorithms import ALGORITHMS
-from ui.algorithms import bpe_view, unigram_view, wordpiece_view
 from ui.algorithms.course import all_checks
 from ui.algorithms.logic import (
     SHOWN_WORDS,
@@ -24,8 +25,8 @@ from ui.algorithms.logic import (
 from ui.algorithms.widgets import choose_corpus, choose_extra, show_error, trained_runs
 from ui.shared.markdown import md_escape
 
-#: One view per registered algorithm: adding an algorithm adds an entry here.
-VIEWS = {"bpe": bpe_view.show, "wordpiece": wordpiece_view.show, "unigram": unigram_view.show}
+#: One view per registered algorithm, found by name: ui/algorithms/<name>_view.py's `show`.
+VIEWS = {name: importlib.import_module(f"ui.algorithms.{name}_view").show for name in ALGORITHMS}
 
 st.title("Three ways to learn a vocabulary")
 st.markdown(

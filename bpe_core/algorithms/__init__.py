@@ -49,7 +49,9 @@ class Algorithm:
     - settings_for(vocab_size): settings that train up to that vocabulary size;
     - train(words, settings): the run (its `events` are `event_type`);
     - last_step(run): the last step; tokenizer_at(run, k): a tokenizer after step k;
-    - segment(tokenizer, word): one word's tokens as strings.
+    - segment(tokenizer, word): one word's tokens as strings;
+    - vocabulary(tokenizer): its tokens as strings, special tokens left out;
+    - base_size(words): the vocabulary it starts from on these words (its alphabet).
     """
 
     name: str
@@ -63,6 +65,8 @@ class Algorithm:
     last_step: Callable[[Any], int]
     tokenizer_at: Callable[[Any, int], Any]
     segment: Callable[[Any, str], tuple[str, ...]]
+    vocabulary: Callable[[Any], list[str]]
+    base_size: Callable[[Any], int]
 
 
 def _table(text: str, *, kind: str) -> WordTable:
@@ -92,6 +96,30 @@ def _unigram_segment(model, word: str) -> tuple[str, ...]:
     return tuple(model.encode_pieces(word))
 
 
+def _bpe_vocabulary(tok) -> list[str]:
+    specials = set(tok.special_tokens.values())
+    return [tok.token_text(i) for i in range(tok.vocab_size) if i not in specials]
+
+
+def _wordpiece_vocabulary(tok) -> list[str]:
+    return [t for t in tok.vocab if t not in tok.special_tokens]
+
+
+def _characters(words) -> set[str]:
+    return {ch for w in (words.words if isinstance(words, WordTable) else words) for ch in w}
+
+
+def _wordpiece_base(table: WordTable) -> int:
+    """BERT's 5 special tokens, each first character and each `##` continuation."""
+    starts = {w[0] for w in table.words}
+    inner = {ch for w in table.words for ch in w[1:]}
+    return 5 + len(starts) + len(inner)
+
+
+def _unigram_vocabulary(model) -> list[str]:
+    return [p for i, p in enumerate(model.pieces) if i != model.unk_id]
+
+
 ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType({
     "bpe": Algorithm(
         name="bpe",
@@ -105,6 +133,8 @@ ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType({
         last_step=lambda run: run.steps,
         tokenizer_at=lambda run, k: run.tokenizer(k),
         segment=_bpe_segment,
+        vocabulary=_bpe_vocabulary,
+        base_size=lambda table: len(_characters(table)),
     ),
     "wordpiece": Algorithm(
         name="wordpiece",
@@ -118,6 +148,8 @@ ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType({
         last_step=lambda run: run.steps,
         tokenizer_at=lambda run, k: run.tokenizer(k),
         segment=_wordpiece_segment,
+        vocabulary=_wordpiece_vocabulary,
+        base_size=_wordpiece_base,
     ),
     "unigram": Algorithm(
         name="unigram",
@@ -131,6 +163,8 @@ ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType({
         last_step=lambda run: len(run.events) - 1,
         tokenizer_at=lambda run, k: run.model_at(k),
         segment=_unigram_segment,
+        vocabulary=_unigram_vocabulary,
+        base_size=lambda words: len(_characters(words)) + 1,  # the characters and <unk>
     ),
 })
 

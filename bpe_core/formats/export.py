@@ -19,7 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from ..tokenizer import Tokenizer
+from ..encode.tokenizer import Tokenizer
 from .gpt2_files import gpt2_files, gpt2_problem, gpt2_zip
 from .hf_json import hf_json_file, hf_problem
 from .subword_nmt import subword_nmt_codes, subword_nmt_problem

@@ -17,7 +17,7 @@ import json
 import zipfile
 
 from ..display import bytes_to_gpt2, gpt2_to_bytes
-from ..tokenizer import Tokenizer
+from ..encode.tokenizer import Tokenizer
 from .checks import Field, Source, check_size, parse_json
 
 __all__ = ["load_gpt2_files", "gpt2_problem", "gpt2_files", "gpt2_zip", "looks_like_vocab_json"]

@@ -21,7 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Collection, Literal, Union
 
-from ..tokenizer import Tokenizer
+from ..encode.tokenizer import Tokenizer
 from .checks import MAX_FILE_BYTES, Source, parse_json
 from .gpt2_files import load_gpt2_files, looks_like_vocab_json
 from .hf_json import load_hf_json, looks_like_hf_json

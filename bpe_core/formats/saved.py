@@ -14,8 +14,8 @@ from typing import Any
 
 from ..display import bytes_to_gpt2, gpt2_to_bytes, visible_whitespace
 from ..pretokenize import PRETOKENIZERS
-from ..tokenizer import Tokenizer
-from ..training import DEFAULT_SPECIAL, TrainingRun
+from ..encode.tokenizer import Tokenizer
+from ..train.run import DEFAULT_SPECIAL, TrainingRun
 from ..vocab import END_OF_WORD, UNITS
 from .checks import Field, Source, describe, parse_json
 

@@ -13,7 +13,7 @@ What it leaves out: subword-nmt's vocabulary filter and glossaries (options of
 """
 from __future__ import annotations
 
-from ..tokenizer import Tokenizer
+from ..encode.tokenizer import Tokenizer
 from .checks import Source, check_size
 
 __all__ = ["subword_nmt_problem", "subword_nmt_codes", "load_subword_nmt_codes", "MARKER"]

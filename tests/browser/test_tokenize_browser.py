@@ -15,7 +15,7 @@ import pytest
 import tiktoken
 from playwright.sync_api import Page, expect
 
-from bpe_core.openai_files import load_openai_encoding
+from bpe_core.pretrained.openai_files import load_openai_encoding
 
 MULTILINGUAL = (
     "English: Good morning! The library opens at 9:30 today.\n"

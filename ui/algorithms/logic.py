@@ -111,13 +111,7 @@ def base_sizes(corpus: PageCorpus) -> dict[str, int]:
     >>> base_sizes(page_corpus("hf_course"))
     {'bpe': 7, 'wordpiece': 12, 'unigram': 9}
     """
-    words = ALGORITHMS["bpe"].words(corpus.text, kind=corpus.kind)
-    chars = {ch for w in words.words for ch in w}
-    starts = {w[0] for w in words.words}
-    inner = {ch for w in words.words for ch in w[1:]}
-    unigram_words = ALGORITHMS["unigram"].words(corpus.text, kind=corpus.kind)
-    unigram_chars = {ch for w in unigram_words for ch in w}
-    return {"bpe": len(chars), "wordpiece": 5 + len(starts) + len(inner), "unigram": len(unigram_chars) + 1}
+    return {name: algo.base_size(algo.words(corpus.text, kind=corpus.kind)) for name, algo in ALGORITHMS.items()}
 
 
 def default_extra(corpus: PageCorpus) -> int:
@@ -242,14 +236,7 @@ def surface(token: str) -> str:
 
 def learned_surfaces(name: str, tokenizer: Any) -> set[str]:
     """The multi-character tokens of a vocabulary, as surfaces (special tokens left out)."""
-    if name == "bpe":
-        specials = set(tokenizer.special_tokens.values())
-        tokens = [tokenizer.token_text(i) for i in range(tokenizer.vocab_size) if i not in specials]
-    elif name == "wordpiece":
-        tokens = [t for t in tokenizer.vocab if t not in tokenizer.special_tokens]
-    else:
-        tokens = [p for i, p in enumerate(tokenizer.pieces) if i != tokenizer.unk_id]
-    return {s for s in map(surface, tokens) if len(s) >= 2}
+    return {s for s in map(surface, ALGORITHMS[name].vocabulary(tokenizer)) if len(s) >= 2}
 
 
 def overlap_regions(sets: Mapping[str, set[str]]) -> list[dict]:

@@ -22,9 +22,13 @@ __all__ = ["md_escape", "md_error"]
 # An underscore between letters or digits (bpe_core) cannot start emphasis in GFM.
 _ALWAYS = re.compile(r"([\\`*~\[\]<>$#|&@]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z]))")
 # A colon that touches the next character starts an emoji or icon shortcode (:smile:,
-# :material/home:) or an autolink (http://); "Line 1: ..." keeps its plain colon.
+# :material/home:); "Line 1: ..." keeps its plain colon. Escaping alone does not stop
+# Streamlit's renderer: it links URLs and draws shortcodes after undoing escapes. A word
+# joiner (U+2060, invisible, zero width) inside each breaks them for good.
 _COLON = re.compile(r":(?=\S)")
-# GFM turns "www.host" into a link by itself.
+_JOIN = "\u2060"
+# Autolinks: http://, https://, ftp://, www. and e-mail addresses.
+_SCHEME = re.compile(r"(?i)\b(https?|ftp|mailto|file|data|javascript)(?=\\?:)")
 _WWW = re.compile(r"(?i)\b(www)\.")
 # List items, rules and setext headings start a line with - + = (or digits and a dot).
 _LINE_START = re.compile(r"(?m)^(\s*)([-+=]|\d+(?=[.)]))")
@@ -38,22 +42,24 @@ def md_escape(text: object) -> str:
     ("Line 1: 'x' is not a number, e.g. 5.") keep their punctuation as it is.
 
     >>> md_escape("![p](http://h/x.png)")
-    '!\\[p\\](http\\://h/x.png)'
+    '!\\[p\\](http\u2060\\:\u2060//h/x.png)'
     >>> md_escape("Line 1: 'low' (e.g. low 5) - fine in bpe_core, not _this_")
     "Line 1: 'low' (e.g. low 5) - fine in bpe_core, not \\_this\\_"
     >>> md_escape(":red[x] :material/home: www.evil.com a@b.c")
-    '\\:red\\[x\\] \\:material/home: www\\.evil.com a\\@b.c'
+    '\\:\u2060red\\[x\\] \\:\u2060material/home: www\u2060\\.evil.com a\u2060\\@b.c'
     """
     out = _ALWAYS.sub(r"\\\1", str(text))
-    out = _COLON.sub(r"\\:", out)
-    out = _WWW.sub(r"\1\\.", out)
+    out = _COLON.sub("\\\\:" + _JOIN, out)
+    out = _SCHEME.sub("\\1" + _JOIN, out)
+    out = _WWW.sub("\\1" + _JOIN + "\\\\.", out)
+    out = out.replace("\\@", _JOIN + "\\@")
     return _LINE_START.sub(r"\1\\\2", out)
 
 
 def md_error(exc: BaseException | str) -> str:
     """An error message (usually quoting user input) for st.error / st.warning.
 
-    >>> print(md_error(ValueError("'[x](http://h)' is not a token id")))
-    '\\[x\\](http\\://h)' is not a token id
+    >>> md_error(ValueError("'[x](http://h)' is not a token id")).replace("\\u2060", "")
+    "'\\\\[x\\\\](http\\\\://h)' is not a token id"
     """
     return md_escape(str(exc))

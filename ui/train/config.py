@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Mapping
 
 from bpe_core import END_OF_WORD, PRETOKENIZERS, TIE_RULES, UNITS, TrainerSettings, WordTable, decode_text_file
-from bpe_core.trainer import MAX_MARKER_LENGTH, marker_clash
+from bpe_core.train.trainer import MAX_MARKER_LENGTH, marker_clash
 from ui.shared.corpora import python_reference_text
 
 __all__ = [

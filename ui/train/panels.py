@@ -21,7 +21,7 @@ import streamlit as st
 from bpe_core import END_OF_WORD, PRETOKENIZERS, TIE_RULES, UNITS
 from bpe_core.formats import merges_text, run_to_json, vocab_text
 from bpe_core.pretokenize import DESCRIPTIONS
-from bpe_core.trainer import TIE_RULE_EXPLANATIONS
+from bpe_core.tie_rules import TIE_RULE_EXPLANATIONS
 from ui.classmode import hooks as class_hooks
 from ui.train import predict as predict
 from ui.shared.cache import byte_cached

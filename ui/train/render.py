@@ -28,7 +28,7 @@ import altair as alt
 
 from bpe_core import TrainingRun
 from bpe_core.display import bytes_label, visible_whitespace
-from bpe_core.trainer import TIE_RULE_EXPLANATIONS
+from bpe_core.tie_rules import TIE_RULE_EXPLANATIONS
 from bpe_core.vocab import base_symbols
 from ui.shared.chips import TOKEN_CSS, TokenChip, chip_for, chip_html
 

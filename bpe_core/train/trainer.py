@@ -18,39 +18,24 @@ recomputes BPE: the pair table before the merge (top N), the ties and the rule t
 chose, the count changes, the words it changed, and the figures after it.
 
 What this module does not do: pre-tokenization (see pretokenize.py), reading files
-(corpus.py), or encoding new text (tokenizer.py).
+(corpus.py), or encoding new text (encode/). The tie rules are objects of their own
+(tie_rules.py); the trainer reads three things off the chosen one: what its key is made
+of, whether the largest key wins, and whether a merge can move a key.
 """
 from __future__ import annotations
 
 from bisect import bisect_left, insort
+from dataclasses import dataclass
 from itertools import accumulate
-from dataclasses import dataclass, field
-from typing import Iterator, NamedTuple
+from typing import Iterator
 
-from .corpus import WordTable
-from .vocab import END_OF_WORD, UNITS, Body, Vocab
+from ..corpus import WordTable
+from ..tie_rules import tie_rule
+from ..vocab import END_OF_WORD, UNITS, Body, Vocab
+from .events import MergeEvent, Pair
 
-__all__ = [
-    "TIE_RULES",
-    "marker_clash",
-    "TrainerSettings",
-    "CountChange",
-    "MergeEvent",
-    "BPETrainer",
-    "Pair",
-]
+__all__ = ["marker_clash", "TrainerSettings", "BPETrainer", "MAX_TIES_KEPT", "MAX_MARKER_LENGTH"]
 
-Pair = tuple[int, int]
-
-TIE_RULES: tuple[str, ...] = ("first-seen", "lexicographic", "smallest-id")
-
-TIE_RULE_EXPLANATIONS: dict[str, str] = {
-    "first-seen": "the pair that occurs first when the words are read in order of first "
-    "appearance, each left to right (Sennrich's Algorithm 1, minbpe, the HF course)",
-    "lexicographic": "the largest pair as a tuple of strings (subword-nmt)",
-    "smallest-id": "the pair with the smallest ids, base symbols numbered in code-point "
-    "order (Hugging Face tokenizers' BpeTrainer)",
-}
 
 #: Words longer than this (in symbols) get a cached table of symbol offsets.
 _LONG_WORD = 48
@@ -96,7 +81,7 @@ class TrainerSettings:
     def __post_init__(self) -> None:
         _check_choice("units", self.units, UNITS)
         _check_choice("end of word", self.end_of_word, END_OF_WORD)
-        _check_choice("tie rule", self.tie_break, TIE_RULES)
+        tie_rule(self.tie_break)
         if not isinstance(self.marker, str):
             raise TypeError(f"marker must be a str, not {type(self.marker).__name__}")
         if self.end_of_word != "none" and not self.marker:
@@ -155,85 +140,6 @@ def marker_clash(settings: TrainerSettings, words: WordTable) -> str | None:
     )
 
 
-class CountChange(NamedTuple):
-    """A pair whose count a merge changed: before and after (0 means absent).
-
-    A named tuple: a merge early in training changes hundreds of counts, and a tuple is
-    the cheapest record Python makes.
-    """
-
-    pair: Pair
-    before: int
-    after: int
-
-    @property
-    def kind(self) -> str:
-        """'appeared', 'vanished', 'up' or 'down'."""
-        if self.before == 0:
-            return "appeared"
-        if self.after == 0:
-            return "vanished"
-        return "up" if self.after > self.before else "down"
-
-
-@dataclass(frozen=True)
-class MergeEvent:
-    """One merge, with everything a view needs to draw that step.
-
-    `step` is 1-based and is the merge's rank: encoding applies lower steps first.
-    Pairs are token ids; `pair_text`, `token` and the vocabulary give their text.
-
-    The pair table and the count changes are stored by column (`table_pairs` and
-    `table_counts`, ...) and read as rows through `top_pairs` and `count_changes`: a run
-    keeps thousands of events, and columns are a few tuples per event where rows would be
-    dozens of small objects for the garbage collector to walk.
-
-    The words a merge changed are kept as indices only (`changed_words`), not with their
-    tokens: a word's tokens at any step come from replaying the merges
-    (`TrainingRun.words_changed(k)`, `TrainingRun.segmentations`). Keeping every changed
-    word's tokens made a run's memory grow with the square of a long word's length (a
-    10,000-character text with no pre-tokenizer held about 92 MB after 5,000 merges).
-    """
-
-    step: int
-    pair: Pair
-    pair_text: tuple[str, str]
-    token_id: int
-    token: str                      # displayed form (GPT-2 bytes form, marker appended)
-    is_new_token: bool              # False if another pair already made this token
-    count: int                      # the pair's count when it was chosen
-    ties: tuple[Pair, ...]          # every pair tied at `count`, in tie-rule order, winner first (capped)
-    tie_count: int                  # how many pairs were tied (including the winner)
-    tie_break: str
-    table_pairs: tuple[Pair, ...]   # the pair table before the merge, best first (top N)...
-    table_counts: tuple[int, ...]   # ...and each row's count
-    changed_pairs: tuple[Pair, ...]  # the pairs whose count the merge changed...
-    counts_before: tuple[int, ...]  # ...their counts before it (0: absent)...
-    counts_after: tuple[int, ...]   # ...and after it (0: gone)
-    changed_words: tuple[int, ...]  # the words the merge changed, ascending
-    merged_occurrences: int         # positions merged, weighted by word count
-    vocab_size: int                 # after the merge
-    corpus_length: int              # tokens in the whole corpus after the merge
-    tokens_in_use: int              # distinct tokens the corpus uses after the merge
-    tokens_retired: tuple[int, ...] = field(default=())  # tokens used no more after this merge
-
-    @property
-    def rank(self) -> int:
-        return self.step
-
-    @property
-    def top_pairs(self) -> tuple[tuple[Pair, int], ...]:
-        """The pair table before the merge as (pair, count) rows, best first."""
-        return tuple(zip(self.table_pairs, self.table_counts))
-
-    @property
-    def count_changes(self) -> tuple[CountChange, ...]:
-        """Every pair whose count the merge changed, with its counts before and after."""
-        return tuple(
-            map(CountChange._make, zip(self.changed_pairs, self.counts_before, self.counts_after))
-        )
-
-
 class BPETrainer:
     """Incremental BPE over a word table. Iterate `iter_merges()` for events.
 
@@ -275,7 +181,8 @@ class BPETrainer:
         pair_count: dict[Pair, int] = {}
         pair_words: dict[Pair, set[int]] = {}
         first: dict[Pair, int] = {}
-        first_seen = s.tie_break == "first-seen"
+        self.rule = rule = tie_rule(s.tie_break)
+        first_seen = rule.key == "first-seen"
         get_words = pair_words.get
         for w, seg in enumerate(segs):
             c = counts[w]
@@ -312,9 +219,9 @@ class BPETrainer:
         # at low counts that are never read cost a set operation per change. Under
         # smallest-id a pair is its own sort key; the other rules sort (key, pair) and
         # keep each pair's key in `_filed` while it is known to be current.
-        self._plain = s.tie_break == "smallest-id"
+        self._plain = rule.key == "ids"  # a pair is its own sort key
         self._first_seen = first_seen
-        self._best_last = s.tie_break == "lexicographic"  # the largest key wins
+        self._best_last = rule.largest_first  # the largest key wins
         self._offsets: dict[int, list[int]] = {}  # long words' symbol offsets (first-seen)
         self._lengths: list[int] = []  # token id -> length of its body
         self._filed: dict[Pair, object] = first  # empty unless first-seen
@@ -332,14 +239,10 @@ class BPETrainer:
         self.stop_reason: str | None = None
 
     # ---- tie rules --------------------------------------------------------------------
-    def first_seen_key(self, p: Pair) -> tuple[int, int]:
-        """(word index, offset) of the pair's first occurrence, reading the words in
-        order of first appearance, each left to right."""
-        return divmod(self._first_key(p), 1 << _OFFSET_BITS)
-
     def _first_key(self, p: Pair) -> int:
-        """`first_seen_key` packed into one int (word << _OFFSET_BITS | offset), which
-        sorts the same way and compares faster."""
+        """Where the pair first occurs, reading the words in order of first appearance,
+        each left to right, packed into one int (word << _OFFSET_BITS | offset in
+        characters or bytes), which sorts like (word, offset) and compares faster."""
         words = self.pair_words[p]
         a, b = p
         while True:
@@ -393,19 +296,6 @@ class BPETrainer:
                 row.sort()
             self._rows[count] = row
         return row
-
-    def bucket(self, count: int, limit: int | None = None) -> list[Pair]:
-        """The pairs with this count in tie-rule order (the would-be winner first)."""
-        row = self._view(count) if count in self._members else []
-        if self._best_last:
-            rows = row[::-1] if limit is None else row[: -limit - 1 : -1]
-        else:
-            rows = row if limit is None else row[:limit]
-        return list(rows) if self._plain else [p for _, p in rows]
-
-    def top_pairs(self, n: int) -> list[tuple[Pair, int]]:
-        """The current pair table's best `n` rows: count descending, then tie-rule order."""
-        return list(zip(*self._table(n)))
 
     def _table(self, n: int) -> tuple[tuple[Pair, ...], tuple[int, ...]]:
         """The best `n` rows of the pair table as two columns: pairs, counts."""
@@ -468,34 +358,48 @@ class BPETrainer:
         self.stop_reason = self._should_stop()
 
     def _merge_once(self) -> MergeEvent:
-        # This is the hot loop of training, written for speed: locals instead of
-        # attributes, one path for the common case of a word where the pair's left token
-        # occurs once (so the pair occurs at most once).
-        s = self.settings
-        sorted_counts = self._sorted_counts
-        plain = self._plain
-        # Find the most frequent pair; every pair at that count is a tie.
-        best = sorted_counts[-1]
+        """One merge, in the four steps of the algorithm's loop."""
+        best, ties, tie_count, table = self._pick()
+        pair = ties[0]
+        a, b = pair
+        # Mint a token for it (or reuse one that another pair already made).
+        new, is_new = self.vocab.add_merged(a, b)
+        self.step += 1
+        delta, changed, merged = self._merge_everywhere(pair, new)
+        changes = self._apply_counts(delta, changed)
+        retired = self._track_usage(a, b, new, merged)
+        self.corpus_length -= merged
+        return self._emit(pair, new, is_new, best, ties, tie_count, table, changes, changed, merged, retired)
+
+    def _pick(self) -> tuple[int, tuple[Pair, ...], int, tuple[tuple[Pair, ...], tuple[int, ...]]]:
+        """The top count, the pairs tied at it in tie-rule order (winner first; the first
+        MAX_TIES_KEPT), how many tie, and the pair table's top rows as two columns."""
+        best = self._sorted_counts[-1]
         row = self._rows.get(best)
         if row is None:
             row = self._view(best)
         tie_count = len(row)
         head = row[: -MAX_TIES_KEPT - 1 : -1] if self._best_last else row[:MAX_TIES_KEPT]
-        ties = tuple(head) if plain else tuple([p for _, p in head])
-        top_n = s.top_n
+        ties = tuple(head) if self._plain else tuple([p for _, p in head])
+        top_n = self.settings.top_n
         if top_n <= tie_count and top_n <= MAX_TIES_KEPT:
-            table_pairs, table_counts = ties[:top_n], (best,) * top_n
+            table = ties[:top_n], (best,) * top_n
         else:
-            table_pairs, table_counts = self._table(top_n)
-        pair = ties[0]
+            table = self._table(top_n)
+        return best, ties, tie_count, table
+
+    def _merge_everywhere(self, pair: Pair, new: int) -> tuple[dict[Pair, int], list[int], int]:
+        """Replace the pair by `new` in every word that has it. Returns the count change
+        of every pair around a merged position, the words changed (ascending) and the
+        occurrences merged (weighted by word count).
+
+        This is the hot loop of training, written for speed: locals instead of
+        attributes, one path for the common case of a word where the pair's left token
+        occurs once (so the pair occurs at most once). `pair_words` may list words that
+        lost a pair since (it is a superset, pruned lazily), so a word with no
+        occurrence is skipped.
+        """
         a, b = pair
-        # Mint a token for it (or reuse one that another pair already made).
-        vocab = self.vocab
-        new, is_new = vocab.add_merged(a, b)
-        self.step += 1
-        # Replace the pair in every word that has it. Only the pairs around each merged
-        # position change; `pair_words` may list words that lost a pair since (it is a
-        # superset, pruned lazily), so a word with no occurrence is skipped.
         delta: dict[Pair, int] = {}
         get = delta.get
         changed: list[int] = []  # the words changed
@@ -586,7 +490,15 @@ class BPETrainer:
             else:
                 ws.update(ws_y)
         delta[pair] = get(pair, 0) - merged_total
-        # Apply the count changes to the table and the bucket queue.
+        return delta, changed, merged_total
+
+    def _apply_counts(self, delta: dict[Pair, int], changed: list[int]) -> tuple[list[Pair], list[int], list[int]]:
+        """Apply the count changes to the pair table and the bucket queue (and, under a
+        first-seen rule, re-key the pairs whose first occurrence may have moved).
+        Returns the pairs whose count changed with their counts before and after."""
+        sorted_counts = self._sorted_counts
+        plain = self._plain
+        pair_words = self.pair_words
         first_seen = self._first_seen
         if first_seen:
             for w in changed:
@@ -661,22 +573,33 @@ class BPETrainer:
                 del row[bisect_left(row, (filed[p], p))]
                 filed[p] = key
                 insort(row, (key, p))
-        # Track which tokens the corpus still uses.
+        return changed_pairs, counts_before, counts_after
+
+    def _track_usage(self, a: int, b: int, new: int, merged: int) -> list[int]:
+        """Update which tokens the corpus still uses; return the ones it stopped using."""
         usage = self.usage
         retired: list[int] = []
-        usage[new] = usage.get(new, 0) + merged_total
+        usage[new] = usage.get(new, 0) + merged
         for t in (a, b) if a != b else (a,):
-            left = usage[t] - (merged_total if a != b else 2 * merged_total)
+            left = usage[t] - (merged if a != b else 2 * merged)
             if left:
                 usage[t] = left
             else:
                 del usage[t]
                 retired.append(t)
-        self.corpus_length -= merged_total
+        return retired
+
+    def _emit(self, pair, new, is_new, best, ties, tie_count, table, changes, changed, merged, retired) -> MergeEvent:
+        """The event of this merge.
+
+        Built without the dataclass's __init__: a frozen dataclass's __init__ sets the
+        fields one object.__setattr__ at a time, which costs more than a late step's own
+        work. Every field is given here (tests compare events with MergeEvent(...)).
+        """
+        a, b = pair
+        vocab = self.vocab
         disp = vocab.displays
-        # A MergeEvent built without its __init__: the frozen dataclass's __init__ sets the
-        # 22 fields one object.__setattr__ at a time, which costs more than a late step's
-        # own work. Every field is given here (tests compare events with MergeEvent(...)).
+        changed_pairs, counts_before, counts_after = changes
         event = _new_object(MergeEvent)
         _set_attribute(
             event,
@@ -691,17 +614,17 @@ class BPETrainer:
                 "count": best,
                 "ties": ties,
                 "tie_count": tie_count,
-                "tie_break": s.tie_break,
-                "table_pairs": table_pairs,
-                "table_counts": table_counts,
+                "tie_break": self.settings.tie_break,
+                "table_pairs": table[0],
+                "table_counts": table[1],
                 "changed_pairs": tuple(changed_pairs),
                 "counts_before": tuple(counts_before),
                 "counts_after": tuple(counts_after),
                 "changed_words": tuple(changed),
-                "merged_occurrences": merged_total,
+                "merged_occurrences": merged,
                 "vocab_size": len(vocab.bodies),
                 "corpus_length": self.corpus_length,
-                "tokens_in_use": len(usage),
+                "tokens_in_use": len(self.usage),
                 "tokens_retired": tuple(retired),
             },
         )

@@ -31,8 +31,9 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
-from .display import byte_to_unicode, unicode_to_byte
-from .pretokenize import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN
+from ..display import byte_to_unicode, unicode_to_byte
+from ..pretokenize import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN
+from ..encode.merge_loop import NO_MERGE, merge_lowest
 
 OPENAI_ENCODINGS: tuple[str, ...] = ("gpt2", "cl100k_base", "o200k_base")
 
@@ -386,7 +387,6 @@ def recover_merges(mergeable_ranks: dict[bytes, int]) -> list[tuple[bytes, bytes
     For GPT-2 this reproduces vocab.bpe line by line.
     """
     get = mergeable_ranks.get
-    single = [bytes((byte,)) for byte in range(256)]
     merges: list[tuple[bytes, bytes]] = []
     for token, rank in sorted(mergeable_ranks.items(), key=lambda item: item[1]):
         n = len(token)
@@ -396,30 +396,19 @@ def recover_merges(mergeable_ranks: dict[bytes, int]) -> list[tuple[bytes, bytes
             # Two single bytes: nothing else could have produced this token.
             merges.append((token[:1], token[1:]))
             continue
-        parts = [single[byte] for byte in token]
-        # pair_ranks[i] = rank of parts[i] + parts[i + 1]. Pairs that are not tokens get
-        # `rank`; pairs with a rank >= `rank` may not be merged either, and min() below
-        # never picks them while a usable pair exists.
-        pair_ranks = [get(token[i : i + 2], rank) for i in range(n - 1)]
-        while len(parts) > 2:
-            best_rank = min(pair_ranks)
-            if best_rank >= rank:
-                raise ValueError(
-                    f"Token {token!r} (rank {rank}) cannot be built from two lower-ranked "
-                    f"tokens: BPE with the lower ranks stops at {len(parts)} parts {parts!r}. "
-                    f"These ranks are not a consistent BPE merge order; pass the mergeable ranks "
-                    f"of a real BPE vocabulary."
-                )
-            best_i = pair_ranks.index(best_rank)  # leftmost on ties, like tiktoken
-            merged = parts[best_i] + parts[best_i + 1]
-            parts[best_i] = merged
-            del parts[best_i + 1]
-            del pair_ranks[best_i]
-            # Refresh the (at most two) pairs that now involve the merged part.
-            if best_i > 0:
-                pair_ranks[best_i - 1] = get(parts[best_i - 1] + merged, rank)
-            if best_i < len(parts) - 1:
-                pair_ranks[best_i] = get(merged + parts[best_i + 1], rank)
+
+        def rank_below(x: bytes, y: bytes, limit: int = rank) -> float:
+            r = get(x + y)
+            return r if r is not None and r < limit else NO_MERGE  # only lower-ranked tokens
+
+        parts = merge_lowest([token[i : i + 1] for i in range(n)], rank_below, bytes.__add__)
+        if len(parts) != 2:
+            raise ValueError(
+                f"Token {token!r} (rank {rank}) cannot be built from two lower-ranked "
+                f"tokens: BPE with the lower ranks stops at {len(parts)} parts {parts!r}. "
+                f"These ranks are not a consistent BPE merge order; pass the mergeable ranks "
+                f"of a real BPE vocabulary."
+            )
         merges.append((parts[0], parts[1]))
     return merges
 

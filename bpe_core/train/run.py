@@ -13,10 +13,11 @@ import weakref
 from dataclasses import dataclass
 from typing import Callable
 
-from .corpus import WordTable
-from .tokenizer import Tokenizer
-from .trainer import BPETrainer, MergeEvent, Pair, TrainerSettings
-from .vocab import Body, base_symbols
+from ..corpus import WordTable
+from ..encode.tokenizer import Tokenizer
+from .events import MergeEvent, Pair
+from .trainer import BPETrainer, TrainerSettings
+from ..vocab import Body, base_symbols
 
 __all__ = ["TrainingRun", "train", "DEFAULT_SPECIAL"]
 
