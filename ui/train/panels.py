@@ -22,6 +22,7 @@ from bpe_core import END_OF_WORD, PRETOKENIZERS, TIE_RULES, UNITS
 from bpe_core.formats import merges_text, run_to_json, vocab_text
 from bpe_core.pretokenize import DESCRIPTIONS
 from bpe_core.tie_rules import TIE_RULE_EXPLANATIONS, tie_rule
+from ui.classmode import hooks as class_hooks
 from ui.train import predict as predict
 from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_error, md_escape
@@ -222,6 +223,7 @@ def _step_fragment() -> None:
         _vocab_and_figures(view, k)
         _downloads_and_link(view, k)
     state.publish(view)
+    class_hooks.after_step(view, k)  # an instructor's step goes to the class
     state.sync_url()
     sidebar_caption()  # a step reruns only this fragment: keep the sidebar in step
 
