@@ -13,6 +13,7 @@ PAGES = [
     st.Page("views/vocab_size.py", title="Vocabulary size", icon=":material/bar_chart:", url_path="vocabulary-size"),
     st.Page("views/algorithms.py", title="Algorithms", icon=":material/account_tree:", url_path="algorithms"),
     st.Page("views/quirks.py", title="Quirks", icon=":material/psychology_alt:", url_path="tokenizer-quirks"),
+    st.Page("views/join_class.py", title="Join a class", icon=":material/school:", url_path="join"),
 ]
 
 page = st.navigation(PAGES)

@@ -17,6 +17,17 @@ button, and a click after which the step slider ("Step k of n") did not move on 
 **Exceptions** are exception elements in the deltas (what a browser shows as a red box).
 When the step reaches the end, the session clicks Reset (not timed) and goes on.
 
+With ``--action follow`` the sessions are a class: one extra session, the instructor,
+opens ``--url`` (the Train page), clicks "Start a class", reads the join link from the
+page and clicks Step every think time; each of ``--sessions`` students opens that link
+(the join page, which switches to the Train page), then does what a browser does with the
+class banner's timer: it reads the ``auto_rerun`` message (interval and fragment id) and
+sends an auto-rerun of that fragment every interval. A tick's **latency** runs to the
+run's final ``script_finished`` (a tick that sees a new step reruns the whole page: the
+fragment ends early for that rerun, which is timed too). Also reported: the **lag** from
+the instructor's step (its click's ``script_finished``) to the first tick that shows it
+on each student's page, and the instructor's own step latency.
+
 The browser also sends every other widget's current value with each click; this script
 sends only the button's trigger (the Train page keeps its state under its own keys, so
 the rerun does the same work). It never leaves loopback: the URL's host must be
@@ -25,6 +36,8 @@ the rerun does the same work). It never leaves loopback: the URL's host must be
     python -m streamlit run app.py --server.port 8765 --server.headless true &
     python bench/load_app.py --url "http://127.0.0.1:8765/train-bpe?preset=english" \\
         --sessions 30 --think 2 --duration 120
+    python bench/load_app.py --url "http://127.0.0.1:8765/train-bpe?preset=english" \\
+        --action follow --sessions 30 --think 2.5 --duration 120
 
 Prints a Markdown table (``--json`` prints one JSON object instead); exits 1 when any
 error or exception was seen.
@@ -50,6 +63,7 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 LOOPBACK = {"127.0.0.1", "::1", "localhost"}
 STEP_LABEL = re.compile(r"Step (\d+) of (\d+)")
 FINISHED_OK = {ForwardMsg.FINISHED_SUCCESSFULLY, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY}
+JOIN_LINK = re.compile(r"/join\?class=([A-Za-z0-9_-]+)$")
 
 
 @dataclass
@@ -63,6 +77,10 @@ class Page:
     status: int | None = None
     messages: int = 0
     bytes: int = 0
+    join_token: str | None = None          # the class's join link, if the page shows one
+    auto_rerun: tuple[float, str] | None = None  # (interval, fragment id) of a timer
+    reran_app: bool = False                # the run ended early for a rerun of the app
+    page_hash: str = ""                    # the page the session is on (after st.switch_page)
 
 
 @dataclass
@@ -73,6 +91,9 @@ class Tally:
     exceptions: list[str] = field(default_factory=list)
     rerun_bytes: list[int] = field(default_factory=list)
     resets: int = 0
+    lags: list[float] = field(default_factory=list)          # follow: instructor's step -> a student sees it
+    app_reruns: int = 0                                       # follow: ticks that reran the page
+    instructor: list[float] = field(default_factory=list)    # follow: the instructor's Step latencies
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -101,12 +122,17 @@ def stream_url(url: str) -> tuple[str, str, str]:
     return f"ws://{host}:{parts.port or 80}/_stcore/stream", parts.path.strip("/"), parts.query
 
 
-def rerun_message(page_name: str, query: str, *, fragment: str = "", trigger: str = "") -> bytes:
+def rerun_message(page_name: str, query: str, *, fragment: str = "", trigger: str = "",
+                  auto: bool = False, page_hash: str = "") -> bytes:
     msg = BackMsg()
     state = msg.rerun_script
     state.page_name, state.query_string = page_name, query
+    if page_hash:  # as the browser does once it knows the page (e.g. after st.switch_page)
+        state.page_name, state.page_script_hash = "", page_hash
     if fragment:
         state.fragment_id = fragment
+    if auto:
+        state.is_auto_rerun = True
     if trigger:
         widget = state.widget_states.widgets.add()
         widget.id, widget.trigger_value = trigger, True
@@ -126,6 +152,10 @@ def read_element(fm: ForwardMsg, page: Page) -> None:
         m = STEP_LABEL.fullmatch(element.slider.label)
         if m:
             page.step, page.steps = int(m.group(1)), int(m.group(2))
+    elif kind == "code":
+        m = JOIN_LINK.search(element.code.code_text.strip())
+        if m:
+            page.join_token = m.group(1)
     elif kind == "exception":
         page.exceptions.append(f"{element.exception.type}: {element.exception.message}"[:300])
 
@@ -144,7 +174,14 @@ async def run_once(ws, message: bytes, timeout: float) -> Page:
             kind = fm.WhichOneof("type")
             if kind == "delta":
                 read_element(fm, page)
+            elif kind == "new_session":
+                page.page_hash = fm.new_session.page_script_hash
+            elif kind == "auto_rerun":
+                page.auto_rerun = (fm.auto_rerun.interval, fm.auto_rerun.fragment_id)
             elif kind == "script_finished":
+                if fm.script_finished == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                    page.reran_app = True  # st.rerun or st.switch_page: its rerun follows
+                    continue
                 page.status = fm.script_finished
                 return page
 
@@ -218,6 +255,88 @@ async def opening_session(n: int, args, tally: Tally, deadline: float) -> None:
         await asyncio.sleep(args.think * rng.uniform(0.5, 1.5))
 
 
+class ClassClock:
+    """When the instructor's page finished showing each step (shared by the sessions)."""
+
+    def __init__(self) -> None:
+        self.shown: dict[int, float] = {}
+        self.join_token: str | None = None
+        self.ready = asyncio.Event()
+
+
+async def instructor_session(args, tally: Tally, deadline: float, clock: ClassClock) -> None:
+    ws_url, page_name, query = stream_url(args.url)
+    rng = random.Random(args.seed * 1000 - 1)
+    async with connect(ws_url, session_cookie(args, 10_000)) as ws:
+        page = await run_once(ws, rerun_message(page_name, query), args.timeout)
+        if not check(page, tally, "instructor: first load"):
+            return
+        if "Start a class" not in page.buttons:
+            tally.errors.append("instructor: no 'Start a class' button on the page")
+            return
+        start, fragment, _ = page.buttons["Start a class"]
+        started = await run_once(ws, rerun_message(page_name, query, fragment=fragment, trigger=start), args.timeout)
+        if not check(started, tally, "instructor: start a class") or not started.join_token:
+            tally.errors.append("instructor: no join link after starting a class")
+            return
+        page = Page(buttons={**page.buttons, **started.buttons}, step=started.step, steps=started.steps)
+        clock.join_token = started.join_token
+        clock.shown[page.step or 0] = time.perf_counter()
+        clock.ready.set()
+        for _ in range(int(args.duration / (args.think * 0.5)) + 1):
+            await asyncio.sleep(args.think * rng.uniform(0.8, 1.2))
+            if time.monotonic() >= deadline:
+                return
+            button, fragment, disabled = page.buttons["Step"]
+            if disabled:
+                button, fragment, _ = page.buttons["Reset"]
+            sent = time.perf_counter()
+            new = await run_once(ws, rerun_message(page_name, query, fragment=fragment, trigger=button), args.timeout)
+            tally.instructor.append(time.perf_counter() - sent)
+            if check(new, tally, "instructor: step") and new.step is not None:
+                clock.shown[new.step] = time.perf_counter()
+            page = Page(buttons={**page.buttons, **new.buttons}, step=new.step, steps=new.steps)
+
+
+async def following_session(n: int, args, tally: Tally, deadline: float, clock: ClassClock) -> None:
+    ws_url, _, _ = stream_url(args.url)
+    rng = random.Random(args.seed * 1000 + n)
+    async with asyncio.timeout(args.timeout):
+        await clock.ready.wait()
+    await asyncio.sleep(rng.uniform(0, 2.0))  # students arrive over a couple of seconds
+    async with connect(ws_url, session_cookie(args, n)) as ws:
+        started = time.perf_counter()
+        page = await run_once(ws, rerun_message("join", f"class={clock.join_token}"), args.timeout)
+        tally.loads.append(time.perf_counter() - started)
+        if not check(page, tally, "join") or page.auto_rerun is None:
+            tally.errors.append(f"student {n}: no class banner timer after joining")
+            return
+        interval, fragment = page.auto_rerun
+        page_hash = page.page_hash
+        seen = page.step
+        next_tick = time.perf_counter() + interval
+        for _ in range(int(args.duration / interval) + 2):
+            await asyncio.sleep(max(0.0, next_tick - time.perf_counter()))
+            if time.monotonic() >= deadline:
+                return
+            sent = time.perf_counter()
+            next_tick = sent + interval
+            new = await run_once(ws, rerun_message("", "", fragment=fragment, auto=True, page_hash=page_hash), args.timeout)
+            done = time.perf_counter()
+            tally.latencies.append(done - sent)
+            tally.rerun_bytes.append(new.bytes)
+            tally.app_reruns += new.reran_app
+            if check(new, tally, "tick") and new.reran_app:
+                if new.step is None:
+                    tally.errors.append(f"student {n}: a page rerun without the step slider")
+                elif new.step != seen:
+                    seen = new.step
+                    if seen in clock.shown:
+                        tally.lags.append(done - clock.shown[seen])
+            if new.auto_rerun is not None:
+                interval, fragment = new.auto_rerun
+
+
 async def guarded(session, n, args, tally, deadline) -> None:
     try:
         await session(n, args, tally, deadline)
@@ -229,9 +348,21 @@ async def guarded(session, n, args, tally, deadline) -> None:
 
 async def load(args) -> Tally:
     tally = Tally()
-    session = stepping_session if args.action == "step" else opening_session
     deadline = time.monotonic() + args.duration
-    tasks = [guarded(session, n, args, tally, deadline) for n in range(args.sessions)]
+    if args.action == "follow":
+        clock = ClassClock()
+
+        async def student(n, args, tally, deadline):
+            await following_session(n, args, tally, deadline, clock)
+
+        async def teacher(n, args, tally, deadline):
+            await instructor_session(args, tally, deadline, clock)
+
+        tasks = [guarded(teacher, -1, args, tally, deadline)]
+        tasks += [guarded(student, n, args, tally, deadline) for n in range(args.sessions)]
+    else:
+        session = stepping_session if args.action == "step" else opening_session
+        tasks = [guarded(session, n, args, tally, deadline) for n in range(args.sessions)]
     try:
         async with asyncio.timeout(args.duration + args.timeout + args.think * 2 + 30):
             await asyncio.gather(*tasks)
@@ -252,7 +383,13 @@ def summary(args, tally: Tally, wall: float, cpu: float) -> dict:
         "errors": len(tally.errors), "exceptions": len(tally.exceptions), "resets": tally.resets,
         "client_cpu_s": round(cpu, 1), "wall_s": round(wall, 1),
         "first_errors": tally.errors[:5], "first_exceptions": tally.exceptions[:5],
-    }
+    } | ({
+        "lag_p50_s": round(percentile(tally.lags, 50), 3), "lag_p95_s": round(percentile(tally.lags, 95), 3),
+        "lags": len(tally.lags), "app_reruns": tally.app_reruns,
+        "instructor_steps": len(tally.instructor),
+        "instructor_p50_s": round(percentile(tally.instructor, 50), 3),
+        "instructor_p95_s": round(percentile(tally.instructor, 95), 3),
+    } if args.action == "follow" else {})
 
 
 def markdown(s: dict) -> str:
@@ -266,6 +403,11 @@ def markdown(s: dict) -> str:
     if "server_cpu_s" in s:
         notes.append(f"server CPU {s['server_cpu_s']} s, {s['server_cpu_ms_per_rerun']} ms per timed rerun "
                      "(first loads and resets included in the CPU)")
+    if s["action"] == "follow":
+        notes.append(f"follow: {s['app_reruns']} of {s['reruns']} ticks reran the page (a new step); "
+                     f"step seen by a student after the instructor's step: p50 {s['lag_p50_s']} s, "
+                     f"p95 {s['lag_p95_s']} s ({s['lags']} sightings); the instructor's Step: "
+                     f"p50 {s['instructor_p50_s']} s, p95 {s['instructor_p95_s']} s ({s['instructor_steps']} steps)")
     notes += [f"error: {e}" for e in s["first_errors"]] + [f"exception: {e}" for e in s["first_exceptions"]]
     return "\n".join([head, row, *notes])
 
@@ -284,8 +426,9 @@ def main(argv=None) -> int:
     p.add_argument("--sessions", type=int, default=3, help="how many sessions at once")
     p.add_argument("--think", type=float, default=2.0, help="mean seconds between clicks")
     p.add_argument("--duration", type=float, default=60.0, help="seconds to keep clicking")
-    p.add_argument("--action", choices=["step", "open"], default="step",
-                   help="click Step on the page, or open the URL afresh each time")
+    p.add_argument("--action", choices=["step", "open", "follow"], default="step",
+                   help="click Step on the page, open the URL afresh each time, or follow a class "
+                        "(one instructor steps every think time; the sessions are students polling)")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for one rerun")
     p.add_argument("--seed", type=int, default=0, help="seed for the think times")
     p.add_argument("--cookie", default=None,

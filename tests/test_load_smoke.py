@@ -68,6 +68,18 @@ def test_five_sessions_step_for_15_seconds_without_errors(app_base):
     assert out.returncode == 0
 
 
+def test_three_students_follow_a_class_for_15_seconds_without_errors(app_base):
+    out = subprocess.run(
+        [sys.executable, "bench/load_app.py", "--url", f"{app_base}/train-bpe?preset=sennrich",
+         "--action", "follow", "--sessions", "3", "--think", "1.5", "--duration", "15", "--json"],
+        cwd=ROOT, capture_output=True, text=True, timeout=180)
+    result = json.loads(out.stdout)
+    assert result["errors"] == 0, result["first_errors"]
+    assert result["exceptions"] == 0, result["first_exceptions"]
+    assert result["instructor_steps"] >= 2 and result["lags"] >= 1  # a student saw a step arrive by polling
+    assert out.returncode == 0
+
+
 def test_the_script_refuses_anything_but_loopback():
     out = subprocess.run(
         [sys.executable, "bench/load_app.py", "--url", "http://example.com/train-bpe", "--duration", "1"],

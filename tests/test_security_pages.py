@@ -111,11 +111,11 @@ def leaks(at: AppTest) -> list[str]:
 
 MAIN = {
     HOME: lambda at: any(t.value == "Byte-pair encoding, step by step" for t in at.title),
-    TRAIN: lambda at: _has(at, "train_btn_step"),
-    TOKENIZE: lambda at: _has(at, "tokenize.w.text") and _has(at, "tokenize.w.tokenizer"),
-    VOCAB: lambda at: any(h.value.startswith("1. Sequence length") for h in at.header) and _has(at, "vocab.source_w"),
-    ALGORITHMS: lambda at: any(t.value == "Three ways to learn a vocabulary" for t in at.title) and _has(at, "algo.corpus_w"),
-    QUIRKS: lambda at: any(t.value == "Tokenizer quirks" for t in at.title) and _has(at, "quirks.try.letters"),
+    TRAIN: lambda at: _has(at, "train_w_btn_step"),
+    TOKENIZE: lambda at: _has(at, "tokenize_w_text") and _has(at, "tokenize_w_tokenizer"),
+    VOCAB: lambda at: any(h.value.startswith("1. Sequence length") for h in at.header) and _has(at, "vocab_w_source"),
+    ALGORITHMS: lambda at: any(t.value == "Three ways to learn a vocabulary" for t in at.title) and _has(at, "algo_w_corpus"),
+    QUIRKS: lambda at: any(t.value == "Tokenizer quirks" for t in at.title) and _has(at, "quirks_w_try_letters"),
 }
 
 
@@ -299,14 +299,14 @@ def test_tokenize_inputs(length):
     characters by the page)."""
     v = LENGTHS[length]
     at = open_page(TOKENIZE, {})
-    at.text_area(key="tokenize.w.text").set_value(v("typed-text")).run()
+    at.text_area(key="tokenize_w_text").set_value(v("typed-text")).run()
     problems = examine(at, TOKENIZE, f"Tokenize, typed text ({length})")
-    at.segmented_control(key="tokenize.w.view").set_value("decode").run()
-    at.text_area(key="tokenize.w.ids").set_value("1 " + v("typed-ids")).run()
+    at.segmented_control(key="tokenize_w_view").set_value("decode").run()
+    at.text_area(key="tokenize_w_ids").set_value("1 " + v("typed-ids")).run()
     problems += examine(at, TOKENIZE, f"Tokenize, typed Decode ids ({length})")
-    at.segmented_control(key="tokenize.w.view").set_value("replay").run()
-    at.segmented_control(key="tokenize.w.replay_source").set_value("typed").run()
-    at.text_input(key="tokenize.w.typed").set_value(v("typed-word")[:1000]).run()
+    at.segmented_control(key="tokenize_w_view").set_value("replay").run()
+    at.segmented_control(key="tokenize_w_replay_source").set_value("typed").run()
+    at.text_input(key="tokenize_w_typed").set_value(v("typed-word")[:1000]).run()
     problems += examine(at, TOKENIZE, f"Tokenize, typed replay word ({length})")
     assert_clean(problems)
 
@@ -325,8 +325,8 @@ def test_algorithms_inputs(length):
     """Your own corpus text and every word box of the three algorithms' tabs."""
     v = LENGTHS[length]
     at = open_page(ALGORITHMS, {})
-    at.selectbox(key="algo.corpus_w").set_value("own").run()
-    at.radio(key="algo.trace.pick").set_value("another word").run()
+    at.selectbox(key="algo_w_corpus").set_value("own").run()
+    at.radio(key="algo_w_trace_pick").set_value("another word").run()
     every_text_box(at, v, "algorithms")
     assert_clean(examine(at, ALGORITHMS, f"Algorithms, hostile text in every box ({length})"))
 

@@ -18,7 +18,7 @@ from bpe_core import TrainerSettings, WordTable, train
 from bpe_core.pretrained.openai_files import load_openai_encoding
 from bpe_core.pretrained import PRETRAINED, load_pretrained, openai_tokenizer
 from ui.shared.state import LABEL_KEY, RUN_KEY, STEP_KEY
-from ui.tokenize.logic import COUNT_LIMIT_BYTES, DRAW_LIMIT_BYTES, EXAMPLES, URL_TEXT_LIMIT, VIEWS, has_merges
+from ui.tokenize.logic import COUNT_LIMIT_BYTES, DRAW_LIMIT_BYTES, EXAMPLES, URL_TEXT_LIMIT, PANELS, has_merges
 
 APP = "../app.py"
 PAGE = "views/tokenize.py"
@@ -435,7 +435,7 @@ def test_every_registry_tokenizer_is_offered_and_every_view_opens(name):
     tok = load_pretrained(name)
     assert number(metrics(at)["Tokens"]) == len(tok.encode(text))
     assert n_chips(token_html(at)) == len(tok.encode(text))
-    for v in VIEWS:
+    for v in PANELS:
         view(at, v)
     if not has_merges(tok):
         view(at, "replay")

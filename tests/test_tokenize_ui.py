@@ -19,7 +19,7 @@ from ui.tokenize.html import (
     TOKENIZE_CSS, chip_for_id, ids_html, pieces_html, replay_html, replay_rows, symbol_text, text_html,
 )
 from ui.tokenize.logic import (
-    COUNT_LIMIT_BYTES, DRAW_LIMIT_BYTES, EXAMPLES, PREVIEW_CHARS, URL_TEXT_LIMIT, VIEWS, analyse,
+    COUNT_LIMIT_BYTES, DRAW_LIMIT_BYTES, EXAMPLES, PREVIEW_CHARS, URL_TEXT_LIMIT, PANELS, analyse,
     default_replay_token, hex_bytes, human_bytes, parse_ids, pieces_of, read_url, size_tier,
     special_in_text, token_rank, token_title, top_tokens, url_for,
 )
@@ -184,7 +184,7 @@ def test_hex_bytes_shortens_long_tokens():
 
 
 # ---- URL -----------------------------------------------------------------------------------
-@pytest.mark.parametrize("view", list(VIEWS))
+@pytest.mark.parametrize("view", list(PANELS))
 def test_url_round_trip(view):
     params = url_for(tokenizer="o200k_base", text="héllo <|endoftext|>", special=True, view=view, token=3,
                      compare=["gpt2", "yours"], ids="1, 2")

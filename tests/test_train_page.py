@@ -412,7 +412,7 @@ def test_url_restores_preset_settings_and_step():
 def test_url_restores_a_word_list_and_the_views():
     at = open_train({"words": "aa 3\nab 2", "step": "1", "view": "present", "mode": "predict"})
     assert at.session_state[state.SOURCE] == "words"
-    assert at.session_state[state.VIEW] == "present" and at.session_state[state.MODE] == "predict"
+    assert at.session_state[state.LAYOUT] == "present" and at.session_state[state.MODE] == "predict"
     assert step_of(at) == 1
     assert "present" in all_html(at)
 

@@ -26,7 +26,7 @@ from ui.algorithms.widgets import choose_corpus, choose_extra, show_error, train
 from ui.shared.markdown import md_escape
 
 #: One view per registered algorithm, found by name: ui/algorithms/<name>_view.py's `show`.
-VIEWS = {name: importlib.import_module(f"ui.algorithms.{name}_view").show for name in ALGORITHMS}
+TABS = {name: importlib.import_module(f"ui.algorithms.{name}_view").show for name in ALGORITHMS}
 
 st.title("Three ways to learn a vocabulary")
 st.markdown(
@@ -71,7 +71,7 @@ with tabs[0]:
         else:
             st.caption("No multi-character tokens yet: raise the target vocabulary size.")
 
-for tab, (name, view) in zip(tabs[1:], VIEWS.items()):
+for tab, (name, view) in zip(tabs[1:], TABS.items()):
     with tab:
         view(trained[name], corpus)
 

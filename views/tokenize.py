@@ -25,9 +25,9 @@ if not tw.no_tokenizer_yet():
         with st.container(key="tokenize-tokens"):
             tw.tokens(analysis, highlight=tw.replay_highlight(analysis))
     with st.container(key="tokenize-view"):
-        view = tw.view_selector()
+        view = tw.panel_selector()
         if analysis is not None:
-            tw.VIEW_FUNCTIONS[view](analysis)
+            tw.PANEL_FUNCTIONS[view](analysis)
         elif view == "decode":
             tw.view_decode(None)
 

@@ -9,9 +9,10 @@ import streamlit as st
 from ui.train import panels as panels
 from ui.train import state as state
 from ui.shared.markdown import md_error
+from ui.classmode import panels as class_panels
 
 state.init()
-present = st.session_state[state.VIEW] == "present"
+present = st.session_state[state.LAYOUT] == "present"
 if not present:
     st.title("Train a BPE tokenizer")
     st.markdown(
@@ -20,6 +21,7 @@ if not present:
         "step; ties and the rule that breaks them are named at every step."
     )
 view = state.ensure_run()
+class_panels.train_banner(view)  # class mode: the instructor's panel or a student's banner
 if present:
     panels.presentation_css()
     if st.session_state[state.ERROR]:
@@ -28,3 +30,5 @@ else:
     panels.inputs_panel(view)
 panels.mode_bar()
 panels.step_area()
+if not present:
+    class_panels.start_control(view)

@@ -14,7 +14,7 @@ from typing import Callable, Sequence
 from bpe_core import Replay, Tokenizer
 from bpe_core.display import name_invisible
 
-from ui.tokenize.logic import Piece, has_merges, token_title
+from ui.tokenize.logic import PieceTokens, has_merges, token_title
 from ui.shared.chips import (
     BLOCK_CHARS, CHIP_CSS, TokenChip, blocks, chip_for, chip_html, chips_html, spans_html, wrap_run,
 )
@@ -125,10 +125,10 @@ def _running(chips: Sequence[TokenChip], show_whitespace: bool) -> str:
                    for c in chips])
 
 
-def pieces_html(pieces: Sequence[Piece], *, show_whitespace: bool = True, css: bool = True) -> str:
+def pieces_html(pieces: Sequence[PieceTokens], *, show_whitespace: bool = True, css: bool = True) -> str:
     """Each pre-tokenization piece as one chip (hover: its offsets and token count).
 
-    >>> out = pieces_html([Piece("Hi", 0, 2, 1), Piece(" <i>", 2, 6, 2)], css=False)
+    >>> out = pieces_html([PieceTokens("Hi", 0, 2, 1), PieceTokens(" <i>", 2, 6, 2)], css=False)
     >>> out.count('<span title="piece'), "&lt;i&gt;" in out
     (2, True)
     """

@@ -32,7 +32,7 @@ __all__ = [
     "DRAW_LIMIT_BYTES", "COUNT_LIMIT_BYTES", "COMPARE_DRAW_LIMIT_BYTES", "URL_TEXT_LIMIT",
     "PREVIEW_CHARS", "OPTION_LIMIT", "IDS_SHOWN_LIMIT", "REAL_NAMES", "RANK_TABLE_NAMES", "YOURS",
     "TOKENIZER_CHOICES", "has_merges",
-    "VIEWS", "EXAMPLES", "Analysis", "Piece", "size_tier", "analyse", "parse_ids", "token_rank",
+    "PANELS", "EXAMPLES", "Analysis", "PieceTokens", "size_tier", "analyse", "parse_ids", "token_rank",
     "token_title", "hex_bytes", "pieces_of", "special_in_text", "top_tokens", "default_replay_token",
     "read_url", "url_for", "human_bytes",
 ]
@@ -61,12 +61,12 @@ IDS_SHOWN_LIMIT = 10_000
 #: tokenizer is one entry in bpe_core.pretrained, nothing here).
 REAL_NAMES: tuple[str, ...] = tuple(PRETRAINED)
 #: The rank-table BPE tokenizers (GPT-2, cl100k, o200k): Compare's default.
-RANK_TABLE_NAMES: tuple[str, ...] = tuple(n for n, p in PRETRAINED.items() if p.kind == "bpe-ranks")
+RANK_TABLE_NAMES: tuple[str, ...] = tuple(n for n, p in PRETRAINED.items() if p.kind == "openai")
 YOURS = "yours"
 TOKENIZER_CHOICES: tuple[str, ...] = (YOURS,) + REAL_NAMES
 
 #: The page's views, in order: URL value -> label.
-VIEWS: dict[str, str] = {
+PANELS: dict[str, str] = {
     "ids": "Token ids",
     "pieces": "Pieces",
     "replay": "Replay merges",
@@ -291,7 +291,7 @@ def default_replay_token(spans, limit: int = 500) -> int:
 
 # ---- pieces --------------------------------------------------------------------------
 @dataclass(frozen=True)
-class Piece:
+class PieceTokens:
     """One pre-tokenization piece, rebuilt from the spans: text, offsets, token count."""
 
     text: str
@@ -301,7 +301,7 @@ class Piece:
     special: bool = False
 
 
-def pieces_of(text: str, spans) -> list[Piece]:
+def pieces_of(text: str, spans) -> list[PieceTokens]:
     """Group token spans into their pieces.
 
     >>> from bpe_core.pretrained import openai_tokenizer
@@ -309,17 +309,17 @@ def pieces_of(text: str, spans) -> list[Piece]:
     >>> [(p.text, p.n_tokens) for p in pieces_of(t, openai_tokenizer("gpt2").token_spans(t))]
     [('Hello', 1), (',', 1), (' world', 1)]
     """
-    out: list[Piece] = []
+    out: list[PieceTokens] = []
     current, start, end, count, special = None, 0, 0, 0, False
     for s in spans:
         if s.piece != current:
             if current is not None:
-                out.append(Piece(text[start:end], start, end, count, special))
+                out.append(PieceTokens(text[start:end], start, end, count, special))
             current, start, end, count, special = s.piece, s.start, s.end, 0, s.special
         end = max(end, s.end)
         count += 1
     if current is not None:
-        out.append(Piece(text[start:end], start, end, count, special))
+        out.append(PieceTokens(text[start:end], start, end, count, special))
     return out
 
 
@@ -448,7 +448,7 @@ def read_url(params: Mapping[str, str]) -> tuple[dict, list[str]]:
     if "special" in params:
         out["special"] = params["special"] in ("1", "true", "yes")
     view = params.get("view")
-    if view in VIEWS:
+    if view in PANELS:
         out["view"] = view
     token = params.get("token")
     if token is not None and _is_number(token) and int(token) >= 1:

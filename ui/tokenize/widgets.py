@@ -37,9 +37,9 @@ from ui.tokenize.html import (
 )
 from ui.tokenize.logic import (
     COMPARE_DRAW_LIMIT_BYTES, COUNT_LIMIT_BYTES, DRAW_LIMIT_BYTES, EXAMPLES, IDS_SHOWN_LIMIT,
-    OPTION_LIMIT, RANK_TABLE_NAMES, TOKENIZER_CHOICES, VIEWS, YOURS, has_merges,
+    OPTION_LIMIT, RANK_TABLE_NAMES, TOKENIZER_CHOICES, PANELS, YOURS, has_merges,
     Analysis, analyse, default_replay_token, hex_bytes, human_bytes, parse_ids, pieces_of,
-    Piece, read_url, special_in_text, token_rank, top_tokens, url_for,
+    PieceTokens, read_url, special_in_text, token_rank, top_tokens, url_for,
 )
 
 #: A one-shot request for the Train page: "open at this step" (it should pop it and go
@@ -332,9 +332,9 @@ def tokens(a: Analysis, *, highlight: int | None) -> None:
 
 
 # ---- views --------------------------------------------------------------------------------
-def view_selector() -> str:
+def panel_selector() -> str:
     key, cb = _bind("view")
-    st.segmented_control("View", list(VIEWS), format_func=VIEWS.get, key=key, required=True, **cb)
+    st.segmented_control("View", list(PANELS), format_func=PANELS.get, key=key, required=True, **cb)
     return get("view")
 
 
@@ -448,7 +448,7 @@ def view_replay(a: Analysis) -> None:
             st.caption(f"In running text the pre-tokenizer would cut this into {len(split)} pieces (below); "
                        "here it is replayed as one piece, as if it were one.")
             st.html(TOKENIZE_CSS + pieces_html(
-                [Piece(p, start, start + len(p), len(tok.replay(p).ids)) for p, start in split[:50]],
+                [PieceTokens(p, start, start + len(p), len(tok.replay(p).ids)) for p, start in split[:50]],
                 show_whitespace=get("show_ws"), css=False))
         replay_stepper(tok, piece, None)
         return
@@ -661,7 +661,7 @@ def view_decode(a: Analysis | None) -> None:
     st.code(tok.decode(ids), language=None, wrap_lines=True)
 
 
-VIEW_FUNCTIONS: dict[str, Callable[[Analysis], None]] = {
+PANEL_FUNCTIONS: dict[str, Callable[[Analysis], None]] = {
     "ids": view_ids,
     "pieces": view_pieces,
     "replay": view_replay,

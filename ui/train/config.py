@@ -283,7 +283,7 @@ _CHOICES = {
     "tie_break": TIE_RULES, "stop": ("merges", "vocab"),
 }
 _NUMBERS = {"merges": (0, MAX_MERGES), "vocab_size": (1, 1_000_000), "min_count": (0, 1_000_000_000)}
-VIEWS = ("normal", "present")
+LAYOUTS = ("normal", "present")
 MODES = ("explore", "predict")
 
 
@@ -404,7 +404,7 @@ def from_params(params: Mapping[str, str]) -> Restored:
             problems.append(f"The link's step {_quote(raw)} is not a step number (0, 1, 2, …); starting at step 0.")
     view = params.get("view", "normal")
     mode = params.get("mode", "explore")
-    if view not in VIEWS:
+    if view not in LAYOUTS:
         problems.append(f"The link's view={_quote(view)} is unknown; showing the normal view.")
         view = "normal"
     if mode not in MODES:

@@ -21,7 +21,8 @@ import streamlit as st
 from bpe_core import END_OF_WORD, PRETOKENIZERS, TIE_RULES, UNITS
 from bpe_core.formats import merges_text, run_to_json, vocab_text
 from bpe_core.pretokenize import DESCRIPTIONS
-from bpe_core.tie_rules import TIE_RULE_EXPLANATIONS
+from bpe_core.tie_rules import TIE_RULE_EXPLANATIONS, tie_rule
+from ui.classmode import hooks as class_hooks
 from ui.train import downloads, predict as predict
 from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_error, md_escape
@@ -37,11 +38,6 @@ ss = st.session_state
 
 UNIT_LABELS = {"char": "characters", "byte": "bytes (UTF-8)"}
 EOW_LABELS = {"none": "none", "separate": "separate marker", "attached": "attached to last symbol"}
-RULE_CAPTIONS = {
-    "first-seen": "the pair seen first, reading the words in order (Sennrich, minbpe)",
-    "lexicographic": "the largest pair as strings (subword-nmt)",
-    "smallest-id": "the pair with the smallest ids (Hugging Face tokenizers)",
-}
 STOP_LABELS = {"merges": "a number of merges", "vocab": "a vocabulary size"}
 
 PREDICT_NOTE = "train.predict_note"
@@ -155,7 +151,7 @@ def _settings_inputs() -> None:
         st.selectbox("Tie rule", TIE_RULES, **kw,
                      help="Which of several equally frequent pairs merges. "
                      + " ".join(f"{r}: {TIE_RULE_EXPLANATIONS[r]}." for r in TIE_RULES))
-        st.caption(RULE_CAPTIONS[ss[state.SETTING + "tie_break"]])
+        st.caption(tie_rule(ss[state.SETTING + "tie_break"]).caption)
     with c3:
         _, kw = _setting("stop")
         st.selectbox("Stop at", ["merges", "vocab"], format_func=STOP_LABELS.get, **kw)
@@ -181,15 +177,15 @@ def mode_bar() -> None:
                   help="Before each merge, guess which pair merges next; the page grades your answer.")
     with c2:
         wk = _w("present")
-        ss[wk] = ss[state.VIEW] == "present"
-        st.toggle("Presentation view", key=wk, on_change=state.on_toggle, args=(wk, state.VIEW, "present", "normal"),
+        ss[wk] = ss[state.LAYOUT] == "present"
+        st.toggle("Presentation view", key=wk, on_change=state.on_toggle, args=(wk, state.LAYOUT, "present", "normal"),
                   help="Large type; only the pair table, the merge list and the corpus.")
     for problem in ss[state.LINK_PROBLEMS]:
         st.warning(md_escape(problem))
 
 
 def presentation_css() -> None:
-    if ss[state.VIEW] == "present":
+    if ss[state.LAYOUT] == "present":
         st.html(PRESENT_CSS)
 
 
@@ -213,7 +209,7 @@ def _step_fragment() -> None:
     if not state.take_skip_tick() and state.tick(view):
         ss[state.END_PENDING] = True
     k = state.step()
-    present = ss[state.VIEW] == "present"
+    present = ss[state.LAYOUT] == "present"
     predicting = ss[state.MODE] == "predict"
     st.html(render.PAGE_CSS)
     _controls(view, k, predicting)
@@ -227,6 +223,7 @@ def _step_fragment() -> None:
         _vocab_and_figures(view, k)
         _downloads_and_link(view, k)
     state.publish(view)
+    class_hooks.after_step(view, k)  # an instructor's step goes to the class
     state.sync_url()
     sidebar_caption()  # a step reruns only this fragment: keep the sidebar in step
 

@@ -22,7 +22,7 @@ from typing import Sequence
 import altair as alt
 
 from bpe_core.display import visible_text
-from bpe_core.tie_rules import TIE_RULE_EXPLANATIONS
+from bpe_core.tie_rules import TIE_RULE_EXPLANATIONS, tie_rule
 from ui.shared.chips import CHIP_CSS, chips_html
 from ui.train.run_view import RECENT_SHOWN, RunView, symbol_label
 
@@ -190,20 +190,20 @@ def explain_step(view: RunView, k: int, *, present: bool = False) -> Explanation
 
 
 def rule_reason(view: RunView, k: int) -> tuple[str, str]:
+    """Why the winner won, as (text, HTML): the rule's own words (tie_rules.py), with the
+    data its key reads: the ids, or the word it occurs in first."""
     ev = view.run.events[k - 1]
     a, b = ev.pair
-    if ev.tie_break == "lexicographic":
-        t = "because it is the largest pair as strings"
-        return t, html.escape(t)
-    if ev.tie_break == "smallest-id":
-        t = f"because it has the smallest ids ({view.label(a)}={a}, {view.label(b)}={b})"
-        return t, html.escape(t)
-    w = view.first_seen_word(k)
-    t = "because it occurs first"
-    if w is None:
-        return t, html.escape(t)
-    word = _word_text(view, w)
-    return f"{t} (in “{word}”)", f"{html.escape(t)} (in “<bdi>{html.escape(word)}</bdi>”)"
+    rule = tie_rule(ev.tie_break)
+    t = rule.reason
+    if rule.key == "ids":
+        t += f" ({view.label(a)}={a}, {view.label(b)}={b})"
+    elif rule.key == "first-seen":
+        w = view.first_seen_word(k)
+        if w is not None:
+            word = _word_text(view, w)
+            return f"{t} (in “{word}”)", f"{html.escape(t)} (in “<bdi>{html.escape(word)}</bdi>”)"
+    return t, html.escape(t)
 
 
 # ---- the pair table -----------------------------------------------------------------------

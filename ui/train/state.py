@@ -47,7 +47,7 @@ UPLOAD_ERROR = "train.upload_error"
 STEP = "train.step"
 PLAYING = "train.playing"
 SPEED = "train.speed"
-VIEW = "train.view"          # "normal" or "present"
+LAYOUT = "train.layout"      # "normal" or "present" (a link's `view=`)
 MODE = "train.mode"          # "explore" or "predict"
 HIDE_COUNTS = "train.hide_counts"
 ACTIVE = "train.active"      # (key, Corpus, Settings) of the run on screen
@@ -72,7 +72,7 @@ PROGRESS_FROM = 20_000
 DEFAULTS: dict[str, Any] = {
     SOURCE: "preset", PRESET: DEFAULT_PRESET, TEXT: DEFAULT_TEXT, WORDS: DEFAULT_WORDS,
     UPLOAD_TEXT: None, UPLOAD_NAME: "", UPLOAD_KIND: "text", UPLOAD_ERROR: None,
-    STEP: 0, PLAYING: False, SPEED: "normal", VIEW: "normal", MODE: "explore", HIDE_COUNTS: False,
+    STEP: 0, PLAYING: False, SPEED: "normal", LAYOUT: "normal", MODE: "explore", HIDE_COUNTS: False,
     ERROR: None, RESET_STEP: False, PENDING_STEP: None, LINK_PROBLEMS: (),
 }
 
@@ -145,7 +145,7 @@ def restore_from_link(params: dict[str, str]) -> None:
     if r.settings is not None:
         set_settings(r.settings)
     ss[PENDING_STEP] = r.step
-    ss[VIEW], ss[MODE] = r.view, r.mode
+    ss[LAYOUT], ss[MODE] = r.view, r.mode
     ss[LINK_PROBLEMS] = r.problems
 
 
@@ -410,7 +410,7 @@ def on_plain(widget_key: str, store_key: str) -> None:
 # ---- sharing -------------------------------------------------------------------------------
 def link_params() -> dict[str, str]:
     corpus, s = active_corpus()
-    return to_params(corpus, s, ss[STEP], view=ss[VIEW], mode=ss[MODE])
+    return to_params(corpus, s, ss[STEP], view=ss[LAYOUT], mode=ss[MODE])
 
 
 def sync_url() -> None:

@@ -62,7 +62,7 @@ from ui.vocab.sources import (
     held_out_texts,
     language_texts,
     openai_language_table,
-    run_key,
+    curve_key,
 )
 
 __all__ = [
@@ -153,7 +153,7 @@ def choose_run() -> RunChoice | None:
         run = session
         st.caption(f"{md_escape(session_label())}: {run.steps:,} merges, vocabulary {run.vocab_size(run.steps):,} "
                    f"({unit_name(run.settings.units)} as base symbols). {run.stop_message()}")
-        return RunChoice(run, run_key(run), "session", "Your Train-page run")
+        return RunChoice(run, curve_key(run), "session", "Your Train-page run")
 
     builtin = BUILTINS[source]
     left, right = st.columns([2, 3])
@@ -176,7 +176,7 @@ def choose_run() -> RunChoice | None:
         f"pre-tokenizer; the rest is held out. {run.stop_message()} Runs are kept for everyone on this "
         "server, so switching back is instant."
     )
-    return RunChoice(run, run_key(run, (source, units, merges)), source,
+    return RunChoice(run, curve_key(run, (source, units, merges)), source,
                      f"{builtin.short} run ({unit_name(units)})")
 
 
@@ -505,7 +505,7 @@ def languages_section(choice: RunChoice, vocab: int, k: int) -> None:
     if session is not None and choice.source != "session":
         step = session_step()
         ours[f"Train page tokenizer, V = {session.vocab_size(step):,}"] = session.tokenizer(step, special_tokens={})
-        ours_keys += [run_key(session), str(step)]
+        ours_keys += [curve_key(session), str(step)]
     table = pd.concat([table, language_table(ours, texts)], ignore_index=True)
 
     lang_key = f"{choice.key}:{k}:" + ":".join(ours_keys)

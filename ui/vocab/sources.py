@@ -32,7 +32,7 @@ __all__ = [
     "Builtin",
     "HeldOutText",
     "builtin_run",
-    "run_key",
+    "curve_key",
     "held_out_texts",
     "curve_for",
     "held_out_for",
@@ -121,7 +121,7 @@ def builtin_run(key: str, units: str, merges: int) -> TrainingRun:
     return _train(key, units, merges, _word_table(key))
 
 
-def run_key(run: TrainingRun, builtin: tuple[str, str, int] | None = None) -> str:
+def curve_key(run: TrainingRun, builtin: tuple[str, str, int] | None = None) -> str:
     """A cache key for a run: the built-in's settings, or a fingerprint of the session
     run's corpus, settings and number of merges."""
     if builtin is not None:

@@ -1,0 +1,114 @@
+"""Class mode in a real browser: two browser contexts (two people), one server.
+
+The instructor (a 1920x1080 projector-sized window) opens the Train page and starts a
+class; the student (a 390x844 phone) opens the join link; the instructor clicks Step and
+the student's page shows the new step by itself, without a reload (its fragment polls the
+class every second). Then the instructor asks which pair merges next, the student
+answers, and the instructor reveals. Screenshots in test-artifacts/: class-projector.png
+(the join code and QR code as the room sees them), class-student-phone.png,
+class-student-question.png and class-instructor-reveal.png.
+"""
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+PROJECTOR = {"width": 1920, "height": 1080}
+PHONE = {"width": 390, "height": 844}
+
+
+def idle(page: Page) -> None:
+    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning", timeout=30_000)
+
+
+def click(page: Page, key: str) -> None:
+    idle(page)
+    page.locator(f".st-key-{key} button:visible").click()
+
+
+def expect_step(page: Page, k: int, timeout: float = 15_000) -> None:
+    """The page shows step k (a follower's poll comes every second; the timeout only
+    allows for a busy machine)."""
+    expect(page.locator(".st-key-train_w_step")).to_contain_text(f"Step {k} of", timeout=timeout)
+
+
+def settled(page: Page) -> None:
+    """Every widget's code has loaded (Streamlit draws skeletons until then)."""
+    expect(page.get_by_test_id("stSkeleton")).to_have_count(0, timeout=60_000)
+
+
+def _expect_qr_reads(path, link: str) -> None:
+    """A real QR reader finds exactly the join link in the projector screenshot."""
+    try:
+        import zxingcpp
+        from PIL import Image
+    except ImportError:  # requirements-dev.txt pins zxing-cpp; without it only the size is checked
+        return
+    assert [r.text for r in zxingcpp.read_barcodes(Image.open(path))] == [link]
+
+
+def test_student_follows_the_instructor_without_reload(browser, app_url, artifacts):
+    teacher_ctx = browser.new_context(viewport=PROJECTOR)
+    student_ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
+    try:
+        teacher = teacher_ctx.new_page()
+        teacher.set_default_timeout(20_000)
+        teacher.goto(f"{app_url}/train-bpe?preset=sennrich")
+        settled(teacher)
+        expect_step(teacher, 0, timeout=60_000)
+        idle(teacher)
+        teacher.get_by_text("Class mode", exact=False).first.click()
+        click(teacher, "class_btn_start")
+        panel = teacher.locator(".st-key-class_instructor_panel")
+        expect(panel.get_by_test_id("class-code")).to_have_text(re.compile(r"^[0-9A-Z]{4}-[0-9A-Z]{4}$"))
+        link = panel.locator("code", has_text="join?class=").first.inner_text().strip()
+        assert link.startswith(app_url + "/join?class=")
+        expect(panel.locator("img").first).to_be_visible()
+        idle(teacher)
+        panel.evaluate("e => e.scrollIntoView({block: 'start'})")
+        teacher.screenshot(path=str(artifacts / "class-projector.png"))
+        box = panel.locator("img").first.bounding_box()
+        assert box["width"] >= 330, box  # big enough to scan from the back of a room
+        _expect_qr_reads(artifacts / "class-projector.png", link)
+
+        student = student_ctx.new_page()
+        student.set_default_timeout(20_000)
+        student.goto(link)
+        expect(student.locator(".st-key-class_student_banner")).to_contain_text("you follow the instructor", timeout=60_000)
+        settled(student)
+        expect_step(student, 0)
+        reloads = []
+        student.on("load", lambda _: reloads.append(1))
+
+        click(teacher, "train_w_btn_step")
+        expect_step(teacher, 1)
+        expect_step(student, 1)  # within the timeout, by polling: no reload, no click
+        click(teacher, "train_w_btn_step")
+        expect_step(teacher, 2)
+        expect(student.locator(".st-key-class_student_banner")).to_contain_text("step 2")
+        expect_step(student, 2)
+        assert not reloads
+        expect(student.locator(".st-key-class_student_banner")).to_contain_text("step 2")
+        idle(student)
+        student.screenshot(path=str(artifacts / "class-student-phone.png"), full_page=False)
+
+        # predict together
+        click(teacher, "class_btn_ask")
+        question = student.locator(".st-key-class_question")
+        expect(question).to_contain_text("Which pair merges next (merge 3)?", timeout=15_000)
+        idle(student)
+        question.get_by_role("radio").first.check(force=True)
+        idle(student)
+        click(student, "class_btn_answer")
+        expect(question).to_contain_text("You answered")
+        student.screenshot(path=str(artifacts / "class-student-question.png"))
+        expect(teacher.get_by_text(re.compile(r"— 1 answer \("))).to_be_visible(timeout=15_000)
+        click(teacher, "class_btn_reveal")
+        expect(question).to_contain_text(re.compile(r"right|not this time"), timeout=15_000)
+        idle(teacher)
+        teacher.screenshot(path=str(artifacts / "class-instructor-reveal.png"), full_page=True)
+        assert not reloads
+    finally:
+        student_ctx.close()
+        teacher_ctx.close()

@@ -1,0 +1,385 @@
+"""Class mode on the Train page, in AppTest: an instructor and students as separate sessions.
+
+Each AppTest is its own Streamlit session in this process, so two of them share the
+process's class store, as two browser tabs on one server do. The store is a memory store
+on a fake clock (put in with `ui.classmode.session.use_store`), so expiry is tested
+without waiting. Timers never fire in AppTest: a student's "next poll" is its next run.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from classroom import AlreadyAnswered, ClassNotFound, Limit, NotInstructor, StoreUnavailable, open_store
+from classroom.memory import MemoryClassStore
+from ui.classmode import logic, session
+from ui.classmode.panels import QR_WIDTH
+from ui.shared.markdown import md_error
+from ui.train import predict
+from ui.train.config import preset_corpus
+from ui.train.render import RunView
+
+APP = "../app.py"
+TRAIN = "views/train.py"
+JOIN = "views/join_class.py"
+GENEROUS = {a: Limit(burst=10_000, per_second=1000.0) for a in ("create", "join", "answer", "poll")}
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class FlakyStore(MemoryClassStore):
+    """A memory store that can be 'unplugged': every read then fails as Redis's would."""
+
+    down = False
+
+    def _load(self, code):
+        if self.down:
+            raise StoreUnavailable("The class server cannot be reached: the class is paused and "
+                                   "carries on by itself when the server is back.")
+        return super()._load(code)
+
+
+@pytest.fixture
+def clock():
+    return FakeClock()
+
+
+@pytest.fixture
+def store(clock):
+    s = FlakyStore(clock=clock, limits=GENEROUS)
+    session.use_store(s)
+    yield s
+    session.use_store(None)
+
+
+def _app() -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    return at
+
+
+def instructor_with_class() -> AppTest:
+    at = _app()
+    at.switch_page(TRAIN).run()
+    at.button(key="class_btn_start").click().run()
+    assert not at.exception, at.exception
+    assert role_of(at) == "instructor"
+    return at
+
+
+def student(params: dict[str, str]) -> AppTest:
+    """A new session opening the join page with these query parameters, then on the Train page."""
+    at = _app()
+    for k, v in params.items():
+        at.query_params[k] = v
+    at.switch_page(JOIN).run()
+    assert not at.exception, at.exception
+    at.switch_page(TRAIN).run()  # AppTest stays on the page it asked for; a browser follows switch_page
+    assert not at.exception, at.exception
+    return at
+
+
+def role_of(at: AppTest) -> str | None:
+    return at.session_state["class.role"] if "class.role" in at.session_state else None
+
+
+def texts(at: AppTest, kind: str) -> list[str]:
+    return [e.value for e in getattr(at, kind)]
+
+
+def class_state(at: AppTest):
+    return at.session_state["class.state"]
+
+
+def banner(at: AppTest) -> str:
+    return next(m for m in texts(at, "markdown") if "**Class " in m)
+
+
+# ---- the instructor's panel -----------------------------------------------------------------
+def test_instructor_gets_code_link_qr_and_a_private_instructor_link(store):
+    ins = instructor_with_class()
+    state = class_state(ins)
+    assert state.step == 0 and logic.snapshot_params(state.snapshot) == {"preset": "sennrich"}
+    html = " ".join(h.value for h in ins.get("html"))
+    assert state.display_code in html
+    codes = texts(ins, "code")
+    assert any(c.endswith(f"join?class={state.join_token}") for c in codes)
+    token = ins.session_state["class.token"]
+    assert any(f"teach={token}" in c for c in codes)  # inside the "keep it private" expander
+    assert ins.get("image"), "the QR code is drawn"
+    assert store.is_instructor(state.code, token)
+
+
+def test_uploaded_corpus_cannot_start_a_class(store):
+    at = _app()
+    at.switch_page(TRAIN).run()
+    at.session_state["train.source"] = "upload"
+    at.session_state["train.upload_text"] = "some uploaded words " * 5
+    at.session_state["train.upload_name"] = "notes.txt"
+    at.run()
+    assert at.button(key="class_btn_start").disabled
+    assert any("A class can only carry a built-in preset" in w for w in texts(at, "warning"))
+
+
+# ---- following ------------------------------------------------------------------------------
+def test_student_joins_by_code_and_follows_the_instructors_step(store):
+    ins = instructor_with_class()
+    code = class_state(ins).display_code
+    stu = _app()
+    stu.switch_page(JOIN).run()
+    stu.text_input(key="class_w_code").input(code.lower().replace("-", " "))
+    stu.text_input(key="class_w_join_nick").input("Ann")
+    stu.button(key="class_btn_join").click().run()
+    assert not stu.exception and role_of(stu) == "student"
+    stu.switch_page(TRAIN).run()
+    assert stu.session_state["train.step"] == 0 and "you follow the instructor" in banner(stu)
+    for expected in (1, 2, 3):
+        ins.button(key="train_w_btn_step").click().run()
+        assert store.poll(class_state(ins).code, session="observer").step == expected
+        stu.run()  # the student's next poll
+        assert stu.session_state["train.step"] == expected
+        assert f"Step {expected} of" in stu.slider(key="train_w_step").label
+    ins.button(key="train_w_btn_back").click().run()
+    stu.run()
+    assert stu.session_state["train.step"] == 2
+
+
+def test_student_by_link_loads_the_class_corpus_and_settings(store):
+    ins = _app()
+    ins.switch_page(TRAIN).run()
+    ins.session_state["train.source"] = "words"
+    ins.session_state["train.words"] = "hug 10\npug 5\npun 12\nbun 4\nhugs 5\n"
+    ins.session_state["train.s.tie_break"] = "smallest-id"
+    ins.run()
+    ins.button(key="train_w_btn_step").click().run()
+    ins.button(key="class_btn_start").click().run()
+    state = class_state(ins)
+    assert state.step == 1
+    stu = student({"class": state.join_token})
+    assert stu.session_state["train.source"] == "words"
+    assert stu.session_state["train.words"].startswith("hug 10")
+    assert stu.session_state["train.s.tie_break"] == "smallest-id"
+    assert stu.session_state["train.step"] == 1
+    assert stu.session_state["train.active"][0] == logic.snapshot_run(state.snapshot)
+
+
+def test_a_student_cannot_step_the_class_and_can_explore_then_rejoin(store):
+    ins = instructor_with_class()
+    state = class_state(ins)
+    stu = student({"class": state.join_token})
+    assert stu.session_state["class.token"] is None
+    with pytest.raises(NotInstructor):
+        store.set_step(state.code, 5, instructor_token=state.join_token)
+    stu.button(key="train_w_btn_step").click().run()
+    stu.button(key="train_w_btn_step").click().run()
+    assert stu.session_state["train.step"] == 2
+    assert store.poll(state.code, session="observer").step == 0  # the class did not move
+    stu.run()
+    assert "exploring on your own" in banner(stu)  # clicking Step detached them
+    ins.button(key="train_w_btn_step").click().run()
+    stu.run()
+    assert stu.session_state["train.step"] == 2  # detached: the class's step is not forced
+    assert "at step **1**" in banner(stu)
+    stu.button(key="class_btn_rejoin").click().run()
+    assert stu.session_state["train.step"] == 1 and "you follow the instructor" in banner(stu)
+
+
+def test_a_wrong_instructor_link_gives_no_control_and_the_right_one_does(store):
+    ins = instructor_with_class()
+    state = class_state(ins)
+    intruder = _app()
+    intruder.query_params["code"] = state.code
+    intruder.query_params["teach"] = state.join_token  # the join link's token is not the instructor's
+    intruder.switch_page(JOIN).run()
+    assert role_of(intruder) is None
+    assert any("does not control" in e for e in texts(intruder, "error"))
+    laptop = _app()
+    laptop.query_params["code"] = state.code
+    laptop.query_params["teach"] = ins.session_state["class.token"]
+    laptop.switch_page(JOIN).run()
+    assert role_of(laptop) == "instructor"
+    laptop.switch_page(TRAIN).run()
+    laptop.button(key="train_w_btn_step").click().run()
+    assert store.poll(state.code, session="observer").step == 1
+
+
+# ---- predict together -----------------------------------------------------------------------
+def test_question_answer_once_live_chart_and_reveal_grades_ties(store):
+    ins = instructor_with_class()  # Sennrich at step 0: e + s, s + t and t + </w> tie at 9
+    state = class_state(ins)
+    stu = student({"class": state.join_token})
+    other = student({"class": state.join_token})
+    ins.button(key="class_btn_ask").click().run()
+    q = class_state(ins).question
+    assert q.status == "open" and "s + t" in q.options and len(q.options) >= 4
+    view = RunView(ins.session_state["train.view_obj"].run)
+    pair = logic.pair_of(logic.question_options(view, q.step, state.code), "s + t")
+    assert predict.grade_pair(view, q.step, pair) == "tied"  # graded as the Train page grades it
+
+    stu.run()
+    pick = next(r for r in stu.radio if r.key == f"class_w_pick_{q.number}")
+    stu.session_state[pick.key] = "s + t"
+    stu.session_state["class_w_nick"] = "<img src=x>Ann"
+    stu.button(key="class_btn_answer").click().run()
+    assert any("You answered **s + t**" in i for i in texts(stu, "info"))
+    with pytest.raises(AlreadyAnswered):  # once per session, whatever the page shows
+        store.answer(state.code, "e + s", session=stu.session_state["class.sid"])
+    other.run()
+    wrong = next(o for o in q.options if o not in ("e + s", "s + t", "t + </w>"))
+    other.session_state[f"class_w_pick_{q.number}"] = wrong
+    other.button(key="class_btn_answer").click().run()
+
+    ins.run()  # the instructor's chart fragment polls
+    chart = ins.get("vega_lite_chart")[-1]
+    spec = json.loads(chart.proto.spec)
+    assert "layer" in spec
+    caption = " ".join(texts(ins, "caption"))
+    assert "\\<img src=x\\>Ann: s + t" in caption  # the nickname, escaped
+    assert any("2 answers" in m for m in texts(ins, "markdown"))
+
+    ins.button(key="class_btn_reveal").click().run()
+    revealed = class_state(ins).question
+    assert sorted(revealed.correct) == ["e + s", "s + t", "t + </w>"]
+    stu.run()
+    other.run()
+    assert any("s + t**: right" in s for s in texts(stu, "success"))
+    assert any("not this time" in w for w in texts(other, "warning"))
+
+
+# ---- errors ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("typed, message", [
+    ("ZZZZ-ZZZZ", "There is no class ZZZZ-ZZZZ"),
+    ("![x](http://example.invalid/x.png)", "is not a class code"),
+])
+def test_bad_codes_get_a_clear_message(store, typed, message):
+    stu = _app()
+    stu.switch_page(JOIN).run()
+    stu.text_input(key="class_w_code").input(typed[:12])
+    stu.button(key="class_btn_join").click().run()
+    assert not stu.exception
+    errors = texts(stu, "error")
+    assert any(message.split(" ZZZZ")[0] in e for e in errors), errors
+    with pytest.raises(ClassNotFound) as raised:
+        store.join(typed[:12], session="observer")
+    assert md_error(raised.value) in errors  # shown through md_error: no image, no link
+    if "[" in typed:
+        assert any("!\\[x\\]" in e for e in errors), errors
+    assert role_of(stu) is None
+
+
+def test_an_expired_class_says_so_and_the_page_keeps_working(store, clock):
+    ins = instructor_with_class()
+    stu = student({"class": class_state(ins).join_token})
+    clock.now += 4 * 3600
+    stu.run()
+    assert not stu.exception
+    assert any("There is no class" in e and "3 hours after its last action" in e for e in texts(stu, "error"))
+    assert role_of(stu) is None
+    stu.button(key="train_w_btn_step").click().run()  # the page still steps
+    assert stu.session_state["train.step"] == 1
+
+
+def test_a_store_outage_shows_a_message_and_the_class_resumes(store):
+    ins = instructor_with_class()
+    stu = student({"class": class_state(ins).join_token})
+    store.down = True
+    stu.run()
+    assert not stu.exception
+    assert any("cannot be reached" in e for e in texts(stu, "error"))
+    assert role_of(stu) == "student"
+    store.down = False
+    stu.session_state["class.paused_until"] = 0.0  # skip the pause between tries
+    ins.button(key="train_w_btn_step").click().run()
+    assert store.poll(class_state(ins).code, session="observer").step == 1
+    stu.run()
+    assert stu.session_state["train.step"] == 1 and not texts(stu, "error")
+
+
+def test_joining_is_rate_limited_per_session(clock):
+    session.use_store(open_store("memory", clock=clock))
+    try:
+        stu = _app()
+        stu.switch_page(JOIN).run()
+        for _ in range(6):
+            stu.text_input(key="class_w_code").input("ZZZZ-ZZZZ")
+            stu.button(key="class_btn_join").click().run()
+        assert any("Too many join requests" in e for e in texts(stu, "error"))
+        assert not stu.exception
+    finally:
+        session.use_store(None)
+
+
+# ---- pure parts -----------------------------------------------------------------------------
+def test_tally_chart_spec_marks_the_right_answers():
+    spec = logic.tally_chart([("e + s", 3), ("s + t", 1), ("l + o", 0)], ["e + s", "s + t"]).to_dict()
+    data = next(iter(spec["datasets"].values()))
+    assert [(r["pair"], r["answers"], r["result"]) for r in data] == [
+        ("e + s", 3, "right"), ("s + t", 1, "right"), ("l + o", 0, "not this one")]
+    assert spec["layer"][0]["mark"]["type"] == "bar"
+
+
+def test_qr_png_is_sized_for_a_projector_and_decodes_to_the_join_link():
+    import io
+    import struct
+    zxingcpp = pytest.importorskip("zxingcpp")  # requirements-dev.txt
+    from PIL import Image
+    link = logic.join_url("http://192.168.1.20:8501/", "Zk3_-q" * 4)
+    png = logic.qr_png(link)
+    width, height = struct.unpack(">II", png[16:24])
+    assert width == height and 330 <= width <= QR_WIDTH + 80
+    found = zxingcpp.read_barcodes(Image.open(io.BytesIO(png)))
+    assert [r.text for r in found] == [link]
+
+
+def test_snapshot_fits_the_store_for_the_longest_shareable_text():
+    from classroom.store import SNAPSHOT_MAX_BYTES
+    from ui.train.config import SHARE_TEXT_LIMIT, Corpus, Settings
+    text = "🧩" * SHARE_TEXT_LIMIT
+    snap = logic.class_snapshot(Corpus("text", "text", text), Settings(), "k")
+    assert len(json.dumps(snap).encode()) <= SNAPSHOT_MAX_BYTES
+    assert logic.snapshot_params(snap)["text"] == text
+    assert logic.class_snapshot(preset_corpus("sennrich"), Settings(), "k")["params"] == {"preset": "sennrich"}
+
+
+# ---- through Redis, with a real redis-server killed mid-class ----------------------------
+def test_a_class_through_redis_survives_a_redis_restart(tmp_path):
+    import uuid
+
+    from redis_server import RedisServer, require_redis_server
+    require_redis_server()
+    server = RedisServer(tmp_path)
+    server.start()
+    store = open_store(server.url, limits=GENEROUS, prefix=f"test:{uuid.uuid4().hex}:")
+    session.use_store(store)
+    try:
+        ins = instructor_with_class()
+        stu = student({"class": class_state(ins).join_token})
+        ins.button(key="train_w_btn_step").click().run()
+        stu.run()
+        assert stu.session_state["train.step"] == 1
+        server.kill()
+        stu.run()
+        assert not stu.exception
+        assert any("cannot be reached" in e or "paused" in e for e in texts(stu, "error")), texts(stu, "error")
+        assert role_of(stu) == "student"
+        ins.button(key="train_w_btn_step").click().run()  # the instructor's page keeps working too
+        assert not ins.exception and ins.session_state["train.step"] == 2
+        server.start()
+        for at in (ins, stu):
+            at.session_state["class.paused_until"] = 0.0  # skip the pause between tries
+        ins.button(key="train_w_btn_step").click().run()  # step 3 reaches the class now
+        stu.run()
+        assert stu.session_state["train.step"] == 3 and not texts(stu, "error")
+    finally:
+        session.use_store(None)
+        if hasattr(store, "close"):
+            store.close()
+        server.stop()

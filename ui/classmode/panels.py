@@ -1,0 +1,317 @@
+"""Class mode, Streamlit part 2: what the Train page and the join page draw.
+
+- `train_banner` (top of the Train page): for an instructor, the join code, the QR code
+  and the join link (sized for a projector), the private instructor link, and a fragment
+  that asks the question and shows the answers arriving as a bar chart (every second);
+  for a student, a fragment that polls the class every second with the version it has
+  (cheap when nothing changed), puts the instructor's step on the page (then reruns the
+  page, the only full rerun a student's page makes per step), and shows the question;
+- `start_control` (below the step area): start a class on the current run;
+- `join_page`: join by link or code, or take control with the instructor link.
+
+Every user-made string (nicknames, options built from the corpus's tokens, store
+messages quoting a typed code) goes through md_escape or html.escape. Widgets inside the
+polling fragments are never set by code, so a tick never overwrites what a student is
+choosing or typing.
+
+Left out: store calls (session.py), options, grading, links and charts (logic.py).
+"""
+from __future__ import annotations
+
+import html
+
+import streamlit as st
+
+from classroom import NICKNAME_MAX, CODE_LENGTH, Question
+from ui.classmode import logic, session
+from ui.shared.markdown import md_error, md_escape
+from ui.train import predict as predict
+from ui.train import state as train_state
+from ui.train.render import RunView
+
+ss = st.session_state
+
+FULL_RUN = "class.full_run"  # the fragment is running inside a full run of the page
+GO_TRAIN = "class.go_train"  # the join form's callback joined: go to the Train page
+QR_CACHE = "class.qr"        # (link, png) of this instructor's QR code
+#: The QR code's width on screen, in CSS pixels (about 40% of a 1080-pixel projector).
+QR_WIDTH = 420
+
+CODE_CSS = """
+<style>
+.class-code { font: 700 4.2rem/1.1 ui-monospace, SFMono-Regular, Menlo, monospace; letter-spacing: .12em; }
+.class-join { font-size: 1.5rem; line-height: 1.5; }
+.class-join code { font-size: 1.3rem; word-break: break-all; }
+</style>
+"""
+
+
+# ---- the Train page -------------------------------------------------------------------------
+def train_banner(view: RunView) -> None:
+    """Top of the Train page (full runs only): the class panel of this tab's role."""
+    role = session.role()
+    if role is None:
+        message = ss.pop(session.ERROR, None)  # e.g. the class ended: say it once
+        if message:
+            st.error(md_error(message), icon=":material/school:")
+        return
+    ss[FULL_RUN] = True
+    try:
+        if role == "instructor":
+            session.push_step(view, train_state.step())  # retries a step the store missed (an outage)
+            _instructor_panel(view)
+            q = session.current().question if session.current() else None
+            # A timer only while answers can arrive: a timer tick carries every widget's value
+            # from the browser and could undo a step the browser has not drawn yet.
+            live = q is not None and q.status == "open"
+            st.fragment(run_every=session.POLL_SECONDS if live else None)(_instructor_fragment)()
+        else:
+            st.fragment(run_every=session.POLL_SECONDS)(_student_fragment)()
+    finally:
+        ss[FULL_RUN] = False
+
+
+def start_control(view: RunView) -> None:
+    """Below the step area: start a class (or say which class this tab is in)."""
+    role = session.role()
+    state = session.current()
+    with st.expander("**Class mode**: your students follow your steps on their own screens",
+                     expanded=role is not None or bool(session.notice())):
+        if session.notice() and role is None:
+            st.error(md_error(session.notice()))
+        if role == "instructor" and state is not None:
+            st.caption(f"Your class **{state.display_code}** is running (its panel is at the top of the page).")
+            st.button("End the class", key="class_btn_end_below", on_click=session.end_class)
+            return
+        if role == "student" and state is not None:
+            st.caption(f"You are in class **{state.display_code}** (its banner is at the top of the page).")
+            return
+        corpus, _ = train_state.active_corpus()
+        st.markdown(
+            "Start a class on this corpus and these settings: you get a join code, a link and a QR "
+            "code for the projector. Students who join see your step as you move it, and you can "
+            "ask them all which pair merges next and show their answers as a chart.")
+        if not corpus.shareable:
+            st.warning(logic.UNSHAREABLE)
+        st.button("Start a class", icon=":material/school:", key="class_btn_start", type="primary",
+                  on_click=session.start_class, disabled=not corpus.shareable)
+        st.page_link("views/join_class.py", label="Have a code? Join a class", icon=":material/login:")
+
+
+# ---- the instructor -------------------------------------------------------------------------
+def _qr(link: str) -> bytes:
+    cached = ss.get(QR_CACHE)
+    if cached is None or cached[0] != link:
+        cached = (link, logic.qr_png(link))
+        ss[QR_CACHE] = cached
+    return cached[1]
+
+
+def _instructor_panel(view: RunView) -> None:
+    state = session.current()
+    if state is None:
+        return
+    root = logic.app_root(st.context.url)
+    link = logic.join_url(root, state.join_token)
+    st.html(CODE_CSS)
+    with st.container(border=True, key="class_instructor_panel"):
+        qr, words = st.columns([1, 1.6], vertical_alignment="center")
+        with qr:
+            st.image(_qr(link), width=QR_WIDTH)
+        with words:
+            st.html(
+                '<div class="class-join">Join the class: scan the code, or open '
+                f'<code>{html.escape(root + logic.JOIN_PAGE)}</code> and type</div>'
+                f'<div class="class-code" data-testid="class-code">{html.escape(state.display_code)}</div>')
+            st.caption("The join link (the QR code holds it):")
+            st.code(link, language=None)
+            with st.expander("Instructor link: keep it private (it controls the class)"):
+                st.caption("Open it on another device or after closing this tab to control the class "
+                           "again. Do not project it: anyone holding it can step the class.")
+                st.code(logic.instructor_url(root, state.code, ss[session.TOKEN]), language=None)
+    if not session.class_step_applies(view):
+        st.warning("Your page now shows another corpus or other settings than the class's: students "
+                   "still see the class's run, and your steps are not sent until you go back.",
+                   icon=":material/warning:")
+        st.button("Back to the class's corpus and settings", key="class_btn_back_to_class",
+                  on_click=session.back_to_class_run)
+
+
+def _instructor_fragment() -> None:
+    if session.take_app_rerun():
+        st.rerun(scope="app")
+    state = session.current()
+    if state is None:
+        if not ss.get(FULL_RUN):
+            st.rerun(scope="app")
+        return
+    for message in (session.error(), session.notice()):
+        if message:
+            st.error(md_error(message), icon=":material/error:")
+    view, k = train_state.current_view(), train_state.step()
+    q = state.question
+    asking = q is not None and q.status == "open"
+    c = st.columns([1.4, 1, 1, 1])
+    c[0].button("Ask: which pair merges next?", icon=":material/quiz:", key="class_btn_ask",
+                on_click=session.open_question, disabled=asking or k >= view.steps,
+                help="Puts the most frequent pairs before the next merge to every student.")
+    c[1].button("Reveal the answer", key="class_btn_reveal", on_click=session.reveal,
+                disabled=q is None or q.status == "revealed", type="primary" if asking else "secondary")
+    c[2].button("Stop answers", key="class_btn_close", on_click=session.close_question, disabled=not asking)
+    c[3].button("End the class", key="class_btn_end", on_click=session.end_class)
+    if q is None:
+        st.caption(f"Class {state.display_code}: your students see step {state.step}. "
+                   "Step as usual: they follow within about a second.")
+        return
+    tally = session.tally()
+    if tally is None:
+        return
+    st.markdown(f"**{md_escape(q.prompt)}** — {tally.total} answer{'s' if tally.total != 1 else ''} "
+                f"({'open' if asking else q.status}; asked at step {q.step})")
+    st.altair_chart(logic.tally_chart(tally.counts, q.correct), width="stretch")
+    if q.status == "revealed":
+        _revealed_note(view, state, q)
+    if tally.nicknames:
+        st.caption("Named answers: " + "; ".join(f"{md_escape(n)}: {md_escape(o)}" for n, o in tally.nicknames))
+
+
+def _revealed_note(view: RunView, state, q: Question, picked: str | None = None) -> None:
+    """After the reveal: the Train page's feedback on a pick (or on the winner)."""
+    if not session.class_step_applies(view) or q.step >= view.steps:
+        st.success("Right answers: " + ", ".join(md_escape(c) for c in q.correct))
+        return
+    options = logic.question_options(view, q.step, state.code)
+    pair = logic.pair_of(options, picked) if picked else view.run.events[q.step].pair
+    if pair is None:
+        return
+    fb = predict.pair_feedback(view, q.step, pair)
+    st.html(f'<div class="tp-fb {"ok" if fb.ok else "bad"}">{fb.html}</div>')
+
+
+# ---- students -------------------------------------------------------------------------------
+def _student_fragment() -> None:
+    if session.take_app_rerun():
+        st.rerun(scope="app")
+    full = bool(ss.get(FULL_RUN))
+    state, _changed = session.poll()
+    if session.role() is None or state is None:  # the class ended or expired
+        if not full:
+            st.rerun(scope="app")  # the next full run says why, once, and stops the timer
+        message = ss.pop(session.ERROR, None)
+        if message:
+            st.error(md_error(message), icon=":material/school:")
+        return
+    view = train_state.current_view()
+    if session.apply_class_step(view) and not full:
+        st.rerun(scope="app")  # the step area is another fragment: redraw the page once
+    _student_banner(state)
+    _student_question(view, state)
+
+
+def _student_banner(state) -> None:
+    with st.container(border=True, key="class_student_banner"):
+        left, right = st.columns([3, 1.2], vertical_alignment="center")
+        if session.following():
+            left.markdown(f":material/school: **Class {state.display_code}**: you follow the instructor "
+                          f"(step **{state.step}**). Click Step or Explore on my own to explore alone; "
+                          "you can rejoin any time.")
+            right.button("Explore on my own", key="class_btn_detach", on_click=session.detach, width="stretch")
+        else:
+            left.markdown(f":material/school: **Class {state.display_code}**: the instructor is at step "
+                          f"**{state.step}**; you are exploring on your own.")
+            right.button(f"Rejoin at step {state.step}", key="class_btn_rejoin", on_click=session.rejoin,
+                         type="primary", width="stretch")
+        for message in (session.error(), session.notice()):
+            if message:
+                st.error(md_error(message), icon=":material/error:")
+
+
+def _student_question(view: RunView, state) -> None:
+    q = state.question
+    if q is None:
+        return
+    mine = session.my_answer()
+    with st.container(border=True, key="class_question"):
+        st.markdown(f"**{md_escape(q.prompt)}**")
+        if q.status == "open" and mine is None:
+            wk = f"class_w_pick_{q.number}"
+            st.radio("Your answer", list(q.options), key=wk, index=None, format_func=md_escape,
+                     horizontal=True)
+            st.text_input("Nickname (optional: without one your answer is anonymous)", key="class_w_nick",
+                          max_chars=NICKNAME_MAX, value=ss.get(session.NICK) or "",
+                          on_change=_on_nick, args=("class_w_nick",))
+            st.button("Send my answer", key="class_btn_answer", type="primary",
+                      on_click=_on_answer, args=(wk,))
+        elif q.status != "revealed":
+            if mine is not None:
+                st.info(f"You answered **{md_escape(mine)}**. The instructor reveals the answer soon.")
+            else:
+                st.info("Answers are closed; the instructor reveals the answer soon.")
+        else:
+            right = mine is not None and mine in q.correct
+            if mine is None:
+                st.info("Right answers: " + ", ".join(md_escape(c) for c in q.correct))
+            elif right:
+                st.success(f"You answered **{md_escape(mine)}**: right.")
+            else:
+                st.warning(f"You answered **{md_escape(mine)}**: not this time.")
+            _revealed_note(view, state, q, mine)
+
+
+def _on_nick(wk: str) -> None:
+    ss[session.NICK] = (ss.get(wk) or "").strip()[:NICKNAME_MAX] or None
+
+
+def _on_answer(wk: str) -> None:
+    pick = ss.get(wk)
+    if pick is None:
+        ss[session.NOTICE] = "Choose a pair, then send your answer."
+        return
+    _on_nick("class_w_nick")
+    session.answer(pick)
+
+
+# ---- the join page --------------------------------------------------------------------------
+def join_page() -> None:
+    train_state.init()
+    st.title("Join a class")
+    params = {k: st.query_params[k] for k in st.query_params}
+    tried = ss.setdefault(session.TRIED, set())
+    if "teach" in params and "code" in params:
+        attempt = ("teach", params["code"], params["teach"])
+        if attempt not in tried:
+            tried.add(attempt)
+            if session.take_control(params["code"], params["teach"]):
+                st.query_params.clear()  # the instructor token leaves the address bar
+                st.switch_page("views/train.py")
+    elif "class" in params or "code" in params:
+        value = params.get("class") or params.get("code") or ""
+        attempt = ("join", value)
+        if attempt not in tried:
+            tried.add(attempt)
+            if session.join(value):
+                st.switch_page("views/train.py")
+    if ss.pop(GO_TRAIN, False):
+        st.switch_page("views/train.py")
+    if session.notice():
+        st.error(md_error(session.notice()), icon=":material/error:")
+    state = session.current()
+    if state is not None:
+        st.info(f"You are in class **{state.display_code}**.")
+        st.page_link("views/train.py", label="Go to the class", icon=":material/school:")
+    st.markdown("Type the code on the instructor's screen (letters and digits; case and dashes "
+                "do not matter), or open the link the instructor shared.")
+    with st.form("class_join_form", border=True):
+        st.text_input("Class code", key="class_w_code", max_chars=CODE_LENGTH + 4, placeholder="7K3Q-X9M2")
+        st.text_input("Nickname (optional: without one your answers are anonymous)", key="class_w_join_nick",
+                      max_chars=NICKNAME_MAX)
+        st.form_submit_button("Join", type="primary", key="class_btn_join", on_click=_on_join)
+
+
+def _on_join() -> None:
+    code = (ss.get("class_w_code") or "").strip()
+    if not code:
+        ss[session.NOTICE] = "Type the class code first."
+        return
+    if session.join(code, ss.get("class_w_join_nick")):
+        ss[GO_TRAIN] = True
