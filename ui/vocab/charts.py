@@ -33,6 +33,8 @@ __all__ = [
     "language_ratio_chart",
     "cost_share_chart",
     "picked_vocab",
+    "truncation_chart",
+    "truncation_cost_chart",
 ]
 
 #: curves are thinned to about this many rows (Altair's default limit is 5,000)
@@ -434,5 +436,96 @@ def cost_share_chart(parts: pd.DataFrame, *, width: int = PANEL_WIDTH) -> alt.La
     chart = alt.layer(bars, text).properties(
         width=width, height=150,
         title=alt.Title("The vocabulary's share of the model", subtitle="Parameters and forward-pass FLOPs per token"),
+    )
+    return _readable(chart)
+
+
+# ---- a real tokenizer cut to its first k ranks ---------------------------------------------
+_SIZE_LABEL = ("datum.value >= 1024 ? format(datum.value / 1024, ',d') + 'K' : format(datum.value, ',d')")
+_SI_LABEL = "replace(format(datum.value, '.3~s'), 'G', 'B')"
+
+
+def _size_x(sizes: list[int]) -> alt.X:
+    """A base-2 logarithmic size axis with a tick at every drawn size (256, 1K, ...);
+    on a narrow screen Vega drops the labels that would overlap."""
+    lo, hi = min(sizes), max(sizes)
+    return alt.X("size:Q", title="Vocabulary size: o200k's first k ranks (logarithmic)",
+                 scale=alt.Scale(type="log", base=2, domain=[lo, hi * 1.12], nice=False),
+                 axis=alt.Axis(values=sizes, labelExpr=_SIZE_LABEL, labelOverlap="greedy", labelFlush=True,
+                               grid=True, tickCount=len(sizes)))
+
+
+def _mark_layers(marks: pd.DataFrame, sizes: list[int]) -> list:
+    """Real models' sizes: a dotted rule each, its name written upwards beside it (so
+    neighbours do not collide, even on a phone)."""
+    x = _size_x(sizes)
+    rules = alt.Chart(marks).mark_rule(color="#555", strokeDash=[2, 3], strokeWidth=2).encode(
+        x=x, tooltip=[alt.Tooltip("label:N", title="Real model"), alt.Tooltip("size:Q", title="Vocabulary size",
+                                                                              format=",d")])
+    names = alt.Chart(marks).mark_text(angle=270, align="right", baseline="bottom", dx=-4, dy=-3, fontSize=14,
+                                       color="#333").encode(x=x, y=alt.value(0), text="label:N")
+    return [rules, names]
+
+
+def truncation_chart(table: pd.DataFrame, marks: pd.DataFrame, *, width: int | str = "container") -> alt.LayerChart:
+    """Characters per token of each language (thin lines) and of all of them together
+    (a thick black line) against the number of ranks kept, with real models' sizes marked.
+
+    `table` is ui.vocab.real_sizes.truncation_table (code "all" is the total); `marks`
+    has columns size and label. `width="container"` lets the page stretch it to the
+    screen (a phone or a projector).
+    """
+    sizes = sorted(set(int(s) for s in table["size"]))
+    x = _size_x(sizes)
+    langs = [lang for lang in dict.fromkeys(table.loc[table["code"] != "all", "language"])]
+    tooltip = [alt.Tooltip("language:N", title="Text"), alt.Tooltip("size:Q", title="Ranks kept", format=",d"),
+               alt.Tooltip("tokens:Q", title="Tokens", format=",d"), alt.Tooltip("chars:Q", title="Characters", format=",d"),
+               alt.Tooltip("chars_per_token:Q", title="Characters per token", format=".2f")]
+    y = alt.Y("chars_per_token:Q", title="Characters per token", axis=alt.Axis(format=".1f"))
+    each = alt.Chart(table[table["code"] != "all"]).mark_line(strokeWidth=2, point=alt.OverlayMarkDef(size=40)).encode(
+        x=x, y=y, tooltip=tooltip,
+        color=alt.Color("language:N", title=None, sort=langs, scale=alt.Scale(scheme="tableau10"),
+                        legend=alt.Legend(orient="top", columns=3, labelFontSize=14, labelLimit=110,
+                                          symbolSize=120, symbolStrokeWidth=3)),
+    )
+    total = alt.Chart(table[table["code"] == "all"]).mark_line(
+        strokeWidth=5, color="#000", point=alt.OverlayMarkDef(size=90, color="#000", filled=True)).encode(
+        x=x, y=y, tooltip=tooltip)
+    total_label = alt.Chart(table[table["code"] == "all"].tail(1)).mark_text(
+        align="right", dx=-8, dy=-14, fontSize=15, fontWeight="bold").encode(
+        x=x, y=y, text=alt.value("all ten together"))
+    chart = alt.layer(*_mark_layers(marks, sizes), each, total, total_label).properties(
+        width=width, height=380,
+        title=alt.Title("The same paragraph, o200k cut to its first k tokens",
+                        subtitle="Characters per token, ten languages; dotted: real models' sizes"),
+    )
+    return _readable(chart)
+
+
+def truncation_cost_chart(cost: pd.DataFrame, marks: pd.DataFrame, *, model: str,
+                          width: int | str = "container") -> alt.LayerChart:
+    """What those sizes cost: embedding parameters and output-layer FLOPs per token
+    against the same size axis. `cost` is ui.vocab.real_sizes.cost_at_sizes."""
+    sizes = sorted(set(int(s) for s in cost["size"]))
+    x = _size_x(sizes)
+    series = {"embedding_params": "Embedding parameters", "output_flops": "Output-layer FLOPs per token (2dV)"}
+    long = cost.melt(id_vars=["size"], value_vars=list(series), var_name="measure", value_name="amount")
+    long["measure"] = long["measure"].map(series)
+    names = list(series.values())
+    chart = alt.layer(
+        *_mark_layers(marks, sizes),
+        alt.Chart(long).mark_line(strokeWidth=4, point=alt.OverlayMarkDef(size=70, filled=True)).encode(
+            x=x,
+            y=alt.Y("amount:Q", title="Parameters / FLOPs", axis=alt.Axis(labelExpr=_SI_LABEL)),
+            color=alt.Color("measure:N", title=None, sort=names, scale=alt.Scale(domain=names, range=[VERMILLION, BLUE]),
+                            legend=alt.Legend(orient="top", columns=1, labelLimit=330)),
+            strokeDash=alt.StrokeDash("measure:N", sort=names, legend=None,
+                                      scale=alt.Scale(domain=names, range=[[1, 0], [8, 4]])),
+            tooltip=[alt.Tooltip("measure:N", title="Measure"), alt.Tooltip("size:Q", title="Vocabulary size", format=",d"),
+                     alt.Tooltip("amount:Q", title="Amount", format=",d")],
+        ),
+    ).properties(
+        width=width, height=320,
+        title=alt.Title("What those sizes cost", subtitle=model),
     )
     return _readable(chart)

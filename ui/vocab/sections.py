@@ -42,7 +42,10 @@ from ui.vocab.charts import (
     language_tokens_chart,
     picked_vocab,
     real_vocab_chart,
+    truncation_chart,
+    truncation_cost_chart,
 )
+from ui.vocab.real_sizes import TRUNCATION_SIZES, cost_at_sizes, real_model_sizes, size_marks
 from ui.vocab.curves import (
     LANGUAGES,
     base_retirements,
@@ -61,6 +64,7 @@ from ui.vocab.sources import (
     held_out_for,
     held_out_texts,
     language_texts,
+    o200k_truncation,
     openai_language_table,
     run_key,
 )
@@ -73,6 +77,7 @@ __all__ = [
     "curves_section",
     "cost_section",
     "languages_section",
+    "real_sizes_section",
 ]
 
 CURVES_KEY = "vocab.curves"
@@ -369,8 +374,10 @@ def _apply_preset() -> None:
         st.session_state[f"vocab.cost.{name}"] = value
 
 
-def cost_section(chart_vocab: int) -> None:
-    """The calculator: V, d, tied or untied, N and precision -> the vocabulary's cost."""
+def cost_section(chart_vocab: int) -> tuple[ModelConfig, str]:
+    """The calculator: V, d, tied or untied, N and precision -> the vocabulary's cost.
+
+    Returns the model it describes and the precision, for the real-sizes part."""
     titles = {CHART: f"The vocabulary chosen above (V = {chart_vocab:,}) in a GPT-2-small-sized model"}
     titles.update({k: p.title for k, p in PRESETS.items()})
     persist("vocab.cost.preset_w", "vocab.cost.preset", CHART)
@@ -430,6 +437,7 @@ def cost_section(chart_vocab: int) -> None:
         yours.append(dict(name="calculator", size=int(vocab), kind="yours"))
     frame = pd.concat([reals, pd.DataFrame(yours)], ignore_index=True)
     _show("real:" + ":".join(str(y["size"]) for y in yours), lambda: real_vocab_chart(frame), key="vocab.real_chart")
+    return config, precision
 
 
 def _cost_metrics(cost) -> None:
@@ -493,6 +501,69 @@ def _published(preset_key: str, config: ModelConfig) -> None:
     st.markdown(f"**Published figures for {p.title}** (source: {p.source}):\n" + "\n".join(lines))
     if p.note:
         st.caption(p.note)
+
+
+# ---- real sizes ---------------------------------------------------------------------------
+def real_sizes_section(config: ModelConfig, precision: str) -> None:
+    """o200k cut to its first 2^8 ... 2^17 ranks: characters per token of the ten texts,
+    beside what those sizes cost the calculator's model."""
+    table = o200k_truncation(TRUNCATION_SIZES)
+    sizes = sorted(set(int(s) for s in table["size"]))
+    full = sizes[-1]
+    marks = pd.DataFrame([dict(size=m.size, label=m.label) for m in size_marks(real_model_sizes())])
+    cost = cost_at_sizes(sizes, hidden_size=config.hidden_size, tied=config.tied, total_params=config.total_params,
+                         precision=precision)
+    model = (f"d = {config.hidden_size:,}, {'tied' if config.tied else 'untied'} embeddings "
+             f"(the calculator's model)")
+    st.markdown(
+        "A BPE tokenizer's ranks are ordered: each merge only joins tokens learned before it. So the first *k* "
+        "ranks of a real tokenizer are themselves a tokenizer of size *k*, no retraining needed: encode with the "
+        "same merge loop and treat every rank from *k* on as no merge (the 256 single bytes, ranks 0 to 255, "
+        f"always stay). Here is GPT-4o's o200k_base cut to 256, 512, … 131,072 ranks and whole ({full:,} ranks; "
+        "its 200,019 counts special tokens too), on the ten-language paragraph below, and what each size costs "
+        "the model in the calculator above."
+    )
+    left, right = st.columns(2)
+    with left:
+        _show("trunc:" + ":".join(map(str, sizes)), lambda: truncation_chart(table, marks), key="vocab.trunc_chart",
+              width="stretch")
+    with right:
+        _show(f"trunc-cost:{config}:{precision}", lambda: truncation_cost_chart(cost, marks, model=model),
+              key="vocab.trunc_cost_chart", width="stretch")
+    _explain_real_sizes(table, cost)
+
+
+def _explain_real_sizes(table: pd.DataFrame, cost: pd.DataFrame) -> None:
+    total = table[table["code"] == "all"].set_index("size")
+    costs = cost.set_index("size")
+    a, b, c = 2**15, 2**16, 2**17
+    gain_ab = total.loc[b, "chars_per_token"] / total.loc[a, "chars_per_token"] - 1
+    gain_bc = total.loc[c, "chars_per_token"] / total.loc[b, "chars_per_token"] - 1
+    st.markdown(
+        f"Each doubling of the vocabulary doubles the embedding parameters and the output layer's FLOPs, but "
+        f"buys less text per token each time: all ten languages together go from "
+        f"**{total.loc[a, 'chars_per_token']:.2f}** characters per token at {a:,} to "
+        f"**{total.loc[b, 'chars_per_token']:.2f}** at {b:,} (+{gain_ab:.0%}) and "
+        f"**{total.loc[c, 'chars_per_token']:.2f}** at {c:,} (+{gain_bc:.0%}), while the embeddings grow from "
+        f"{approx(int(costs.loc[a, 'embedding_params']))} to {approx(int(costs.loc[c, 'embedding_params']))} "
+        f"parameters. From {2**12:,} ranks to all of them, {_most_gained(table, 2**12)} shrink the most: scripts "
+        "that got few of the early merges. The dotted lines are real models' sizes; only o200k's own is this tokenizer: "
+        "the others learned different merges, so their text would split differently."
+    )
+    with st.expander("Exact numbers at each size"):
+        wide = table.pivot(index="size", columns="language", values="tokens")
+        st.dataframe(wide.join(costs[["embedding_params", "output_flops"]]).reset_index(), hide_index=True,
+                     width="stretch",
+                     column_config={"size": st.column_config.NumberColumn("ranks kept", format="%d")})
+
+
+def _most_gained(table: pd.DataFrame, small: int, n: int = 3) -> str:
+    """The n languages whose token count falls by the largest factor from `small` ranks to all."""
+    each = table[table["code"] != "all"]
+    full = each["size"].max()
+    tokens = each.pivot(index="language", columns="size", values="tokens")
+    factor = (tokens[small] / tokens[full]).sort_values(ascending=False).head(n)
+    return ", ".join(f"{lang} (×{f:.1f} fewer tokens)" for lang, f in factor.items())
 
 
 # ---- languages ----------------------------------------------------------------------------
