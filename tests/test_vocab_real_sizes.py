@@ -140,12 +140,28 @@ def test_truncation_chart_spec(table):
     x = layers[0]["encoding"]["x"]
     assert x["scale"]["type"] == "log" and x["scale"]["base"] == 2 and x["axis"]["labelOverlap"] == "greedy"
     assert x["axis"]["values"][0] == 256 and x["axis"]["values"][-1] == 199_998
-    assert layers[1]["mark"]["angle"] == 270  # the models' names written upwards
+    names = layers[1]  # the models' names, each on a row of its own, ending at its rule
+    assert names["mark"]["type"] == "text" and names["mark"]["align"] == "right"
+    rows = [row["top"] for row in spec["datasets"][names["data"]["name"]]]
+    assert len(set(rows)) == len(rows) == 5
     colors = [layer["encoding"].get("color", {}) for layer in layers]
     assert any(c.get("field") == "language" and c["legend"]["columns"] == 3 for c in colors)
     tooltips = [t["title"] for t in layers[2]["encoding"]["tooltip"]]
     assert "Characters per token" in tooltips and "Ranks kept" in tooltips
     assert spec["config"]["axis"]["labelFontSize"] >= 14
+
+
+def test_language_ratio_names_are_written_upwards_and_the_legend_sits_below():
+    import pandas as pd
+
+    rows = [dict(tokenizer=t, code=c, language=c, script="", tokens=10, unknown=0, chars=10, bytes=10,
+                 bytes_per_char=1.0, chars_per_token=1.0, ratio=1.0) for t in ("GPT-2 (50K)", "a, V = 9") for c in "ab"]
+    from ui.vocab.charts import language_ratio_chart
+
+    spec = language_ratio_chart(pd.DataFrame(rows)).to_dict()
+    axis = spec["layer"][0]["encoding"]["x"]["axis"]
+    assert axis["labelAngle"] == 270 and axis["labelOverlap"] is False
+    assert spec["layer"][0]["encoding"]["color"]["legend"]["orient"] == "bottom"
 
 
 def test_truncation_cost_chart_spec():

@@ -98,23 +98,26 @@ class RunChoice:
 
 
 @byte_cached("charts")
-def _spec(cache_key: str, _build) -> tuple[dict, int | None]:
+def _spec(cache_key: str, _build, extra: int = 170) -> tuple[dict, int | None]:
     """Build a chart once per distinct input (`cache_key` names all of them) and keep
     its Vega-Lite spec: building and validating an Altair chart takes longer than
     everything else on this page, and the spec is read-only."""
     chart = _build()
-    height = display_height(chart) if not isinstance(chart, alt.VConcatChart) else None
+    height = display_height(chart, extra) if not isinstance(chart, alt.VConcatChart) else None
     # Tests validate every chart builder against the Vega-Lite schema (chart.to_dict());
     # the page skips that second validation, which costs more than building the chart.
     return chart.to_dict(validate=False), height
 
 
-def _show(cache_key: str, build, *, key: str, chosen: int | None = None, **kwargs):
-    """Draw a chart from the spec cache; `chosen` sets its `chosen` parameter.
+def _show(cache_key: str, build, *, key: str, chosen: int | None = None, extra: int = 170, **kwargs):
+    """Draw a chart from the spec cache, as wide as its column; `chosen` sets its
+    `chosen` parameter.
 
-    Single charts get their own height (Streamlit would otherwise shrink them).
+    Single charts get their own height (Streamlit would otherwise shrink them): the
+    plot's plus `extra` pixels for the title, legends and axes.
     """
-    spec, height = _spec(cache_key, build)
+    kwargs.setdefault("width", "stretch")
+    spec, height = _spec(cache_key, build, extra)
     # A fresh top level each run: Streamlit moves the datasets out of the dict it gets.
     spec = set_param(spec, CHOSEN, chosen) if chosen is not None else {**spec, "datasets": dict(spec.get("datasets", {}))}
     return st.vega_lite_chart(spec=spec, key=key, height=height if height else "content", **kwargs)
@@ -263,7 +266,8 @@ def curves_section(choice: RunChoice, vocab: int, k: int) -> None:
     held_grid = held[held["step"].isin(held_steps(choice))]
     _show(f"curves:{choice.key}", lambda: curves_chart(
         curve, held_grid, retired, chosen_vocab=vocab, unit=unit, training_label=f"Training text ({choice.label})"),
-        key=CURVES_KEY, chosen=vocab, on_select=_pick_callback(choice), selection_mode=["pick"])
+        key=CURVES_KEY, chosen=vocab, on_select=_pick_callback(choice), selection_mode=["pick"],
+        width="content")  # three linked panels: Vega cannot fit a concatenation to the page
     _explain_curves(choice, vocab, k, curve, held, retired)
 
 
@@ -471,8 +475,9 @@ def _cost_table(cost) -> None:
         ("Output layer's share", "2dV ÷ 2N", f"{float(cost.output_share):.2%}", ""),
         ("Embeddings' share of parameters", "embedding parameters ÷ N", f"{float(cost.param_share):.2%}", ""),
     ]
-    st.markdown("| | formula | exact | about |\n|---|---|--:|--:|\n"
-                + "\n".join(f"| {a} | {b} | {e} | {x} |" for a, b, e, x in rows))
+    # Three columns, each breakable at spaces, so the table fits a phone's width.
+    st.markdown("| | formula | value |\n|---|---|--:|\n"
+                + "\n".join(f"| {a} | {b} | {e}{f' (≈ {x})' if x else ''} |" for a, b, e, x in rows))
     st.caption("The 2N rule (Kaplan et al. 2020) counts one multiply-add per weight per token and leaves "
                "out attention over the context, so for long contexts the output layer's true share is smaller. "
                "The input embedding is a table lookup: it costs memory, not FLOPs.")
@@ -525,11 +530,10 @@ def real_sizes_section(config: ModelConfig, precision: str) -> None:
     )
     left, right = st.columns(2)
     with left:
-        _show("trunc:" + ":".join(map(str, sizes)), lambda: truncation_chart(table, marks), key="vocab.trunc_chart",
-              width="stretch")
+        _show("trunc:" + ":".join(map(str, sizes)), lambda: truncation_chart(table, marks), key="vocab.trunc_chart", extra=290)
     with right:
         _show(f"trunc-cost:{config}:{precision}", lambda: truncation_cost_chart(cost, marks, model=model),
-              key="vocab.trunc_cost_chart", width="stretch")
+              key="vocab.trunc_cost_chart", extra=220)
     _explain_real_sizes(table, cost)
 
 
@@ -580,8 +584,9 @@ def languages_section(choice: RunChoice, vocab: int, k: int) -> None:
     table = pd.concat([table, language_table(ours, texts)], ignore_index=True)
 
     lang_key = f"{choice.key}:{k}:" + ":".join(ours_keys)
-    _show("lang-tokens:" + lang_key, lambda: language_tokens_chart(table), key="vocab.lang_tokens")
-    _show("lang-ratio:" + lang_key, lambda: language_ratio_chart(table), key="vocab.lang_ratio")
+    _show("lang-tokens:" + lang_key, lambda: language_tokens_chart(table), key="vocab.lang_tokens",
+          extra=170 + 22 * table["tokenizer"].nunique())
+    _show("lang-ratio:" + lang_key, lambda: language_ratio_chart(table), key="vocab.lang_ratio", extra=420)
     _explain_languages(table, list(ours))
     with st.expander("Exact numbers"):
         st.dataframe(
