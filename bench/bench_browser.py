@@ -9,7 +9,9 @@ Chromium through Playwright and times, several times each (median and spread):
 - a 1 MB upload's first view on the Train page (new content each time, so no cache hit);
 - 100 kB pasted on the Tokenize page and applied (Ctrl+Enter) until painted.
 
-"Settled" means no DOM mutation for 300 ms and no script run in progress. A
+"Settled" means no DOM mutation for 300 ms, after the server has started a script run
+for the action, with no run in progress (so the quiet while a file uploads or a message
+travels is not taken for the end). A
 MutationObserver records the time of every mutation; each figure is the last mutation's
 time minus the user's action (pointerdown, keydown or the file input's change event), or
 minus the navigation start for a first load. So the 300 ms of quiet is not counted.
@@ -27,7 +29,9 @@ import socket
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from pathlib import Path
 import urllib.request
 
 from _common import ROOT, corpus
@@ -36,6 +40,8 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 QUIET_MS = 300
+#: the app's own output, to read when a measurement fails
+LOG = Path(tempfile.gettempdir()) / "bench_browser_app.log"
 
 #: issue 13's targets, in seconds (medians, idle machine)
 TARGETS = {"step": 0.2, "back": 0.2, "slider": 0.2, "first load": 2.0, "1 MB upload, first view": 1.0,
@@ -47,16 +53,21 @@ PAGES = {"Train": "train-bpe", "Tokenize": "tokenize-text", "Vocabulary size": "
 # Runs at document start in every page: remembers the time of the last DOM mutation and
 # of the first user action since the bench last armed it.
 WATCH = """
-window.__bench = {start: null, last: 0};
-new MutationObserver(() => { window.__bench.last = performance.now(); })
-  .observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+window.__bench = {start: null, last: 0, ran: 0};
+new MutationObserver((records) => {
+  const now = performance.now();
+  window.__bench.last = now;
+  for (const r of records)
+    if (r.attributeName === 'data-test-script-state' && r.target.getAttribute(r.attributeName) === 'running')
+      window.__bench.ran = now;
+}).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
 for (const type of ['pointerdown', 'keydown', 'change'])
   addEventListener(type, () => { if (window.__bench.start === null) window.__bench.start = performance.now(); }, true);
 """
 
-SETTLED = """(quiet) => {
+SETTLED = """([quiet, needRun]) => {
   const b = window.__bench, app = document.querySelector('[data-testid="stApp"]');
-  return b && b.start !== null && b.last > b.start && performance.now() - b.last >= quiet
+  return b && b.start !== null && (!needRun || b.ran > b.start) && b.last > b.start && performance.now() - b.last >= quiet
     && app && app.getAttribute('data-test-script-state') === 'notRunning'
     && document.querySelector('[data-testid="stMain"] h1') !== null;
 }"""
@@ -72,7 +83,7 @@ def start_app(port: int) -> subprocess.Popen:
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.address=127.0.0.1", f"--server.port={port}",
          "--server.headless=true", "--browser.gatherUsageStats=false", "--server.fileWatcherType=none"],
-        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        cwd=ROOT, stdout=LOG.open("w"), stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -86,14 +97,18 @@ def start_app(port: int) -> subprocess.Popen:
 
 
 def arm(page) -> None:
-    page.evaluate("() => { window.__bench.start = null; window.__bench.last = 0; }")
+    page.evaluate("() => { window.__bench.start = null; window.__bench.last = 0; window.__bench.ran = 0; }")
 
 
-def settled(page, *, since_navigation: bool = False) -> float:
-    """Seconds from the action (or the navigation start) to the last mutation."""
-    if since_navigation:
-        page.evaluate("() => { window.__bench.start = 0; }")
-    page.wait_for_function(SETTLED, arg=QUIET_MS, polling=25, timeout=60_000)
+def settled(page, *, since_navigation: bool = False, whole_run: bool = True) -> float:
+    """Seconds from the action (or the navigation start) to the last mutation.
+
+    `whole_run`: wait for the app's script state to have been "running" since the
+    action (an upload or a paste reruns the page); a step reruns only a fragment,
+    which does not change that state, so its clicks wait for quiet alone."""
+    if since_navigation:  # the first run may start before the observer sees the attribute change
+        page.evaluate("() => { window.__bench.start = 0; window.__bench.ran = Math.max(window.__bench.ran, 1e-3); }")
+    page.wait_for_function(SETTLED, arg=[QUIET_MS, whole_run], polling=25, timeout=60_000)
     return page.evaluate("() => (window.__bench.last - window.__bench.start) / 1000")
 
 
@@ -132,7 +147,7 @@ def steps(browser, url: str, repeats: int) -> dict[str, list[float]]:
         for button, name in ((step, "step"), (step, "step"), (back, "back"), (back, "back")):
             arm(page)
             button.click()
-            out[name].append(settled(page))
+            out[name].append(settled(page, whole_run=False))
             k += 1 if name == "step" else -1
             _check_step(page, k)
     slider = page.locator(".st-key-train_w_step").get_by_role("slider")
@@ -140,7 +155,7 @@ def steps(browser, url: str, repeats: int) -> dict[str, list[float]]:
         slider.focus()
         arm(page)
         slider.press("ArrowRight" if i % 2 == 0 else "ArrowLeft")
-        out["slider"].append(settled(page))
+        out["slider"].append(settled(page, whole_run=False))
         _check_step(page, 1 if i % 2 == 0 else 0)
     page.context.close()
     return out
