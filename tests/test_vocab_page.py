@@ -13,6 +13,10 @@ from bpe_core import TrainerSettings, WordTable, train
 
 APP = "../app.py"
 PAGE = "views/vocab_size.py"
+#: the page's charts in order: curves, cost share, real vocabularies, o200k cut to k ranks,
+#: what those sizes cost, tokens per language, ratio to English
+CHARTS = 7
+TRUNC, TRUNC_COST, LANG_TOKENS = 3, 4, 5
 
 
 def _open(**state) -> AppTest:
@@ -67,7 +71,7 @@ def test_default_page_shows_every_section_and_chart():
         "3. The same text in ten languages",
     ]
     specs = _specs(at)
-    assert len(specs) == 5
+    assert len(specs) == CHARTS
     assert "vconcat" in specs[0] and {p["name"] for p in specs[0]["params"]} == {"pick", "hover", "chosen"}
     assert at.radio(key="vocab_w_source").value == "english"
     slider = at.slider(key="vocab_w_chosen")
@@ -91,7 +95,7 @@ def test_vocab_slider_moves_metrics_chart_rule_and_calculator():
     assert at.number_input(key="vocab_w_cost_vocab").proto.disabled
     assert _metric(at, "Embedding parameters") == f"{400 * 768:,}"
     # and so does the languages chart's own tokenizer
-    tokenizers = {row["tokenizer"] for row in _rows(at, 3)}
+    tokenizers = {row["tokenizer"] for row in _rows(at, LANG_TOKENS)}
     assert "English sample run (bytes), V = 400" in tokenizers
     # at the smallest size there are no merges: one token per byte of the training text
     at.slider(key="vocab_w_chosen").set_value(256).run()
@@ -192,10 +196,10 @@ def test_settings_survive_a_visit_to_another_page():
 
 def test_languages_section_counts_all_tokenizers():
     at = _open()
-    tokenizers = {row["tokenizer"] for row in _rows(at, 3)}
+    tokenizers = {row["tokenizer"] for row in _rows(at, LANG_TOKENS)}
     assert {"GPT-2 (50K)", "GPT-4 cl100k (100K)", "GPT-4o o200k (200K)"} <= tokenizers
     assert any(t.startswith("English sample run (bytes), V = ") for t in tokenizers)
-    languages = {row["language"] for row in _rows(at, 3)}
+    languages = {row["language"] for row in _rows(at, LANG_TOKENS)}
     assert len(languages) == 10
     assert "byte-level fallback" in _markdown(at)
 
@@ -228,7 +232,7 @@ def test_builtin_source_with_a_session_run_also_shows_the_train_page_tokenizer(s
     at = _open(**session_state)
     at.radio(key="vocab_w_source").set_value("english").run()
     _ok(at)
-    tokenizers = {row["tokenizer"] for row in _rows(at, 3)}
+    tokenizers = {row["tokenizer"] for row in _rows(at, LANG_TOKENS)}
     assert any(t.startswith("Train page tokenizer, V = ") for t in tokenizers)
 
 
@@ -245,3 +249,36 @@ def test_session_run_without_pre_tokenizer_stays_quick():
     at = _open(**{"shared.run": run, "shared.step": 3, "shared.label": "Wikipedia: aaabdaaabac"})
     assert at.slider(key="vocab_w_chosen").max == run.vocab_size(3)
     assert "English sample" in _markdown(at)
+
+
+def test_real_sizes_section_draws_o200k_cut_to_each_power_of_two():
+    at = _open()
+    rows = [row for row in _rows(at, TRUNC) if "code" in row]  # not the real models' marks
+    marks = {row["label"]: row["size"] for row in _rows(at, TRUNC) if "label" in row}
+    assert marks["GPT-2"] == 50_257 and marks["Llama 3 · Mistral Tekken"] == 128_256
+    sizes = sorted({row["size"] for row in rows})
+    assert sizes[:-1] == [2**e for e in range(8, 18)] and sizes[-1] == 199_998  # o200k's ranks, whole
+    every = {row["size"]: row for row in rows if row["code"] == "all"}
+    assert every[256]["tokens"] == sum(len(t.encode("utf-8")) for t in _language_texts().values())
+    assert "At real sizes: o200k cut to its first k tokens" in [s.value for s in at.subheader]
+    text = _markdown(at)
+    assert "first *k* ranks of a real tokenizer" in text and "shrink the most" in text
+
+
+def test_real_sizes_cost_follows_the_calculator():
+    at = _open()
+    params = [row["amount"] for row in _rows(at, TRUNC_COST)
+              if row.get("size") == 65_536 and row.get("measure") == "Embedding parameters"]
+    assert params == [65_536 * 768]  # the calculator's default: GPT-2 small's width, tied
+    at.selectbox(key="vocab_w_cost_preset").select("llama3_8b").run()
+    _ok(at)
+    params = [row["amount"] for row in _rows(at, TRUNC_COST)
+              if row.get("size") == 65_536 and row.get("measure") == "Embedding parameters"]
+    assert params == [2 * 65_536 * 4096]  # Llama 3 8B: d = 4,096, untied
+    assert "d = 4,096, untied" in json.dumps(_specs(at)[TRUNC_COST]["title"])
+
+
+def _language_texts():
+    from ui.vocab.sources import language_texts
+
+    return language_texts()

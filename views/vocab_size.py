@@ -13,6 +13,7 @@ from ui.vocab.sections import (
     curves_section,
     languages_section,
     readable_tooltips,
+    real_sizes_section,
 )
 
 st.title("Vocabulary size: what it buys, what it costs")
@@ -41,7 +42,9 @@ st.markdown(
     "embedding, V × d) and scores every token at every step (the output layer, another V × d "
     "unless the two are *tied*). Start from the vocabulary chosen above or from a published model."
 )
-cost_section(vocab)
+model, precision = cost_section(vocab)
+st.subheader("At real sizes: o200k cut to its first k tokens")
+real_sizes_section(model, precision)
 ask_quiz("vocab_size")
 
 st.header("3. The same text in ten languages")

@@ -34,6 +34,7 @@ BUDGETS: dict[str, int] = {
     "train.runs": 256 * MB,        # Train page runs (RunViews): the biggest is about 30 MB
     "vocab.runs": 96 * MB,         # Vocabulary size page: runs on the built-in corpora
     "vocab.tables": 32 * MB,       # its curves and held-out tables
+    "vocab.real_sizes": 1 * MB,    # ...and o200k cut to 2^8..2^17 ranks on the ten texts (a few kB)
     "charts": 32 * MB,             # Vega-Lite specs
     "tokenize.analyses": 128 * MB,  # Tokenize page: analyses of pasted text
     "tokenize.html": 64 * MB,      # ...and their drawn HTML

@@ -33,6 +33,8 @@ __all__ = [
     "language_ratio_chart",
     "cost_share_chart",
     "picked_vocab",
+    "truncation_chart",
+    "truncation_cost_chart",
 ]
 
 #: curves are thinned to about this many rows (Altair's default limit is 5,000)
@@ -47,13 +49,14 @@ BLUE, ORANGE, GREEN, VERMILLION, PURPLE, SKY, YELLOW = (
 SERIES_COLORS = [BLUE, VERMILLION, GREEN, PURPLE, ORANGE, SKY]
 PANEL_WIDTH = 820
 PANEL_HEIGHT = 230
+TRUNCATION_HEIGHT = 380
 
 
-def display_height(chart) -> int:
+def display_height(chart, extra: int = 170) -> int:
     """The height to give st.altair_chart for a single (or layered) chart: Streamlit
-    drops a top-level chart's own height, so pass the plot height plus room for the
-    title, the legend on top and the axes."""
-    return int(chart.height) + 170
+    drops a top-level chart's own height, so pass the plot height plus `extra` room for
+    the title, the legend and the axes."""
+    return int(chart.height) + extra
 
 
 def _readable(chart):
@@ -196,7 +199,7 @@ def curves_chart(
     # 2. units per token, training and held out
     series = [training_label] + (list(dict.fromkeys(held_out["text"])) if held_out is not None and len(held_out) else [])
     color = alt.Color("text:N", title=None, scale=alt.Scale(domain=series, range=SERIES_COLORS[: len(series)]),
-                      legend=alt.Legend(orient="top", direction="horizontal", columns=1))
+                      legend=alt.Legend(orient="top", direction="horizontal", columns=1, labelLimit=220))
     dash = alt.StrokeDash("text:N", legend=None, scale=alt.Scale(domain=series, range=[[1, 0], [8, 4], [3, 3], [10, 3, 2, 3]][: len(series)]))
     train_rows = curve[["vocab_size", "units_per_token"]].assign(text=training_label)
     ydef = alt.Y("units_per_token:Q", title=f"{unit.capitalize()} per token", axis=alt.Axis(format=",.1f"),
@@ -230,7 +233,7 @@ def curves_chart(
     long["series"] = long["series"].map(dict(zip(["vocab_size_y", "tokens_in_use", "base_in_use"], use_series)))
     use_color = alt.Color("series:N", title=None, sort=use_series,
                           scale=alt.Scale(domain=use_series, range=["#999999", BLUE, ORANGE]),
-                          legend=alt.Legend(orient="top", direction="horizontal"))
+                          legend=alt.Legend(orient="top", direction="horizontal", columns=1, labelLimit=220))
     use_dash = alt.StrokeDash("series:N", legend=None, sort=use_series,
                               scale=alt.Scale(domain=use_series, range=[[6, 4], [1, 0], [1, 0]]))
     # A logarithmic (symlog, so 0 is allowed) axis: the few dozen base symbols in use
@@ -268,6 +271,8 @@ def curves_chart(
         chart = alt.vconcat(panel1, panel2, panel3, spacing=36).resolve_scale(
             color="independent", strokeDash="independent")
     chart = chart.add_params(alt.param(name=CHOSEN, value=int(chosen_vocab if chosen_vocab is not None else domain[0])))
+    # Fit the panels' width to the page (a phone or a projector): the page passes
+    # width="stretch" and Vega shrinks or grows each panel to the container.
     return _readable(chart)
 
 
@@ -351,7 +356,7 @@ def language_tokens_chart(table: pd.DataFrame, *, width: int = PANEL_WIDTH) -> a
         x=alt.X("tokens:Q", title="Tokens for the paragraph", axis=alt.Axis(format=",d")),
         color=alt.Color("tokenizer:N", title=None, sort=tokenizers,
                         scale=alt.Scale(domain=tokenizers, range=SERIES_COLORS[: len(tokenizers)]),
-                        legend=alt.Legend(orient="top", columns=2)),
+                        legend=alt.Legend(orient="top", columns=1, labelLimit=240)),
         tooltip=_language_tooltip(),
     ).properties(
         width=width, height=13 * len(tokenizers) * len(languages) + 8 * len(languages),
@@ -381,25 +386,28 @@ def language_ratio_chart(table: pd.DataFrame, *, width: int = PANEL_WIDTH) -> al
     languages = list(dict.fromkeys(table["language"]))
     tokenizers = list(dict.fromkeys(table["tokenizer"]))
     data = table.assign(ratio_text=[f"{r:.2f}×" for r in table["ratio"]])
+    # Tokenizer names are written upwards (one line per ", " part): they never overlap,
+    # however narrow the columns get on a phone; the colour legend sits below.
     base = alt.Chart(data).encode(
-        x=alt.X("tokenizer:N", title="Tokenizer", sort=tokenizers,
-                axis=alt.Axis(orient="top", labelAngle=0, labelOverlap=False, labelFontSize=14,
-                              labelLimit=max(120, (width - 140) // max(1, len(tokenizers)) - 8),
+        x=alt.X("tokenizer:N", title=None, sort=tokenizers,
+                axis=alt.Axis(orient="top", labelAngle=270, labelAlign="left", labelBaseline="middle",
+                              labelOverlap=False, labelFontSize=14, labelLimit=230,
                               labelExpr="split(datum.label, ', ')")),
-        y=alt.Y("language:N", title="Language", sort=languages),
+        y=alt.Y("language:N", title=None, sort=languages),
         tooltip=_language_tooltip(),
     )
     cells = base.mark_rect(stroke="#fff", strokeWidth=2).encode(
         color=alt.Color("ratio:Q", title="Tokens ÷ English tokens",
                         scale=alt.Scale(scheme="orangered", domainMin=1),
-                        legend=alt.Legend(orient="right", format=".1f", gradientLength=240)),
+                        legend=alt.Legend(orient="bottom", direction="horizontal", format=".1f", gradientLength=220,
+                                          titleLimit=330)),
     )
-    labels = base.mark_text(fontSize=17, fontWeight="bold").encode(
+    labels = base.mark_text(fontSize=15, fontWeight="bold").encode(
         text="ratio_text:N",
         color=alt.condition("datum.ratio > 3.5", alt.value("#fff"), alt.value("#000")),
     )
     chart = alt.layer(cells, labels).properties(
-        width=width - 140, height=48 * len(languages),
+        width=width, height=44 * len(languages),
         title=alt.Title("How many times English's token count each language needs",
                         subtitle="Same paragraph, same tokenizer; 1.00× = as cheap as English"),
     )
@@ -419,14 +427,15 @@ def cost_share_chart(parts: pd.DataFrame, *, width: int = PANEL_WIDTH) -> alt.La
     measures = list(dict.fromkeys(data["measure"]))
     base = alt.Chart(data).encode(
         y=alt.Y("measure:N", title=None, sort=measures, axis=alt.Axis(labelFontSize=16)),
-        x=alt.X("value:Q", stack="normalize", title="Share of the model", axis=alt.Axis(format="%")),
+        x=alt.X("value:Q", stack="normalize", title="Share of the model", axis=alt.Axis(format="%", labelFlush=True)),
         order=alt.Order("order:Q"),
         tooltip=[alt.Tooltip("measure:N", title="Measure"), alt.Tooltip("label:N", title="Part"),
                  alt.Tooltip("value:Q", title="Amount", format=",d"), alt.Tooltip("share:Q", title="Share", format=".1%")],
     )
     bars = base.mark_bar(height=44).encode(
         color=alt.Color("part:N", title=None, scale=alt.Scale(domain=["vocabulary", "rest"], range=[VERMILLION, "#BBBBBB"]),
-                        legend=alt.Legend(orient="top", labelExpr="datum.label == 'vocabulary' ? 'the vocabulary (embeddings / output layer)' : 'the rest of the model'")),
+                        legend=alt.Legend(orient="top", columns=1, labelLimit=190,
+                                          labelExpr="datum.label == 'vocabulary' ? 'the vocabulary: embeddings, output layer' : 'the rest of the model'")),
     )
     text = base.transform_filter("datum.part == 'vocabulary'").mark_text(
         align="left", dx=8, fontSize=17, fontWeight="bold", color="#000").encode(
@@ -434,5 +443,107 @@ def cost_share_chart(parts: pd.DataFrame, *, width: int = PANEL_WIDTH) -> alt.La
     chart = alt.layer(bars, text).properties(
         width=width, height=150,
         title=alt.Title("The vocabulary's share of the model", subtitle="Parameters and forward-pass FLOPs per token"),
+    )
+    return _readable(chart)
+
+
+# ---- a real tokenizer cut to its first k ranks ---------------------------------------------
+_SIZE_LABEL = ("datum.value >= 1024 ? format(datum.value / 1024, ',d') + 'K' : format(datum.value, ',d')")
+_SI_LABEL = "replace(format(datum.value, '.3~s'), 'G', 'B')"
+
+
+def _size_x(sizes: list[int]) -> alt.X:
+    """A base-2 logarithmic size axis with a tick at every drawn size (256, 1K, ...);
+    on a narrow screen Vega drops the labels that would overlap."""
+    lo, hi = min(sizes), max(sizes)
+    return alt.X("size:Q", title="Vocabulary size: o200k's first k ranks (logarithmic)",
+                 scale=alt.Scale(type="log", base=2, domain=[lo, hi * 1.12], nice=False),
+                 axis=alt.Axis(values=sizes, labelExpr=_SIZE_LABEL, labelOverlap="greedy", labelFlush=True,
+                               grid=True, tickCount=len(sizes)))
+
+
+#: rows of real models' names above the curves (one row each, so none overlap)
+_LANE = 18
+
+
+def _mark_layers(marks: pd.DataFrame, sizes: list[int], height: int) -> list:
+    """Real models' sizes: a dotted rule each, its name on a row of its own at the top
+    of the plot, ending at the rule, so close sizes never overlap (even on a phone)."""
+    x = _size_x(sizes)
+    marks = marks.sort_values("size").reset_index(drop=True)
+    marks = marks.assign(top=[4 + _LANE * i for i in range(len(marks))])
+    tooltip = [alt.Tooltip("label:N", title="Real model"), alt.Tooltip("size:Q", title="Vocabulary size", format=",d")]
+    rules = alt.Chart(marks).mark_rule(color="#555", strokeDash=[2, 3], strokeWidth=2).encode(
+        x=x, y=alt.Y("top:Q", scale=None), y2=alt.value(height), tooltip=tooltip)
+    names = alt.Chart(marks).mark_text(align="right", baseline="top", dx=-4, fontSize=14, color="#333").encode(
+        x=x, y=alt.Y("top:Q", scale=None), text="label:N", tooltip=tooltip)
+    return [rules, names]
+
+
+def truncation_chart(table: pd.DataFrame, marks: pd.DataFrame, *, width: int | str = "container") -> alt.LayerChart:
+    """Characters per token of each language (thin lines) and of all of them together
+    (a thick black line) against the number of ranks kept, with real models' sizes marked.
+
+    `table` is ui.vocab.real_sizes.truncation_table (code "all" is the total); `marks`
+    has columns size and label. `width="container"` lets the page stretch it to the
+    screen (a phone or a projector).
+    """
+    sizes = sorted(set(int(s) for s in table["size"]))
+    x = _size_x(sizes)
+    langs = [lang for lang in dict.fromkeys(table.loc[table["code"] != "all", "language"])]
+    tooltip = [alt.Tooltip("language:N", title="Text"), alt.Tooltip("size:Q", title="Ranks kept", format=",d"),
+               alt.Tooltip("tokens:Q", title="Tokens", format=",d"), alt.Tooltip("chars:Q", title="Characters", format=",d"),
+               alt.Tooltip("chars_per_token:Q", title="Characters per token", format=".2f")]
+    # Room above the highest curve for the models' names.
+    top = float(table["chars_per_token"].max()) * (1 + 0.06 * (len(marks) + 1))
+    y = alt.Y("chars_per_token:Q", title="Characters per token", axis=alt.Axis(format=".1f"),
+              scale=alt.Scale(domain=[0, top], nice=False))
+    each = alt.Chart(table[table["code"] != "all"]).mark_line(strokeWidth=2, point=alt.OverlayMarkDef(size=40)).encode(
+        x=x, y=y, tooltip=tooltip,
+        color=alt.Color("language:N", title=None, sort=langs, scale=alt.Scale(scheme="tableau10"),
+                        legend=alt.Legend(orient="top", columns=3, labelFontSize=14, labelLimit=110,
+                                          symbolSize=120, symbolStrokeWidth=3)),
+    )
+    total = alt.Chart(table[table["code"] == "all"]).mark_line(
+        strokeWidth=5, color="#000", point=alt.OverlayMarkDef(size=90, color="#000", filled=True)).encode(
+        x=x, y=y, tooltip=tooltip)
+    total_label = alt.Chart(table[table["code"] == "all"].tail(1)).mark_text(
+        align="right", dx=-10, dy=16, fontSize=15, fontWeight="bold").encode(
+        x=x, y=y, text=alt.value("all ten together"))
+    chart = alt.layer(*_mark_layers(marks, sizes, TRUNCATION_HEIGHT), each, total, total_label).properties(
+        width=width, height=TRUNCATION_HEIGHT,
+        title=alt.Title("o200k cut to its first k tokens",
+                        subtitle="Characters per token of one paragraph in ten languages"),
+    )
+    return _readable(chart)
+
+
+def truncation_cost_chart(cost: pd.DataFrame, marks: pd.DataFrame, *, model: str,
+                          width: int | str = "container") -> alt.LayerChart:
+    """What those sizes cost: embedding parameters and output-layer FLOPs per token
+    against the same size axis. `cost` is ui.vocab.real_sizes.cost_at_sizes."""
+    sizes = sorted(set(int(s) for s in cost["size"]))
+    x = _size_x(sizes)
+    series = {"embedding_params": "Embedding parameters", "output_flops": "Output-layer FLOPs per token (2dV)"}
+    long = cost.melt(id_vars=["size"], value_vars=list(series), var_name="measure", value_name="amount")
+    long["measure"] = long["measure"].map(series)
+    names = list(series.values())
+    most = float(long["amount"].max()) * (1 + 0.1 * (len(marks) + 1))
+    chart = alt.layer(
+        *_mark_layers(marks, sizes, TRUNCATION_HEIGHT),
+        alt.Chart(long).mark_line(strokeWidth=4, point=alt.OverlayMarkDef(size=70, filled=True)).encode(
+            x=x,
+            y=alt.Y("amount:Q", title="Parameters / FLOPs", axis=alt.Axis(labelExpr=_SI_LABEL),
+                    scale=alt.Scale(domain=[0, most], nice=False)),
+            color=alt.Color("measure:N", title=None, sort=names, scale=alt.Scale(domain=names, range=[VERMILLION, BLUE]),
+                            legend=alt.Legend(orient="top", columns=1, labelLimit=240)),
+            strokeDash=alt.StrokeDash("measure:N", sort=names, legend=None,
+                                      scale=alt.Scale(domain=names, range=[[1, 0], [8, 4]])),
+            tooltip=[alt.Tooltip("measure:N", title="Measure"), alt.Tooltip("size:Q", title="Vocabulary size", format=",d"),
+                     alt.Tooltip("amount:Q", title="Amount", format=",d")],
+        ),
+    ).properties(
+        width=width, height=TRUNCATION_HEIGHT,
+        title=alt.Title("What those sizes cost", subtitle=model),
     )
     return _readable(chart)

@@ -42,7 +42,10 @@ from ui.vocab.charts import (
     language_tokens_chart,
     picked_vocab,
     real_vocab_chart,
+    truncation_chart,
+    truncation_cost_chart,
 )
+from ui.vocab.real_sizes import TRUNCATION_SIZES, cost_at_sizes, real_model_sizes, size_marks
 from ui.vocab.curves import (
     LANGUAGES,
     base_retirements,
@@ -61,6 +64,7 @@ from ui.vocab.sources import (
     held_out_for,
     held_out_texts,
     language_texts,
+    o200k_truncation,
     openai_language_table,
     curve_key,
 )
@@ -73,6 +77,7 @@ __all__ = [
     "curves_section",
     "cost_section",
     "languages_section",
+    "real_sizes_section",
 ]
 
 CURVES_KEY = "vocab.curves"
@@ -93,23 +98,26 @@ class RunChoice:
 
 
 @byte_cached("charts")
-def _spec(cache_key: str, _build) -> tuple[dict, int | None]:
+def _spec(cache_key: str, _build, extra: int = 170) -> tuple[dict, int | None]:
     """Build a chart once per distinct input (`cache_key` names all of them) and keep
     its Vega-Lite spec: building and validating an Altair chart takes longer than
     everything else on this page, and the spec is read-only."""
     chart = _build()
-    height = display_height(chart) if not isinstance(chart, alt.VConcatChart) else None
+    height = display_height(chart, extra) if not isinstance(chart, alt.VConcatChart) else None
     # Tests validate every chart builder against the Vega-Lite schema (chart.to_dict());
     # the page skips that second validation, which costs more than building the chart.
     return chart.to_dict(validate=False), height
 
 
-def _show(cache_key: str, build, *, key: str, chosen: int | None = None, **kwargs):
-    """Draw a chart from the spec cache; `chosen` sets its `chosen` parameter.
+def _show(cache_key: str, build, *, key: str, chosen: int | None = None, extra: int = 170, **kwargs):
+    """Draw a chart from the spec cache, as wide as its column; `chosen` sets its
+    `chosen` parameter.
 
-    Single charts get their own height (Streamlit would otherwise shrink them).
+    Single charts get their own height (Streamlit would otherwise shrink them): the
+    plot's plus `extra` pixels for the title, legends and axes.
     """
-    spec, height = _spec(cache_key, build)
+    kwargs.setdefault("width", "stretch")
+    spec, height = _spec(cache_key, build, extra)
     # A fresh top level each run: Streamlit moves the datasets out of the dict it gets.
     spec = set_param(spec, CHOSEN, chosen) if chosen is not None else {**spec, "datasets": dict(spec.get("datasets", {}))}
     return st.vega_lite_chart(spec=spec, key=key, height=height if height else "content", **kwargs)
@@ -258,7 +266,8 @@ def curves_section(choice: RunChoice, vocab: int, k: int) -> None:
     held_grid = held[held["step"].isin(held_steps(choice))]
     _show(f"curves:{choice.key}", lambda: curves_chart(
         curve, held_grid, retired, chosen_vocab=vocab, unit=unit, training_label=f"Training text ({choice.label})"),
-        key=CURVES_KEY, chosen=vocab, on_select=_pick_callback(choice), selection_mode=["pick"])
+        key=CURVES_KEY, chosen=vocab, on_select=_pick_callback(choice), selection_mode=["pick"],
+        width="content")  # three linked panels: Vega cannot fit a concatenation to the page
     _explain_curves(choice, vocab, k, curve, held, retired)
 
 
@@ -369,8 +378,10 @@ def _apply_preset() -> None:
         st.session_state[f"vocab.cost.{name}"] = value
 
 
-def cost_section(chart_vocab: int) -> None:
-    """The calculator: V, d, tied or untied, N and precision -> the vocabulary's cost."""
+def cost_section(chart_vocab: int) -> tuple[ModelConfig, str]:
+    """The calculator: V, d, tied or untied, N and precision -> the vocabulary's cost.
+
+    Returns the model it describes and the precision, for the real-sizes part."""
     titles = {CHART: f"The vocabulary chosen above (V = {chart_vocab:,}) in a GPT-2-small-sized model"}
     titles.update({k: p.title for k, p in PRESETS.items()})
     persist("vocab_w_cost_preset", "vocab.cost.preset", CHART)
@@ -430,6 +441,7 @@ def cost_section(chart_vocab: int) -> None:
         yours.append(dict(name="calculator", size=int(vocab), kind="yours"))
     frame = pd.concat([reals, pd.DataFrame(yours)], ignore_index=True)
     _show("real:" + ":".join(str(y["size"]) for y in yours), lambda: real_vocab_chart(frame), key="vocab_w_real_chart")
+    return config, precision
 
 
 def _cost_metrics(cost) -> None:
@@ -463,8 +475,9 @@ def _cost_table(cost) -> None:
         ("Output layer's share", "2dV ÷ 2N", f"{float(cost.output_share):.2%}", ""),
         ("Embeddings' share of parameters", "embedding parameters ÷ N", f"{float(cost.param_share):.2%}", ""),
     ]
-    st.markdown("| | formula | exact | about |\n|---|---|--:|--:|\n"
-                + "\n".join(f"| {a} | {b} | {e} | {x} |" for a, b, e, x in rows))
+    # Three columns, each breakable at spaces, so the table fits a phone's width.
+    st.markdown("| | formula | value |\n|---|---|--:|\n"
+                + "\n".join(f"| {a} | {b} | {e}{f' (≈ {x})' if x else ''} |" for a, b, e, x in rows))
     st.caption("The 2N rule (Kaplan et al. 2020) counts one multiply-add per weight per token and leaves "
                "out attention over the context, so for long contexts the output layer's true share is smaller. "
                "The input embedding is a table lookup: it costs memory, not FLOPs.")
@@ -495,6 +508,68 @@ def _published(preset_key: str, config: ModelConfig) -> None:
         st.caption(p.note)
 
 
+# ---- real sizes ---------------------------------------------------------------------------
+def real_sizes_section(config: ModelConfig, precision: str) -> None:
+    """o200k cut to its first 2^8 ... 2^17 ranks: characters per token of the ten texts,
+    beside what those sizes cost the calculator's model."""
+    table = o200k_truncation(TRUNCATION_SIZES)
+    sizes = sorted(set(int(s) for s in table["size"]))
+    full = sizes[-1]
+    marks = pd.DataFrame([dict(size=m.size, label=m.label) for m in size_marks(real_model_sizes())])
+    cost = cost_at_sizes(sizes, hidden_size=config.hidden_size, tied=config.tied, total_params=config.total_params,
+                         precision=precision)
+    model = (f"d = {config.hidden_size:,}, {'tied' if config.tied else 'untied'} embeddings "
+             f"(the calculator's model)")
+    st.markdown(
+        "A BPE tokenizer's ranks are ordered: each merge only joins tokens learned before it. So the first *k* "
+        "ranks of a real tokenizer are themselves a tokenizer of size *k*, no retraining needed: encode with the "
+        "same merge loop and treat every rank from *k* on as no merge (the 256 single bytes, ranks 0 to 255, "
+        f"always stay). Here is GPT-4o's o200k_base cut to 256, 512, … 131,072 ranks and whole ({full:,} ranks; "
+        "its 200,019 counts special tokens too), on the ten-language paragraph below, and what each size costs "
+        "the model in the calculator above."
+    )
+    left, right = st.columns(2)
+    with left:
+        _show("trunc:" + ":".join(map(str, sizes)), lambda: truncation_chart(table, marks), key="vocab_w_trunc_chart", extra=290)
+    with right:
+        _show(f"trunc-cost:{config}:{precision}", lambda: truncation_cost_chart(cost, marks, model=model),
+              key="vocab_w_trunc_cost_chart", extra=220)
+    _explain_real_sizes(table, cost)
+
+
+def _explain_real_sizes(table: pd.DataFrame, cost: pd.DataFrame) -> None:
+    total = table[table["code"] == "all"].set_index("size")
+    costs = cost.set_index("size")
+    a, b, c = 2**15, 2**16, 2**17
+    gain_ab = total.loc[b, "chars_per_token"] / total.loc[a, "chars_per_token"] - 1
+    gain_bc = total.loc[c, "chars_per_token"] / total.loc[b, "chars_per_token"] - 1
+    st.markdown(
+        f"Each doubling of the vocabulary doubles the embedding parameters and the output layer's FLOPs, but "
+        f"buys less text per token each time: all ten languages together go from "
+        f"**{total.loc[a, 'chars_per_token']:.2f}** characters per token at {a:,} to "
+        f"**{total.loc[b, 'chars_per_token']:.2f}** at {b:,} (+{gain_ab:.0%}) and "
+        f"**{total.loc[c, 'chars_per_token']:.2f}** at {c:,} (+{gain_bc:.0%}), while the embeddings grow from "
+        f"{approx(int(costs.loc[a, 'embedding_params']))} to {approx(int(costs.loc[c, 'embedding_params']))} "
+        f"parameters. From {2**12:,} ranks to all of them, {_most_gained(table, 2**12)} shrink the most: scripts "
+        "that got few of the early merges. The dotted lines are real models' sizes; only o200k's own is this tokenizer: "
+        "the others learned different merges, so their text would split differently."
+    )
+    with st.expander("Exact numbers at each size"):
+        wide = table.pivot(index="size", columns="language", values="tokens")
+        st.dataframe(wide.join(costs[["embedding_params", "output_flops"]]).reset_index(), hide_index=True,
+                     width="stretch",
+                     column_config={"size": st.column_config.NumberColumn("ranks kept", format="%d")})
+
+
+def _most_gained(table: pd.DataFrame, small: int, n: int = 3) -> str:
+    """The n languages whose token count falls by the largest factor from `small` ranks to all."""
+    each = table[table["code"] != "all"]
+    full = each["size"].max()
+    tokens = each.pivot(index="language", columns="size", values="tokens")
+    factor = (tokens[small] / tokens[full]).sort_values(ascending=False).head(n)
+    return ", ".join(f"{lang} (×{f:.1f} fewer tokens)" for lang, f in factor.items())
+
+
 # ---- languages ----------------------------------------------------------------------------
 def languages_section(choice: RunChoice, vocab: int, k: int) -> None:
     texts = language_texts()
@@ -509,8 +584,9 @@ def languages_section(choice: RunChoice, vocab: int, k: int) -> None:
     table = pd.concat([table, language_table(ours, texts)], ignore_index=True)
 
     lang_key = f"{choice.key}:{k}:" + ":".join(ours_keys)
-    _show("lang-tokens:" + lang_key, lambda: language_tokens_chart(table), key="vocab_w_lang_tokens")
-    _show("lang-ratio:" + lang_key, lambda: language_ratio_chart(table), key="vocab_w_lang_ratio")
+    _show("lang-tokens:" + lang_key, lambda: language_tokens_chart(table), key="vocab_w_lang_tokens",
+          extra=170 + 22 * table["tokenizer"].nunique())
+    _show("lang-ratio:" + lang_key, lambda: language_ratio_chart(table), key="vocab_w_lang_ratio", extra=420)
     _explain_languages(table, list(ours))
     with st.expander("Exact numbers"):
         st.dataframe(

@@ -1,0 +1,263 @@
+"""How quick the app feels in a real browser: clicks, page loads, an upload and a paste.
+
+Starts the app (`streamlit run app.py`) on a free loopback port, drives Debian's
+Chromium through Playwright and times, several times each (median and spread):
+
+- Train page, Sennrich preset: Step, Back, and the step slider moved by one (keyboard);
+- the first load of each page in a new session (Train, Tokenize, Vocabulary size,
+  Algorithms, Quirks), after one warm-up visit so the server has loaded its tokenizers;
+- a 1 MB upload's first view on the Train page (new content each time, so no cache hit);
+- 100 kB pasted on the Tokenize page and applied (Ctrl+Enter) until painted.
+
+"Settled" means no DOM mutation for 300 ms, after the server has started a script run
+for the action, with no run in progress (so the quiet while a file uploads or a message
+travels is not taken for the end). A
+MutationObserver records the time of every mutation; each figure is the last mutation's
+time minus the user's action (pointerdown, keydown or the file input's change event), or
+minus the navigation start for a first load. So the 300 ms of quiet is not counted.
+
+What it leaves out: server start-up, the very first (cold) visit after it (printed
+separately), and network latency (everything is on 127.0.0.1).
+
+    python bench/bench_browser.py [--repeats 7]
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+import urllib.request
+
+from _common import ROOT, corpus
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+QUIET_MS = 300
+#: the app's own output, to read when a measurement fails
+LOG = Path(tempfile.gettempdir()) / "bench_browser_app.log"
+
+#: issue 13's targets, in seconds (medians, idle machine)
+TARGETS = {"step": 0.2, "back": 0.2, "slider": 0.2, "first load": 2.0, "1 MB upload, first view": 1.0,
+           "100 kB paste, painted": 0.75}
+
+PAGES = {"Train": "train-bpe", "Tokenize": "tokenize-text", "Vocabulary size": "vocabulary-size",
+         "Algorithms": "algorithms", "Quirks": "tokenizer-quirks"}
+
+# Runs at document start in every page: remembers the time of the last DOM mutation and
+# of the first user action since the bench last armed it.
+WATCH = """
+window.__bench = {start: null, last: 0, ran: 0};
+new MutationObserver((records) => {
+  const now = performance.now();
+  window.__bench.last = now;
+  for (const r of records)
+    if (r.attributeName === 'data-test-script-state' && r.target.getAttribute(r.attributeName) === 'running')
+      window.__bench.ran = now;
+}).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+for (const type of ['pointerdown', 'keydown', 'change'])
+  addEventListener(type, () => { if (window.__bench.start === null) window.__bench.start = performance.now(); }, true);
+"""
+
+SETTLED = """([quiet, needRun]) => {
+  const b = window.__bench, app = document.querySelector('[data-testid="stApp"]');
+  return b && b.start !== null && (!needRun || b.ran > b.start) && b.last > b.start && performance.now() - b.last >= quiet
+    && app && app.getAttribute('data-test-script-state') === 'notRunning'
+    && document.querySelector('[data-testid="stMain"] h1') !== null;
+}"""
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_app(port: int) -> subprocess.Popen:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.address=127.0.0.1", f"--server.port={port}",
+         "--server.headless=true", "--browser.gatherUsageStats=false", "--server.fileWatcherType=none"],
+        cwd=ROOT, stdout=LOG.open("w"), stderr=subprocess.STDOUT)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/_stcore/health", timeout=2) as r:
+                if r.read() == b"ok":
+                    return proc
+        except OSError:
+            time.sleep(0.2)
+    proc.terminate()
+    raise RuntimeError("streamlit did not start within 60 s")
+
+
+def arm(page) -> None:
+    page.evaluate("() => { window.__bench.start = null; window.__bench.last = 0; window.__bench.ran = 0; }")
+
+
+def settled(page, *, since_navigation: bool = False, whole_run: bool = True) -> float:
+    """Seconds from the action (or the navigation start) to the last mutation.
+
+    `whole_run`: wait for the app's script state to have been "running" since the
+    action (an upload or a paste reruns the page); a step reruns only a fragment,
+    which does not change that state, so its clicks wait for quiet alone."""
+    if since_navigation:  # the first run may start before the observer sees the attribute change
+        page.evaluate("() => { window.__bench.start = 0; window.__bench.ran = Math.max(window.__bench.ran, 1e-3); }")
+    page.wait_for_function(SETTLED, arg=[QUIET_MS, whole_run], polling=25, timeout=60_000)
+    return page.evaluate("() => (window.__bench.last - window.__bench.start) / 1000")
+
+
+def new_page(browser, url: str, path: str, *, clipboard: bool = False):
+    context = browser.new_context(viewport={"width": 1440, "height": 900})
+    if clipboard:
+        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=url)
+    context.add_init_script(WATCH)
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    page.goto(f"{url}/{path}")
+    return page, settled(page, since_navigation=True)
+
+
+def first_loads(browser, url: str, repeats: int) -> dict[str, list[float]]:
+    out: dict[str, list[float]] = {}
+    for name, path in PAGES.items():
+        page, cold = new_page(browser, url, path)  # warm-up: the server loads what the page needs
+        page.context.close()
+        out[f"first load: {name}"] = []
+        out[f"first load: {name} (cold, once)"] = [cold]
+        for _ in range(repeats):
+            page, seconds = new_page(browser, url, path)
+            out[f"first load: {name}"].append(seconds)
+            page.context.close()
+    return out
+
+
+def steps(browser, url: str, repeats: int) -> dict[str, list[float]]:
+    page, _ = new_page(browser, url, "train-bpe?preset=sennrich")
+    out: dict[str, list[float]] = {"step": [], "back": [], "slider": []}
+    step = page.locator(".st-key-train_w_btn_step button").first
+    back = page.locator(".st-key-train_w_btn_back button").first
+    k = 0
+    for _ in range(repeats):
+        for button, name in ((step, "step"), (step, "step"), (back, "back"), (back, "back")):
+            arm(page)
+            button.click()
+            out[name].append(settled(page, whole_run=False))
+            k += 1 if name == "step" else -1
+            _check_step(page, k)
+    slider = page.locator(".st-key-train_w_step").get_by_role("slider")
+    for i in range(repeats):
+        slider.focus()
+        arm(page)
+        slider.press("ArrowRight" if i % 2 == 0 else "ArrowLeft")
+        out["slider"].append(settled(page, whole_run=False))
+        _check_step(page, 1 if i % 2 == 0 else 0)
+    page.context.close()
+    return out
+
+
+def _check_step(page, k: int) -> None:
+    """The page shows step k: the click measured really stepped."""
+    label = page.locator(".st-key-train_w_step").inner_text()
+    if f"Step {k} of" not in label:
+        raise RuntimeError(f"expected step {k} after the click, the page says {label!r}")
+
+
+def upload(browser, url: str, repeats: int, text: str) -> dict[str, list[float]]:
+    page, _ = new_page(browser, url, "train-bpe")
+    arm(page)
+    page.get_by_role("radio", name="Upload a .txt file").check(force=True)
+    settled(page)
+    out = []
+    for i in range(repeats):
+        data = _megabyte(text, i)
+        arm(page)
+        page.locator("[data-testid='stFileUploaderDropzoneInput']").set_input_files(
+            files=[{"name": f"bench{i}.txt", "mimeType": "text/plain", "buffer": data}])
+        out.append(settled(page))
+        if f"bench{i}.txt" not in page.locator("[data-testid='stMain']").inner_text():
+            raise RuntimeError(f"the Train page does not name the uploaded file bench{i}.txt")
+    page.context.close()
+    return {"1 MB upload, first view": out}
+
+
+def _megabyte(text: str, i: int) -> bytes:
+    """1,000,000 bytes of the corpus, starting at a different place each time."""
+    data = (text * 3).encode("utf-8")
+    start = (i * 37_001) % len(text)
+    return data[start : start + 1_000_000].decode("utf-8", errors="ignore").encode("utf-8")
+
+
+def paste(browser, url: str, repeats: int, text: str) -> dict[str, list[float]]:
+    page, _ = new_page(browser, url, "tokenize-text", clipboard=True)
+    box = page.get_by_role("textbox", name="Text")
+    out = []
+    for i in range(repeats):
+        chunk = text[i * 5_003 : i * 5_003 + 100_000]
+        page.evaluate("(t) => navigator.clipboard.writeText(t)", chunk)
+        box.click()
+        box.press("Control+A")
+        box.press("Control+V")
+        page.wait_for_function("(n) => document.querySelector('textarea').value.length === n", arg=len(chunk))
+        arm(page)
+        box.press("Control+Enter")
+        out.append(settled(page))
+    page.context.close()
+    return {"100 kB paste, painted": out}
+
+
+def target_of(name: str) -> float | None:
+    if name.endswith("(cold, once)"):
+        return None
+    return next((t for key, t in TARGETS.items() if name.startswith(key)), None)
+
+
+def table(results: dict[str, list[float]]) -> str:
+    lines = ["| measure | n | median s | min-max s | target (median) | met |", "|---|--:|--:|--:|--:|---|"]
+    for name, values in results.items():
+        med = statistics.median(values)
+        target = target_of(name)
+        met = "" if target is None else ("yes" if med < target else "no")
+        lines.append(f"| {name} | {len(values)} | {med:.2f} | {min(values):.2f}-{max(values):.2f} | "
+                     f"{'' if target is None else f'< {target:g}'} | {met} |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=7)
+    args = parser.parse_args()
+    from playwright.sync_api import sync_playwright
+
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    load_before = os.getloadavg()
+    port = free_port()
+    proc = start_app(port)
+    url = f"http://127.0.0.1:{port}"
+    text = corpus()
+    results: dict[str, list[float]] = {}
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            results |= first_loads(browser, url, args.repeats)
+            results |= steps(browser, url, args.repeats)
+            results |= upload(browser, url, args.repeats, text)
+            results |= paste(browser, url, args.repeats, text)
+            browser.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+    load_after = os.getloadavg()
+    print(f"# bench_browser.py · {time.strftime('%Y-%m-%d %H:%M')} · commit {commit} · {os.cpu_count()} cores · "
+          f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after · {args.repeats} repeats")
+    print()
+    print(table(results))
+
+
+if __name__ == "__main__":
+    main()
