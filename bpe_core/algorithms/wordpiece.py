@@ -68,6 +68,7 @@ from typing import Any, Callable, Collection, Iterable, Iterator, Literal, Mappi
 import regex
 
 from bpe_core import PRETOKENIZERS, TIE_RULES, Piece, TokenSpan, WordTable, pretokenize
+from bpe_core.encode.special import allowed_specials, split_specials
 
 __all__ = [
     "BERT_SPECIAL_TOKENS",
@@ -996,28 +997,10 @@ class WordPieceTokenizer:
         """Cut text into (chunk, start, is_special) around the allowed special tokens."""
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, not {type(text).__name__}")
-        if isinstance(allowed_special, str) and allowed_special != "all":
-            allowed_special = {allowed_special}
-        allowed = set(self.special_tokens) if allowed_special == "all" else set(allowed_special)
-        unknown = allowed - set(self.special_tokens)
-        if unknown:
-            raise ValueError(
-                f"{sorted(unknown)[0]!r} is not a special token of {self.name}. "
-                f"Its special tokens are: {', '.join(self.special_tokens) or 'none'}."
-            )
+        allowed = allowed_specials(allowed_special, self.special_tokens, name=self.name)
         if not allowed:
             return [(text, 0, False)]
-        splitter = regex.compile("|".join(regex.escape(s) for s in sorted(allowed, key=len, reverse=True)))
-        out: list[tuple[str, int, bool]] = []
-        pos = 0
-        for m in splitter.finditer(text):
-            if m.start() > pos:
-                out.append((text[pos : m.start()], pos, False))
-            out.append((m.group(), m.start(), True))
-            pos = m.end()
-        if pos < len(text):
-            out.append((text[pos:], pos, False))
-        return out
+        return [(text[start:end], start, special) for start, end, special in split_specials(text, allowed)]
 
     def encode(self, text: str, *, allowed_special: Collection[str] | Literal["all"] = ()) -> list[int]:
         """Encode text to token ids.

@@ -24,7 +24,6 @@ from typing import Callable, Collection, Iterable, Literal
 
 import re
 
-import regex
 
 from ..display import bytes_label, bytes_to_gpt2
 from ..pretokenize import compile_splitter
@@ -34,6 +33,7 @@ from .fast import (
     _whole_edges,
 )
 from .merge_loop import NO_MERGE, merge_lowest
+from .special import allowed_specials, split_specials
 
 __all__ = ["Tokenizer", "TokenSpan", "ReplayStep", "Replay"]
 
@@ -273,17 +273,9 @@ class Tokenizer:
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, not {type(text).__name__}")
         _check_encodable(text)
-        if isinstance(allowed_special, str) and allowed_special != "all":
-            allowed_special = {allowed_special}  # one token named on its own, not its characters
         if isinstance(disallowed_special, str) and disallowed_special != "all":
             disallowed_special = {disallowed_special}
-        allowed = set(self.special_tokens) if allowed_special == "all" else set(allowed_special)
-        unknown = allowed - set(self.special_tokens)
-        if unknown:
-            raise ValueError(
-                f"{sorted(unknown)[0]!r} is not a special token of {self.name}. "
-                f"Its special tokens are: {', '.join(self.special_tokens) or 'none'}."
-            )
+        allowed = allowed_specials(allowed_special, self.special_tokens, name=self.name)
         disallowed = (
             set(self.special_tokens) - allowed
             if disallowed_special == "all"
@@ -296,19 +288,7 @@ class Tokenizer:
                     f"To encode it as the special token, pass allowed_special={{{tok!r}}}; "
                     "to encode it as ordinary text, pass disallowed_special=()."
                 )
-        if not allowed:
-            return [(text, False)] if text else []
-        splitter = regex.compile("|".join(regex.escape(s) for s in sorted(allowed, key=len, reverse=True)))
-        out: list[tuple[str, bool]] = []
-        pos = 0
-        for m in splitter.finditer(text):
-            if m.start() > pos:
-                out.append((text[pos : m.start()], False))
-            out.append((m.group(), True))
-            pos = m.end()
-        if pos < len(text):
-            out.append((text[pos:], False))
-        return out
+        return [(text[start:end], special) for start, end, special in split_specials(text, allowed)]
 
     def pieces(self, text: str) -> list[tuple[str, int]]:
         """Pre-tokenize: (piece, start offset) pairs."""

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Collection, Iterable, Literal
 
 from ..display import bytes_label
+from ..encode.special import allowed_specials, split_specials
 from ..encode.tokenizer import TokenSpan
 from .normalizer import SPACE_SYMBOL, Normalizer
 from .proto import ModelProto, byte_of_piece, read_model
@@ -184,25 +185,11 @@ class SentencePieceTokenizer:
                 f"The text has an unpaired surrogate ({text[exc.start]!r} at character {exc.start}), "
                 "which is not a character and has no UTF-8 form. Remove it or pair it."
             ) from None
-        if isinstance(allowed_special, str) and allowed_special != "all":
-            allowed_special = {allowed_special}
-        allowed = set(self.special_tokens) if allowed_special == "all" else set(allowed_special)
-        unknown = allowed - set(self.special_tokens)
-        if unknown:
-            raise ValueError(
-                f"{sorted(unknown)[0]!r} is not a control piece of {self.name}. "
-                f"Its control pieces are: {', '.join(self.special_tokens) or 'none'}."
-            )
+        allowed = allowed_specials(allowed_special, self.special_tokens, name=self.name,
+                                   kind="control piece", kinds="control pieces")
         if not allowed:
             return [(text, False)]
-        pattern = re.compile("|".join(map(re.escape, sorted(allowed, key=len, reverse=True))))
-        out, pos = [], 0
-        for m in pattern.finditer(text):
-            out.append((text[pos : m.start()], False))
-            out.append((m.group(), True))
-            pos = m.end()
-        out.append((text[pos:], False))
-        return [(chunk, special) for chunk, special in out if chunk or special]
+        return [(text[start:end], special) for start, end, special in split_specials(text, allowed)]
 
     def _segment(self, normalized: str) -> list[str]:
         """The pieces of normalized text (an unknown piece included as its text)."""
