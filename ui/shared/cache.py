@@ -36,6 +36,7 @@ BUDGETS: dict[str, int] = {
     "vocab.tables": 32 * MB,       # its curves and held-out tables
     "vocab.real_sizes": 1 * MB,    # ...and o200k cut to 2^8..2^17 ranks on the ten texts (a few kB)
     "charts": 32 * MB,             # Vega-Lite specs
+    "train.steps": 32 * MB,        # Train page: each step's drawn HTML and figures, per run (step_cache.py)
     "tokenize.analyses": 128 * MB,  # Tokenize page: analyses of pasted text
     "tokenize.html": 64 * MB,      # ...and their drawn HTML
     "algorithms.runs": 64 * MB,    # Algorithms page: BPE, WordPiece, Unigram runs (50 kB texts at most)

@@ -1,0 +1,155 @@
+"""The Train page's step cache: what a step draws, drawn once per (run, step, layout) for
+every session of the server.
+
+A class is 30 sessions showing the same run at the same step: without this each of them
+replays the first k merges (a tokenizer built per session and step), draws the corpus,
+the tables and the vocabulary as HTML, and checks which export formats can hold the run,
+once per session. With it the first session draws and the others get the same strings.
+
+How: `install()` (called once by ui/train/panels.py) wraps, by name, the drawing helpers
+of ui/train/render.py listed in `CACHED` and `downloads.format_problems` with versions
+that go through the byte-bounded shared cache "train.steps" (ui/shared/cache.py BUDGETS).
+The helpers' bodies are not touched; a name that is gone (the page was redesigned) is
+skipped, and a call whose arguments cannot be hashed is passed straight through.
+
+What is shared, and why that is safe: an entry's key is the run's content key
+(`RunView.key`: a hash of the corpus and the settings, never a file name or a label),
+the helper's name and its other arguments (step, layout, rows; all plain values), and
+its value is what the helper returns for that run: HTML drawn from the run's own tokens
+and figures. The helpers are given no session state: no label, no file name, no answers
+(predict mode's grades and a class's answers are drawn outside them). A session only
+ever gets an entry for exactly the run it shows, so nothing one session typed or named
+reaches another (tests/test_session_isolation.py checks an uploaded file's name and
+predict-mode answers). Views without a key (tests build `RunView(run)`) are not cached.
+"""
+from __future__ import annotations
+
+import functools
+import threading
+import weakref
+from collections.abc import Callable, Hashable
+from typing import Any
+
+from ui.shared.cache import approx_size, cache_named
+
+__all__ = ["install", "CACHED", "CACHE_NAME", "stats"]
+
+#: The shared cache (its byte budget is in ui/shared/cache.py BUDGETS).
+CACHE_NAME = "train.steps"
+
+#: render.py helpers whose first argument is the RunView and whose result depends only
+#: on the run and the other (plain) arguments.
+#: (`pair_table_html` is left out: predict mode passes it a row order as a list.)
+CACHED = ("explain_step", "tables_html", "merge_list_html", "corpus_sample", "corpus_html",
+          "vocab_summary", "vocab_html", "figures")
+
+_installed = False
+_lock = threading.Lock()
+_hits = {"hit": 0, "miss": 0}
+
+
+def stats() -> dict[str, int]:
+    """Hits and misses since the process started (bench/profile_step.py prints them)."""
+    return dict(_hits)
+
+
+def _key(name: str, view: Any, args: tuple, kwargs: dict) -> Hashable | None:
+    run_key = getattr(view, "key", "")
+    if not run_key:
+        return None
+    key = (name, run_key, args, tuple(sorted(kwargs.items())))
+    try:
+        hash(key)
+    except TypeError:  # a list (e.g. a row order): not cached
+        return None
+    return key
+
+
+def _wrap_view_helper(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(fn)
+    def cached(view, *args, **kwargs):
+        key = _key(name, view, args, kwargs)
+        if key is None:
+            return fn(view, *args, **kwargs)
+        cache = cache_named(CACHE_NAME)
+        hit = cache.get(key)
+        if hit is not None:
+            _hits["hit"] += 1
+            return hit
+        _hits["miss"] += 1
+        value = fn(view, *args, **kwargs)
+        cache.put(key, value, approx_size(value) + approx_size(key))
+        return value
+
+    cached.__wrapped_by_step_cache__ = True  # type: ignore[attr-defined]
+    return cached
+
+
+def _wrap_chart_spec_at(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """`chart_spec_at(spec, view, k)`: the spec is the run's own (cached per run), so the
+    key is the run and the step."""
+    @functools.wraps(fn)
+    def cached(spec, view, k):
+        key = _key("chart_spec_at", view, (k,), {})
+        if key is None:
+            return fn(spec, view, k)
+        cache = cache_named(CACHE_NAME)
+        hit = cache.get(key)
+        if hit is not None:
+            _hits["hit"] += 1
+            return hit
+        _hits["miss"] += 1
+        value = fn(spec, view, k)
+        # the layers' data are new; the rest is the run's spec, already weighed in "charts"
+        cache.put(key, value, approx_size(value["layer"][1:]) + approx_size(key) + 200)
+        return value
+
+    cached.__wrapped_by_step_cache__ = True  # type: ignore[attr-defined]
+    return cached
+
+
+def _wrap_format_problems(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """`downloads.format_problems(run, n)`: which export formats can hold the first n merges
+    (it builds the step's tokenizer and replays tiktoken's ranks: ~20 ms a step). Keyed by
+    the run object (runs are shared by every session with the same corpus and settings),
+    checked through a weak reference so a freed run's id is never mistaken for another."""
+    @functools.wraps(fn)
+    def cached(run, n):
+        cache = cache_named(CACHE_NAME)
+        key = ("format_problems", id(run), n)
+        hit = cache.get(key)
+        if hit is not None and hit[0]() is run:
+            _hits["hit"] += 1
+            return hit[1]
+        _hits["miss"] += 1
+        problems = fn(run, n)
+        try:
+            ref = weakref.ref(run)
+        except TypeError:
+            return problems
+        cache.put(key, (ref, problems), approx_size(problems) + 100)
+        return problems
+
+    cached.__wrapped_by_step_cache__ = True  # type: ignore[attr-defined]
+    return cached
+
+
+def install() -> None:
+    """Wrap the helpers by name (once per process; later calls do nothing)."""
+    global _installed
+    with _lock:
+        if _installed:
+            return
+        from ui.train import downloads, render
+
+        for name in CACHED:
+            fn = getattr(render, name, None)
+            if callable(fn) and not getattr(fn, "__wrapped_by_step_cache__", False):
+                setattr(render, name, _wrap_view_helper(name, fn))
+        fn = getattr(render, "chart_spec_at", None)
+        if callable(fn) and not getattr(fn, "__wrapped_by_step_cache__", False):
+            render.chart_spec_at = _wrap_chart_spec_at(fn)
+        fn = getattr(downloads, "format_problems", None)
+        if callable(fn) and not getattr(fn, "__wrapped_by_step_cache__", False):
+            downloads.format_problems = _wrap_format_problems(fn)
+        _installed = True
