@@ -23,8 +23,10 @@ page and clicks Step every think time; each of ``--sessions`` students opens tha
 (the join page, which switches to the Train page), then does what a browser does with the
 class banner's timer: it reads the ``auto_rerun`` message (interval and fragment id) and
 sends an auto-rerun of that fragment every interval. A tick's **latency** runs to the
-run's final ``script_finished`` (a tick that sees a new step reruns the whole page: the
-fragment ends early for that rerun, which is timed too). Also reported: the **lag** from
+run's final ``script_finished`` (a tick that sees a new step ends early and reruns the
+Train page's step fragment alone, which is timed too; ``full_reruns`` counts the ticks
+whose rerun ran the whole page instead, as it did before the step fragment could be
+rerun by itself). Also reported: the **lag** from
 the instructor's step (its click's ``script_finished``) to the first tick that shows it
 on each student's page, and the instructor's own step latency.
 
@@ -79,7 +81,8 @@ class Page:
     bytes: int = 0
     join_token: str | None = None          # the class's join link, if the page shows one
     auto_rerun: tuple[float, str] | None = None  # (interval, fragment id) of a timer
-    reran_app: bool = False                # the run ended early for a rerun of the app
+    reran_app: bool = False                # the run ended early for a rerun (st.rerun, st.switch_page)
+    full_rerun: bool = False               # ...and the run that followed was the whole page
     page_hash: str = ""                    # the page the session is on (after st.switch_page)
 
 
@@ -92,7 +95,8 @@ class Tally:
     rerun_bytes: list[int] = field(default_factory=list)
     resets: int = 0
     lags: list[float] = field(default_factory=list)          # follow: instructor's step -> a student sees it
-    app_reruns: int = 0                                       # follow: ticks that reran the page
+    app_reruns: int = 0                                       # follow: ticks that ran another run (a new step)
+    full_reruns: int = 0                                      # ...of which the whole page
     instructor: list[float] = field(default_factory=list)    # follow: the instructor's Step latencies
 
 
@@ -182,6 +186,8 @@ async def run_once(ws, message: bytes, timeout: float) -> Page:
                 if fm.script_finished == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
                     page.reran_app = True  # st.rerun or st.switch_page: its rerun follows
                     continue
+                if page.reran_app and not fm.metadata.run.fragment_ids:
+                    page.full_rerun = True  # the rerun that followed ran the whole page
                 page.status = fm.script_finished
                 return page
 
@@ -326,6 +332,7 @@ async def following_session(n: int, args, tally: Tally, deadline: float, clock: 
             tally.latencies.append(done - sent)
             tally.rerun_bytes.append(new.bytes)
             tally.app_reruns += new.reran_app
+            tally.full_reruns += new.full_rerun
             if check(new, tally, "tick") and new.reran_app:
                 if new.step is None:
                     tally.errors.append(f"student {n}: a page rerun without the step slider")
@@ -385,7 +392,7 @@ def summary(args, tally: Tally, wall: float, cpu: float) -> dict:
         "first_errors": tally.errors[:5], "first_exceptions": tally.exceptions[:5],
     } | ({
         "lag_p50_s": round(percentile(tally.lags, 50), 3), "lag_p95_s": round(percentile(tally.lags, 95), 3),
-        "lags": len(tally.lags), "app_reruns": tally.app_reruns,
+        "lags": len(tally.lags), "app_reruns": tally.app_reruns, "full_reruns": tally.full_reruns,
         "instructor_steps": len(tally.instructor),
         "instructor_p50_s": round(percentile(tally.instructor, 50), 3),
         "instructor_p95_s": round(percentile(tally.instructor, 95), 3),
@@ -404,7 +411,8 @@ def markdown(s: dict) -> str:
         notes.append(f"server CPU {s['server_cpu_s']} s, {s['server_cpu_ms_per_rerun']} ms per timed rerun "
                      "(first loads and resets included in the CPU)")
     if s["action"] == "follow":
-        notes.append(f"follow: {s['app_reruns']} of {s['reruns']} ticks reran the page (a new step); "
+        notes.append(f"follow: {s['app_reruns']} of {s['reruns']} ticks found a new step and reran "
+                     f"(the whole page {s['full_reruns']} times, the step area alone the others); "
                      f"step seen by a student after the instructor's step: p50 {s['lag_p50_s']} s, "
                      f"p95 {s['lag_p95_s']} s ({s['lags']} sightings); the instructor's Step: "
                      f"p50 {s['instructor_p50_s']} s, p95 {s['instructor_p95_s']} s ({s['instructor_steps']} steps)")

@@ -77,6 +77,9 @@ def test_three_students_follow_a_class_for_15_seconds_without_errors(app_base):
     assert result["errors"] == 0, result["first_errors"]
     assert result["exceptions"] == 0, result["first_exceptions"]
     assert result["instructor_steps"] >= 2 and result["lags"] >= 1  # a student saw a step arrive by polling
+    # A new class step reruns the student's step area alone, never the whole page (the old
+    # poll called st.rerun(scope="app") once per step for every student).
+    assert result["app_reruns"] >= 1 and result["full_reruns"] == 0, result
     assert out.returncode == 0
 
 

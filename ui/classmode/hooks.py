@@ -14,6 +14,8 @@ def after_step(view: RunView, k: int) -> None:
     is True only in the run its click started, so a stale value from the browser never
     detaches anyone)."""
     role = session.role()
+    if role == "student":
+        session.note_step_fragment()  # a new class step reruns this fragment alone
     if role == "instructor":
         session.push_step(view, k)
     elif role == "student" and session.following():

@@ -5,7 +5,8 @@
   that asks the question and shows the answers arriving as a bar chart (every second);
   for a student, a fragment that polls the class every second with the version it has
   (cheap when nothing changed), puts the instructor's step on the page (then reruns the
-  page, the only full rerun a student's page makes per step), and shows the question;
+  step area's fragment alone, `session.rerun_step_area`: no full rerun per step), and
+  shows the question;
 - `start_control` (below the step area): start a class on the current run;
 - `join_page`: join by link or code, or take control with the instructor link.
 
@@ -202,10 +203,11 @@ def _student_fragment() -> None:
             st.error(md_error(message), icon=":material/school:")
         return
     view = train_state.current_view()
-    if session.apply_class_step(view) and not full:
-        st.rerun(scope="app")  # the step area is another fragment: redraw the page once
+    moved = session.apply_class_step(view)
     _student_banner(state)
     _student_question(view, state)
+    if moved and not full:
+        session.rerun_step_area()  # the step area is another fragment: rerun it alone
 
 
 def _student_banner(state) -> None:
