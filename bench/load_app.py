@@ -84,6 +84,10 @@ class Page:
     reran_app: bool = False                # the run ended early for a rerun (st.rerun, st.switch_page)
     full_rerun: bool = False               # ...and the run that followed was the whole page
     page_hash: str = ""                    # the page the session is on (after st.switch_page)
+    radios: dict[str, tuple[str, list[str]]] = field(default_factory=dict)  # label -> (id, options)
+    uploader: str | None = None            # the file uploader's widget id, if drawn
+    session_id: str = ""
+    file_urls: list = field(default_factory=list)  # a file_urls_response's FileURLs
 
 
 @dataclass
@@ -98,6 +102,7 @@ class Tally:
     app_reruns: int = 0                                       # follow: ticks that ran another run (a new step)
     full_reruns: int = 0                                      # ...of which the whole page
     instructor: list[float] = field(default_factory=list)    # follow: the instructor's Step latencies
+    uploads: list[float] = field(default_factory=list)       # --uploaders: upload -> trained and drawn
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -152,6 +157,11 @@ def read_element(fm: ForwardMsg, page: Page) -> None:
     if kind == "button":
         b = element.button
         page.buttons[b.label] = (b.id, delta.fragment_id, b.disabled)
+    elif kind == "radio":
+        r = element.radio
+        page.radios[r.label] = (r.id, list(r.options))
+    elif kind == "file_uploader":
+        page.uploader = element.file_uploader.id
     elif kind == "slider":
         m = STEP_LABEL.fullmatch(element.slider.label)
         if m:
@@ -180,6 +190,7 @@ async def run_once(ws, message: bytes, timeout: float) -> Page:
                 read_element(fm, page)
             elif kind == "new_session":
                 page.page_hash = fm.new_session.page_script_hash
+                page.session_id = page.session_id or fm.new_session.initialize.session_id
             elif kind == "auto_rerun":
                 page.auto_rerun = (fm.auto_rerun.interval, fm.auto_rerun.fragment_id)
             elif kind == "script_finished":
@@ -259,6 +270,93 @@ async def opening_session(n: int, args, tally: Tally, deadline: float) -> None:
         tally.rerun_bytes.append(page.bytes)
         check(page, tally, "open")
         await asyncio.sleep(args.think * rng.uniform(0.5, 1.5))
+
+
+def upload_text(n: int, size: int) -> bytes:
+    """A different text of about `size` UTF-8 bytes for upload n (words of Python's language
+    reference drawn with the seed n, so no cache has it)."""
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    from ui.shared.corpora import python_reference_text  # noqa: PLC0415 (only for uploads)
+    words = python_reference_text().split()
+    rng = random.Random(n)
+    out, total = [], 0
+    while total < size - 20:
+        w = rng.choice(words)
+        out.append(w)
+        total += len(w.encode()) + 1
+    return " ".join(out).encode()[: size - 1]
+
+
+def put_file(url: str, name: str, data: bytes) -> int:
+    """PUT one file as the browser's uploader does (multipart form); the HTTP status."""
+    import urllib.request  # noqa: PLC0415
+    boundary = f"----load{random.getrandbits(64):x}"
+    body = (f"--{boundary}\r\nContent-Disposition: form-data; name=\"UploadedFile\"; filename=\"{name}\"\r\n"
+            "Content-Type: text/plain\r\n\r\n").encode() + data + f"\r\n--{boundary}--\r\n".encode()
+    req = urllib.request.Request(url, data=body, method="PUT",
+                                 headers={"Content-Type": f"multipart/form-data; boundary={boundary}"})
+    with urllib.request.urlopen(req, timeout=60) as r:
+        return r.status
+
+
+async def uploading_session(n: int, args, tally: Tally, deadline: float) -> None:
+    """Choose "Upload" as the corpus, then upload a new text of --upload-bytes every think
+    time; each upload's latency runs from sending the widget state (the file is already on
+    the server) to the run's script_finished, training included. Needs the app started
+    with --server.enableXsrfProtection=false (the script sends no XSRF token)."""
+    ws_url, page_name, query = stream_url(args.url)
+    parts = urlsplit(args.url)
+    rng = random.Random(args.seed * 1000 + 500 + n)
+    await asyncio.sleep(rng.uniform(0, args.think))
+    async with connect(ws_url, session_cookie(args, 20_000 + n)) as ws:
+        page = await run_once(ws, rerun_message(page_name, query), args.timeout)
+        if not check(page, tally, "uploader: first load") or "Corpus" not in page.radios:
+            tally.errors.append("uploader: no Corpus choice on the page")
+            return
+        radio, options = page.radios["Corpus"]
+        msg = BackMsg()
+        msg.rerun_script.page_name, msg.rerun_script.query_string = page_name, query
+        w = msg.rerun_script.widget_states.widgets.add()
+        w.id, w.int_value = radio, next(i for i, o in enumerate(options) if "pload" in o)
+        chosen = await run_once(ws, msg.SerializeToString(), args.timeout)
+        if not check(chosen, tally, "uploader: choose upload") or not chosen.uploader:
+            tally.errors.append("uploader: no file uploader after choosing Upload")
+            return
+        for i in range(int(args.duration / (args.think * 0.5)) + 1):
+            if time.monotonic() >= deadline:
+                return
+            name = f"upload-{n}-{i}.txt"
+            data = upload_text(args.seed * 100_000 + n * 1000 + i, args.upload_bytes)
+            req = BackMsg()
+            req.file_urls_request.request_id = f"{n}-{i}"
+            req.file_urls_request.file_names.append(name)
+            req.file_urls_request.session_id = page.session_id
+            await ws.send(req.SerializeToString())
+            urls = None
+            async with asyncio.timeout(args.timeout):
+                while urls is None:
+                    fm = ForwardMsg()
+                    fm.ParseFromString(await ws.recv())
+                    if fm.WhichOneof("type") == "file_urls_response":
+                        urls = fm.file_urls_response.file_urls[0]
+            upload_url = urls.upload_url if urls.upload_url.startswith("http") else \
+                f"http://{parts.hostname}:{parts.port or 80}{urls.upload_url}"
+            status = await asyncio.to_thread(put_file, upload_url, name, data)
+            if status not in (200, 204):
+                tally.errors.append(f"uploader: PUT answered {status}")
+                return
+            msg = BackMsg()
+            msg.rerun_script.page_name, msg.rerun_script.query_string = page_name, query
+            w = msg.rerun_script.widget_states.widgets.add()
+            w.id = chosen.uploader
+            info = w.file_uploader_state_value.uploaded_file_info.add()
+            info.name, info.size, info.file_id = name, len(data), urls.file_id
+            info.file_urls.CopyFrom(urls)
+            sent = time.perf_counter()
+            done = await run_once(ws, msg.SerializeToString(), args.timeout)
+            tally.uploads.append(time.perf_counter() - sent)
+            check(done, tally, "upload")
+            await asyncio.sleep(args.think * rng.uniform(0.5, 1.5))
 
 
 class ClassClock:
@@ -370,6 +468,7 @@ async def load(args) -> Tally:
     else:
         session = stepping_session if args.action == "step" else opening_session
         tasks = [guarded(session, n, args, tally, deadline) for n in range(args.sessions)]
+    tasks += [guarded(uploading_session, n, args, tally, deadline) for n in range(args.uploaders)]
     try:
         async with asyncio.timeout(args.duration + args.timeout + args.think * 2 + 30):
             await asyncio.gather(*tasks)
@@ -396,7 +495,11 @@ def summary(args, tally: Tally, wall: float, cpu: float) -> dict:
         "instructor_steps": len(tally.instructor),
         "instructor_p50_s": round(percentile(tally.instructor, 50), 3),
         "instructor_p95_s": round(percentile(tally.instructor, 95), 3),
-    } if args.action == "follow" else {})
+    } if args.action == "follow" else {}) | ({
+        "uploaders": args.uploaders, "upload_bytes": args.upload_bytes, "uploads": len(tally.uploads),
+        "upload_p50_s": round(percentile(tally.uploads, 50), 3),
+        "upload_max_s": round(max(tally.uploads, default=float("nan")), 3),
+    } if args.uploaders else {})
 
 
 def markdown(s: dict) -> str:
@@ -416,6 +519,9 @@ def markdown(s: dict) -> str:
                      f"step seen by a student after the instructor's step: p50 {s['lag_p50_s']} s, "
                      f"p95 {s['lag_p95_s']} s ({s['lags']} sightings); the instructor's Step: "
                      f"p50 {s['instructor_p50_s']} s, p95 {s['instructor_p95_s']} s ({s['instructor_steps']} steps)")
+    if s.get("uploaders"):
+        notes.append(f"uploads: {s['uploaders']} sessions uploading {s['upload_bytes']:,} bytes every think "
+                     f"time, {s['uploads']} uploads, upload to drawn p50 {s['upload_p50_s']} s, max {s['upload_max_s']} s")
     notes += [f"error: {e}" for e in s["first_errors"]] + [f"exception: {e}" for e in s["first_exceptions"]]
     return "\n".join([head, row, *notes])
 
@@ -443,6 +549,10 @@ def main(argv=None) -> int:
                    help="send each session its own cookie of this name (a proxy's sticky-session cookie)")
     p.add_argument("--server-pid", type=int, action="append", default=[],
                    help="an app process id, to report the app's CPU time per rerun (Linux; repeat for several)")
+    p.add_argument("--uploaders", type=int, default=0,
+                   help="also run this many sessions that upload a new text every think time (the app "
+                        "must run with --server.enableXsrfProtection=false)")
+    p.add_argument("--upload-bytes", type=int, default=1_990_000, help="bytes per upload (the limit is 2,000,000)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     args = p.parse_args(argv)
     if not (1 <= args.sessions <= 500 and 0 < args.duration <= 3600 and args.think >= 0.05):

@@ -152,6 +152,83 @@ def test_student_joins_by_code_and_follows_the_instructors_step(store):
     assert stu.session_state["train.step"] == 2
 
 
+def test_a_new_class_step_reruns_the_students_step_area_not_the_page(store, monkeypatch):
+    """The student's poll, run as a timer's fragment run (not inside a full run), puts the
+    class's step on the page and asks for a rerun of the step fragment alone; it never
+    calls st.rerun(scope="app"), which reran each student's whole page once per step."""
+    import streamlit as st
+
+    from ui.classmode import panels as class_panels
+
+    ins = instructor_with_class()
+    stu = student({"class": class_state(ins).join_token})
+    assert stu.session_state[session.STEP_FRAGMENT]  # noted from inside the step fragment
+    app_reruns, step_reruns = [], []
+    real_rerun = st.rerun
+
+    def rerun(scope="app"):
+        if scope == "app":
+            app_reruns.append(scope)
+            return None  # recorded, not done (AppTest would rerun the page)
+        return real_rerun(scope)
+
+    monkeypatch.setattr(st, "rerun", rerun)
+    monkeypatch.setattr(session, "rerun_step_area", lambda: step_reruns.append(True))
+    poll = class_panels._student_fragment
+
+    def timer_tick():  # the poll as a timer runs it: a fragment run, not inside a full run
+        st.session_state[class_panels.FULL_RUN] = False
+        poll()
+
+    monkeypatch.setattr(class_panels, "_student_fragment", timer_tick)
+    for expected in (1, 2):
+        ins.button(key="train_w_btn_step").click().run()
+        stu.run()
+        assert not stu.exception, stu.exception
+        assert stu.session_state["train.step"] == expected
+    assert app_reruns == [] and len(step_reruns) == 2
+
+
+def test_rerun_step_area_asks_for_the_step_fragment_alone(store):
+    """In a real script run, `rerun_step_area` queues a fragment-scoped rerun naming the
+    step fragment (the request st.rerun would queue, aimed at another fragment)."""
+    from streamlit.testing.v1 import AppTest
+
+    def script():
+        import streamlit as st
+        from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+        from ui.classmode import session
+
+        @st.fragment
+        def step_area():
+            session.note_step_fragment()
+            st.write("step area")
+
+        step_area()
+        ctx = get_script_run_ctx()
+        seen = {}
+        real = ctx.script_requests.request_rerun
+        ctx.script_requests.request_rerun = lambda data: seen.setdefault("data", data) and False
+        if st.session_state.get("asked") is None:
+            st.session_state["asked"] = True
+            try:
+                session.rerun_step_area()
+            except Exception as exc:  # st.rerun's exception when the request is refused
+                st.session_state["raised"] = type(exc).__name__
+            ctx.script_requests.request_rerun = real
+            data = seen["data"]
+            st.session_state["queue"] = list(data.fragment_id_queue)
+            st.session_state["scoped"] = data.is_fragment_scoped_rerun
+            st.session_state["fragment"] = st.session_state["class.step_fragment"]
+
+    at = AppTest.from_function(script, default_timeout=60)
+    at.run()
+    assert not at.exception, at.exception
+    assert at.session_state["queue"] == [at.session_state["fragment"]]
+    assert at.session_state["scoped"] is True
+
+
 def test_student_by_link_loads_the_class_corpus_and_settings(store):
     ins = _app()
     ins.switch_page(TRAIN).run()

@@ -113,3 +113,68 @@ def test_typed_text_never_reaches_another_session():
     b = session()
     leaked = where(pages_of(b), secret)
     assert not leaked, "session A's typed text shows in session B:\n" + "\n".join(leaked)
+
+
+# ---- the step cache (ui/train/step_cache.py) -----------------------------------------------
+def _cached_strings() -> list[str]:
+    """Every string held by the shared step cache, keys and values."""
+    from ui.shared.cache import cache_named
+
+    cache = cache_named("train.steps")
+    out: list[str] = []
+
+    def walk(v, depth=0):
+        if depth > 6:
+            return
+        if isinstance(v, str):
+            out.append(v)
+        elif isinstance(v, dict):
+            for k, x in v.items():
+                walk(k, depth + 1)
+                walk(x, depth + 1)
+        elif isinstance(v, (list, tuple, set, frozenset)):
+            for x in v:
+                walk(x, depth + 1)
+        elif hasattr(v, "__dataclass_fields__"):
+            for name in v.__dataclass_fields__:
+                walk(getattr(v, name), depth + 1)
+
+    for key, (value, _size) in list(cache._items.items()):
+        walk(key)
+        walk(value)
+    return out
+
+
+def test_the_step_cache_carries_no_file_name_and_no_answers_to_another_session():
+    """Alice uploads a text as alice_private_notes.txt, steps through it (filling the shared
+    step cache) and answers in predict mode; Bob uploads the same text as bob.txt and steps
+    the same steps, served from Alice's cache entries. Nothing of Alice's name or answers is
+    in the cache or on Bob's page."""
+    from ui.train import step_cache
+
+    data = f"the lowest newest widest words {uuid.uuid4().hex}\n".encode()
+    alice = upload(session(), "alice_private_notes.txt", data)
+    for _ in range(3):
+        alice.button(key="train_w_btn_step").click().run()
+    alice.toggle(key="train_w_predict").set_value(True).run()
+    pick = alice.selectbox(key="train_w_pick")
+    pick.select_index(0)
+    alice.button(key="train_w_btn_check").click().run()
+    assert not alice.exception, alice.exception
+    feedback = 'class="tp-fb'  # the markup of predict mode's feedback (the CSS names it too)
+    assert feedback in " ".join(h.proto.body for h in alice.get("html"))  # Alice sees her feedback
+    held = _cached_strings()
+    assert held, "the step cache should hold Alice's steps"
+    assert not [s for s in held if "alice" in s.lower()], "a file name is in the shared step cache"
+    assert not [s for s in held if feedback in s], "predict-mode feedback is in the shared step cache"
+
+    hits = step_cache.stats()["hit"]
+    bob = upload(session(), "bob.txt", data)
+    for _ in range(3):
+        bob.button(key="train_w_btn_step").click().run()
+    assert not bob.exception, bob.exception
+    assert step_cache.stats()["hit"] > hits, "Bob's steps should come from the shared step cache"
+    leaked = where(shown(bob), "alice")
+    assert not leaked, "Alice's file name shows in Bob's session:\n" + "\n".join(leaked)
+    assert not where(shown(bob), feedback) and not where(shown(bob), "Counts as right"), \
+        "Alice's predict-mode answer shows in Bob's session"

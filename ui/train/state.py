@@ -23,7 +23,7 @@ from typing import Any
 
 import streamlit as st
 
-from bpe_core import train
+from ui.shared.heavy import bounded_train as train  # one training at a time per process (heavy.py)
 from ui.shared.cache import ByteLRU, cache_named
 from ui.shared.state import publish_run, take_train_step_request
 from ui.train.config import (

@@ -1,0 +1,62 @@
+"""The Train page's step cache (ui/train/step_cache.py): same drawing as without it, keyed
+by the run's content, bounded in bytes. Isolation between sessions (no file name, no
+answers) is tested in tests/test_session_isolation.py."""
+from __future__ import annotations
+
+from bpe_core import TrainerSettings, WordTable, train
+from ui.shared.cache import BUDGETS, cache_named
+from ui.train import downloads, render, step_cache
+from ui.train.run_view import RunView
+
+step_cache.install()
+
+
+def _view(text: str, key: str, merges: int = 6) -> RunView:
+    run = train(WordTable.from_word_counts(text), TrainerSettings(end_of_word="separate", merges=merges))
+    return RunView(run, key=key)
+
+
+def test_the_helpers_are_wrapped_and_draw_exactly_what_they_drew_before():
+    v = _view("low 5\nlower 2\nnewest 6\nwidest 3", "test-sc-same")
+    for name in step_cache.CACHED:
+        assert hasattr(getattr(render, name), "__wrapped__"), name
+    for k in range(v.steps + 1):
+        for present in (False, True):
+            assert render.explain_step(v, k, present=present) == render.explain_step.__wrapped__(v, k, present=present)
+            assert render.tables_html(v, k, present=present) == render.tables_html.__wrapped__(v, k, present=present)
+            assert render.corpus_html(v, k, present=present) == render.corpus_html.__wrapped__(v, k, present=present)
+        assert render.vocab_html(v, k) == render.vocab_html.__wrapped__(v, k)
+        assert render.figures(v, k) == render.figures.__wrapped__(v, k)
+        # twice: the second comes from the cache, and is still right
+        assert render.corpus_html(v, k) == render.corpus_html.__wrapped__(v, k)
+
+
+def test_two_runs_never_share_an_entry_and_keyless_views_are_not_cached():
+    a = _view("low 5\nlower 2\nnewest 6", "test-sc-a")
+    b = _view("hug 10\npug 5\npun 12\nbun 4", "test-sc-b")
+    assert render.corpus_html(a, 2) != render.corpus_html(b, 2)
+    assert render.corpus_html(b, 2) == render.corpus_html.__wrapped__(b, 2)
+    before = len(cache_named(step_cache.CACHE_NAME))
+    keyless = RunView(a.run)  # tests build views like this: never cached (no content key)
+    render.corpus_html(keyless, 1)
+    assert len(cache_named(step_cache.CACHE_NAME)) == before
+
+
+def test_format_problems_are_shared_per_run_and_step():
+    a = _view("low 5\nlower 2\nnewest 6", "test-sc-fp-a")
+    b = _view("hug 10\npug 5\npun 12\nbun 4", "test-sc-fp-b")
+    raw = downloads.format_problems.__wrapped__
+    assert downloads.format_problems(a.run, 2) == raw(a.run, 2)
+    misses = step_cache.stats()["miss"]
+    assert downloads.format_problems(a.run, 2) == raw(a.run, 2)
+    assert step_cache.stats()["miss"] == misses  # a hit
+    assert downloads.format_problems(b.run, 2) == raw(b.run, 2)
+
+
+def test_the_cache_has_a_byte_budget_and_keeps_to_it():
+    assert step_cache.CACHE_NAME in BUDGETS
+    cache = cache_named(step_cache.CACHE_NAME)
+    v = _view("low 5\nlower 2\nnewest 6\nwidest 3", "test-sc-budget", merges=8)
+    for k in range(v.steps + 1):
+        render.corpus_html(v, k)
+    assert 0 < cache.nbytes <= cache.budget
