@@ -304,8 +304,8 @@ async def uploading_session(n: int, args, tally: Tally, deadline: float) -> None
     time; each upload's latency runs from sending the widget state (the file is already on
     the server) to the run's script_finished, training included. Needs the app started
     with --server.enableXsrfProtection=false (the script sends no XSRF token)."""
-    ws_url, page_name, query = stream_url(args.url)
-    parts = urlsplit(args.url)
+    ws_url, page_name, query = stream_url(args.upload_url or args.url)
+    parts = urlsplit(args.upload_url or args.url)
     rng = random.Random(args.seed * 1000 + 500 + n)
     await asyncio.sleep(rng.uniform(0, args.think))
     async with connect(ws_url, session_cookie(args, 20_000 + n)) as ws:
@@ -552,6 +552,7 @@ def main(argv=None) -> int:
     p.add_argument("--uploaders", type=int, default=0,
                    help="also run this many sessions that upload a new text every think time (the app "
                         "must run with --server.enableXsrfProtection=false)")
+    p.add_argument("--upload-url", default=None, help="the page the uploaders open (default --url), e.g. with more merges")
     p.add_argument("--upload-bytes", type=int, default=1_990_000, help="bytes per upload (the limit is 2,000,000)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     args = p.parse_args(argv)

@@ -6,7 +6,7 @@ every student clicking Step. `heavy_slot()` lets at most `HEAVY_JOBS` heavy jobs
 once in the process (default 1: one process uses one core for Python, so a second
 training at the same time would only slow the first and everyone else); the others wait
 their turn in line (their page shows its progress bar meanwhile). Steps, which are
-cheap, never wait for it. Several processes behind the proxy (deploy/) each have their
+cheap, never wait for it, and the training gives way to them after every merge. Several processes behind the proxy (deploy/) each have their
 own slot: one heavy job per process, one process per core.
 
 `BPE_HEAVY_JOBS` (environment) sets the number; `bounded_train` is `bpe_core.train`
@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from contextlib import contextmanager
 from typing import Any, Iterator
 
@@ -57,6 +58,15 @@ def busy() -> bool:
 
 
 def bounded_train(*args: Any, **kwargs: Any):
-    """`bpe_core.train`, one heavy job at a time (see the module's note)."""
+    """`bpe_core.train`, one heavy job at a time (see the module's note), giving way after
+    each merge: `time.sleep(0)` lets go of the GIL, so a step waiting for it runs now
+    instead of after the interpreter's 5 ms switch interval."""
+    progress = kwargs.pop("progress", None)
+
+    def give_way(step: int, event: Any) -> None:
+        if progress is not None:
+            progress(step, event)
+        time.sleep(0)
+
     with heavy_slot():
-        return _train(*args, **kwargs)
+        return _train(*args, progress=give_way, **kwargs)
