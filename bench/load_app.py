@@ -388,7 +388,7 @@ async def instructor_session(args, tally: Tally, deadline: float, clock: ClassCl
         clock.shown[page.step or 0] = time.perf_counter()
         clock.ready.set()
         for _ in range(int(args.duration / (args.think * 0.5)) + 1):
-            await asyncio.sleep(args.think * rng.uniform(0.8, 1.2))
+            await asyncio.sleep(min(args.think * rng.uniform(0.8, 1.2), max(0.0, deadline - time.monotonic())))
             if time.monotonic() >= deadline:
                 return
             button, fragment, disabled = page.buttons["Step"]
