@@ -6,11 +6,14 @@ every student clicking Step. `heavy_slot()` lets at most `HEAVY_JOBS` heavy jobs
 once in the process (default 1: one process uses one core for Python, so a second
 training at the same time would only slow the first and everyone else); the others wait
 their turn in line (their page shows its progress bar meanwhile). Steps, which are
-cheap, never wait for it, and the training gives way to them after every merge. Several processes behind the proxy (deploy/) each have their
+cheap, never wait for it. Several processes behind the proxy (deploy/) each have their
 own slot: one heavy job per process, one process per core.
 
-`BPE_HEAVY_JOBS` (environment) sets the number; `bounded_train` is `bpe_core.train`
-taking a slot (ui/train/state.py trains through it).
+`bounded_train` is `bpe_core.train` taking a slot (ui/train/state.py trains through it),
+and trains once for sessions that ask for the same run at the same time (a class opening
+one link): the later ones wait for the first one's run (runs are immutable and shared
+anyway) instead of each training it again in turn. `BPE_HEAVY_JOBS` (environment) sets
+the number of slots.
 
 >>> with heavy_slot():
 ...     busy()
@@ -22,9 +25,9 @@ from __future__ import annotations
 
 import os
 import threading
-import time
+from concurrent.futures import Future
 from contextlib import contextmanager
-from typing import Any, Iterator
+from typing import Any, Hashable, Iterator
 
 from bpe_core import train as _train
 
@@ -34,7 +37,8 @@ __all__ = ["HEAVY_JOBS", "heavy_slot", "bounded_train", "busy"]
 HEAVY_JOBS = max(1, int(os.environ.get("BPE_HEAVY_JOBS", "1") or 1))
 _slots = threading.BoundedSemaphore(HEAVY_JOBS)
 _running = 0
-_count_lock = threading.Lock()
+_lock = threading.Lock()
+_in_flight: dict[Hashable, Future] = {}
 
 
 @contextmanager
@@ -42,12 +46,12 @@ def heavy_slot() -> Iterator[None]:
     """Wait for a free slot, hold it for the block."""
     global _running
     _slots.acquire()
-    with _count_lock:
+    with _lock:
         _running += 1
     try:
         yield
     finally:
-        with _count_lock:
+        with _lock:
             _running -= 1
         _slots.release()
 
@@ -57,16 +61,44 @@ def busy() -> bool:
     return _running > 0
 
 
-def bounded_train(*args: Any, **kwargs: Any):
-    """`bpe_core.train`, one heavy job at a time (see the module's note), giving way after
-    each merge: `time.sleep(0)` lets go of the GIL, so a step waiting for it runs now
-    instead of after the interpreter's 5 ms switch interval."""
-    progress = kwargs.pop("progress", None)
+def _flight_key(words: Any, settings: Any) -> Hashable | None:
+    try:
+        key = (getattr(words, "words", None), getattr(words, "counts", None),
+               getattr(words, "pretokenizer", None), settings)
+        hash(key)
+    except TypeError:
+        return None
+    return key if key[0] is not None else None
 
-    def give_way(step: int, event: Any) -> None:
-        if progress is not None:
-            progress(step, event)
-        time.sleep(0)
 
-    with heavy_slot():
-        return _train(*args, progress=give_way, **kwargs)
+def bounded_train(words: Any, settings: Any = None, **kwargs: Any):
+    """`bpe_core.train`, one heavy job at a time, once for equal requests made at once
+    (see the module's note)."""
+    key = _flight_key(words, settings)
+    if key is None:
+        with heavy_slot():
+            return _train(words, settings, **kwargs)
+    with _lock:
+        flight = _in_flight.get(key)
+        owner = flight is None
+        if owner:
+            flight = _in_flight[key] = Future()
+    if not owner:
+        try:
+            return flight.result()
+        except (ValueError, TypeError):
+            raise  # the engine's message for this corpus: the same for every session
+        except BaseException:  # the first session stopped (closed tab, rerun): train here
+            return bounded_train(words, settings, **kwargs)
+    try:
+        with heavy_slot():
+            run = _train(words, settings, **kwargs)
+    except BaseException as exc:
+        with _lock:
+            _in_flight.pop(key, None)  # first, so a session that retries trains afresh
+        flight.set_exception(exc)
+        raise
+    with _lock:
+        _in_flight.pop(key, None)
+    flight.set_result(run)
+    return run
