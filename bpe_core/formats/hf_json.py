@@ -40,12 +40,14 @@ from typing import Any, Callable
 import regex
 
 from ..display import byte_to_unicode
+from ..encode.tokenizer import Replay, ReplayStep
 from .checks import Field, Source, parse_json
 from .pipeline import (
     BEHAVIORS,
     AddedToken,
     Decoder,
     Model,
+    ModelWork,
     Normalizer,
     Piece,
     PipelineTokenizer,
@@ -108,6 +110,7 @@ def load_hf_json(data: str | bytes | dict, *, name: str = "tokenizer.json") -> P
         model_type=model_type,
         decoder=_decoder_or_error(decoder_field) if decoder_field else None,
         byte_level=_uses_byte_level(pre_field.value if pre_field else None),
+        work=getattr(model, "work", None),
     )
 
 
@@ -688,7 +691,39 @@ def _bpe_model(field: Field) -> tuple[Model, dict[int, str]]:
         ends = [p for p, _ in kept[1:]] + [len(ids)]
         return [(i, reverse[i], spans[p][0], spans[end - 1][1]) for (p, i), end in zip(kept, ends)]
 
-    return _cached(encode_word), reverse
+    def replay(word: str) -> Replay:
+        if ignore_merges and word in vocab:
+            return Replay(word, (vocab[word],), ())
+        return replay_merges(word, symbols(word)[0], merges)
+
+    note = ("ignore_merges is set: a word that is itself in the vocabulary is one token at once, "
+            "with no merges." if ignore_merges else "")
+    model = _cached(encode_word)
+    model.work = ModelWork("BPE", replay=replay, note=note)
+    return model, reverse
+
+
+def replay_merges(piece: str, ids: list[int], merges: dict[tuple[int, int], tuple[int, int]]) -> Replay:
+    """Every merge that builds a word's tokens from its first symbols `ids`, in the order
+    applied: the pair with the lowest rank, the leftmost on a tie (the reference loop;
+    `merge_symbols` is the fast one and ends the same). Ranks count from 0, the first
+    line of the file's merges.
+
+    >>> r = replay_merges("aaa", [1, 1, 1], {(1, 1): (0, 2)})
+    >>> r.base, [(s.rank, s.position, s.symbols) for s in r.steps], r.ids
+    ((1, 1, 1), [(0, 0, (2, 1))], (2, 1))
+    """
+    symbols = list(ids)
+    steps: list[ReplayStep] = []
+    while len(symbols) > 1:
+        found = [(merges[pair][0], i) for i, pair in enumerate(zip(symbols, symbols[1:])) if pair in merges]
+        if not found:
+            break
+        rank, i = min(found)
+        left, right = symbols[i], symbols[i + 1]
+        symbols[i : i + 2] = [merges[(left, right)][1]]
+        steps.append(ReplayStep(rank, left, right, symbols[i], i, tuple(symbols)))
+    return Replay(piece, tuple(ids), tuple(steps))
 
 
 def _reverse(vocab: dict[str, int]) -> dict[int, str]:
@@ -798,7 +833,9 @@ def _wordpiece_model(field: Field) -> tuple[Model, dict[int, str]]:
             pos += width
         return out
 
-    return _cached(encode_word), reverse
+    model = _cached(encode_word)
+    model.work = ModelWork("WordPiece", trace=wordpiece.trace)
+    return model, reverse
 
 
 def _unigram_model(field: Field) -> tuple[Model, dict[int, str]]:
@@ -806,7 +843,7 @@ def _unigram_model(field: Field) -> tuple[Model, dict[int, str]]:
     token too) may match; a character with no one-character piece gets an unknown node
     scored the lowest score minus 10; a run of unknown nodes is one token (its text), which
     is written as bytes (`<0x41>`) with byte_fallback when they all exist, else the unk id."""
-    from ..algorithms.unigram import PieceTable, merge_unknown, viterbi
+    from ..algorithms.unigram import PieceTable, build_lattice, merge_unknown, viterbi
 
     vocab_field = field.key("vocab")
     scores: dict[str, float] = {}
@@ -847,7 +884,16 @@ def _unigram_model(field: Field) -> tuple[Model, dict[int, str]]:
             out.append((unk_id, text, start, end))
         return out
 
-    return _cached(encode_word), reverse
+    def lattice(word: str):
+        def id_of(i: int, j: int, known: bool) -> int:
+            found = ids.get(word[i:j]) if known else None
+            return found if found is not None else (unk_id if unk_id is not None else -1)
+
+        return build_lattice(word, word, table, unk_score, id_of)
+
+    model = _cached(encode_word)
+    model.work = ModelWork("Unigram", lattice=lattice)
+    return model, reverse
 
 
 MODELS: dict[str, Callable[[Field], tuple[Model, dict[int, str]]]] = {
