@@ -123,3 +123,31 @@ def test_ignore_merges_replay_is_the_whole_word():
     replay = ours.work.replay(word)
     assert replay.steps == () and replay.ids == (data["model"]["vocab"][word],)
     assert "ignore_merges" in ours.work.note
+
+
+@pytest.mark.parametrize("name", ["unigram-nfkc", "unigram-identity-bytes", "unigram-user-symbols"])
+def test_sentencepiece_unigram_word_lattices_give_its_segmentation(name):
+    """The best paths of a .model's word lattices, joined, are the pieces it encodes to
+    (ours, which test_sentencepiece checks against the sentencepiece library)."""
+    from bpe_core.spm import SentencePieceTokenizer
+    from test_sentencepiece import model_bytes, texts
+
+    tok = SentencePieceTokenizer.from_bytes(model_bytes(name), name=name)
+    assert tok.work is not None and tok.work.algorithm == "Unigram"
+    for text in texts()[::7]:
+        words = tok.model_words(text)
+        normalized = tok.normalizer.normalize(text)[0]
+        assert "".join(w.text for w in words) == normalized, text
+        best = [p for w in words for p in tok.work.lattice(w.text).best_pieces]
+        assert best == tok._segment(normalized), (name, text)
+        for w in words:
+            assert 0 <= w.start <= w.end <= len(text)
+
+
+def test_sentencepiece_bpe_has_no_lattice():
+    from bpe_core.pretrained import load_pretrained
+
+    mistral = load_pretrained("mistral-7b-v1")
+    assert mistral.work is None
+    with pytest.raises(ValueError, match="no lattice"):
+        mistral.lattice("▁hello")

@@ -41,6 +41,7 @@ import regex
 
 from ..display import bytes_label, gpt2_to_bytes
 from ..encode.tokenizer import TokenSpan
+from ..model_work import ModelWord, ModelWork
 
 __all__ = [
     "Piece",
@@ -259,31 +260,6 @@ def split_piece(piece: Piece, find: Callable[[str], Segments], behavior: str) ->
 
 
 _WORD_AT_END = regex.compile(r"\w$")
-@dataclass(frozen=True)
-class ModelWork:
-    """What a model can show of its work on one word (as the model sees it: normalized
-    and pre-tokenized). `algorithm` is "BPE", "WordPiece" or "Unigram"; one of `replay`
-    (word -> `Replay`), `trace` (word -> `WordTrace`) and `lattice` (word -> `Lattice`)
-    is set, by algorithm; `note` says what the model does beside it (ignore_merges)."""
-
-    algorithm: str
-    replay: Callable | None = None
-    trace: Callable | None = None
-    lattice: Callable | None = None
-    note: str = ""
-
-
-@dataclass(frozen=True, slots=True)
-class ModelWord:
-    """A word as the model receives it (`text`), the range of the original text it came
-    from, and whether it is an added token (which the model never sees)."""
-
-    text: str
-    start: int
-    end: int
-    added: bool = False
-
-
 _WORD_AT_START = regex.compile(r"^\w")
 _SPACE_AT_END = regex.compile(r"\s*$")
 _SPACE_AT_START = regex.compile(r"^\s*")
