@@ -382,10 +382,11 @@ class PipelineTokenizer:
         return spans
 
     def model_words(
-        self, text: str, *, allowed_special: Collection[str] | Literal["all"] = ()
+        self, text: str, *, allowed_special: Collection[str] | Literal["all"] = (), upto: int | None = None
     ) -> list[ModelWord]:
         """The words of `text` as the model receives them, numbered as `token_spans`
-        numbers its pieces (`TokenSpan.piece` indexes this list).
+        numbers its pieces (`TokenSpan.piece` indexes this list); with `upto`, only the
+        words up to that index (the text after it is not processed).
 
         >>> from bpe_core.formats import load_hf_json
         >>> tok = load_hf_json({"model": {"type": "WordPiece", "vocab": {"[UNK]": 0, "a": 1}},
@@ -397,6 +398,8 @@ class PipelineTokenizer:
         for piece, _, added in self._run(text, allowed_special, aligned=True):
             start, end = origin_span(piece.origin) if piece.origin else (0, 0)
             words.append(ModelWord(piece.text, start, end, added))
+            if upto is not None and len(words) > upto:
+                break
         return words
 
     def token_label(self, token_id: int) -> str:

@@ -141,8 +141,18 @@ def uploader() -> None:
             st.caption(md_escape(title()) + ". Choose **Your file** above to use it.")
 
 
+#: What the Replay view shows for a model that has no merge list of ours (ui/tokenize/explain.py).
+_WORK = {"BPE": "its merges, one by one", "WordPiece": "its longest-match trace", "Unigram": "its lattice"}
+
+
 def merges_note(tok, what: str) -> str:
     """Why a view needing a merge list (`what`) is not shown for this uploaded tokenizer."""
+    work = getattr(tok, "work", None)
+    if work is not None:
+        return (f"Your file's tokenizer ({md_escape(kind_of(tok))}) cuts text with its own normalizer and "
+                f"pre-tokenizer, which this view does not draw, so there is no {what} to show here. "
+                "**Replay merges** shows the word each token came from, as the model receives it, and "
+                f"{_WORK[work.algorithm]}.")
     return (f"Your file's tokenizer ({md_escape(kind_of(tok))}) has no merge list this page can replay, so "
             f"there is no {what} to show for it. Its tokens, ids, the comparison and decoding work as for the "
             "others. A tokenizer saved here, a .tiktoken file, GPT-2's files, Tekken or subword-nmt codes "
