@@ -52,3 +52,46 @@ def test_upload_a_tokenizer_json_and_see_it_split_text(page: Page, app_url, arti
     chips = page.locator(".bpe-tokens.bpe-scroll").first.locator("span:not(.mk)")
     expect(chips).to_have_count(len(ids))
     page.screenshot(path=str(artifacts / "formats_upload.png"), full_page=True)
+
+
+def _unigram_file(path) -> HFTokenizer:
+    tok = HFTokenizer(models.Unigram())
+    tok.pre_tokenizer, tok.decoder = P.Metaspace(), D.Metaspace()
+    corpus = ["hugging hugs huggingface tokenizers split unbelievable words into pieces"] * 20
+    tok.train_from_iterator(corpus, trainers.UnigramTrainer(vocab_size=60, show_progress=False,
+                                                            special_tokens=["<unk>"], unk_token="<unk>"))
+    tok.save(str(path))
+    return tok
+
+
+def test_upload_a_unigram_tokenizer_json_and_see_its_lattice(page: Page, app_url, artifacts, tmp_path):
+    """The Replay view of an uploaded Unigram model draws the lattice of a word with the
+    best path outlined: the library's tokens of that word (screenshot:
+    test-artifacts/formats_unigram_lattice.png)."""
+    path = tmp_path / "tokenizer.json"
+    theirs = _unigram_file(path)
+    page.goto(app_url)
+    expect(page.get_by_role("heading", name="Byte-pair encoding, step by step")).to_be_visible()
+    page.goto(f"{app_url}/tokenize-text")
+    expect(page.get_by_role("heading", name="Tokenize text")).to_be_visible()
+    page.get_by_text("Your own tokenizer file").click()
+    page.locator(".st-key-tokenize_w_upload_files input[type=file]").set_input_files(str(path))
+    expect(page.get_by_text(re.compile(r"^Your file\W*: tokenizer\.json \(tokenizer\.json, Unigram")).first).to_be_visible()
+    area = page.locator(".st-key-tokenize_w_text textarea")
+    area.fill("huggingface tokenizers")
+    area.press("Control+Enter")
+    page.get_by_role("radio", name="Replay merges").click()
+    expect(page.get_by_text("Your file's model is Unigram")).to_be_visible()
+    # the word of the default token (the longest): its lattice, the best path outlined
+    lattice = page.locator(".ulat").first
+    expect(lattice).to_be_visible()
+    best = lattice.locator(".ulb.best")
+    words = {w: theirs.encode(w.lstrip("▁"), add_special_tokens=False).tokens for w in ("▁huggingface", "▁tokenizers")}
+    expect(best.first).to_be_visible()
+    pieces = [b.locator("b").inner_text() for b in best.all()]
+    assert pieces in list(words.values()), pieces
+    columns = lattice.locator(".ulc")
+    expect(columns).to_have_count(len("".join(pieces)))
+    lattice.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "formats_unigram_lattice.png"), full_page=True)
+    lattice.screenshot(path=str(artifacts / "formats_unigram_lattice_grid.png"))
