@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import zipfile
 
 import pytest
@@ -325,3 +326,33 @@ def test_uploaded_sentencepiece_unigram_model_shows_the_lattice():
     theirs = spm.SentencePieceProcessor(model_proto=out.getvalue()).encode("pieces", out_type=str)
     lattice = at.session_state["tokenize.upload"]["tok"].work.lattice("▁pieces")
     assert lattice.best_pieces == theirs and page.count("ulb best") == len(theirs)
+
+
+# ---- large files: the 40 MB limit and progress ------------------------------------------------
+
+def test_a_tokenizer_json_over_the_old_2_mb_limit_loads_with_progress():
+    """A 2.2 MB byte-level BPE (40,000 tokens; Llama-3's shape, smaller) is read inside a
+    status box that names it and its size, then says what it was and how long it took."""
+    from synthetic_tokenizers import synthetic_bpe_json
+
+    data = synthetic_bpe_json(vocab_size=40_000)
+    assert len(data) > 2_000_000
+    at = open_page(TOKENIZE)
+    _upload(at, [("tokenizer.json", data)])
+    assert not at.error, errors(at)
+    label = at.get("status")[0].proto.label
+    assert re.match(r"Read tokenizer\.json \(2\.\d MB\) in \d+\.\d s: tokenizer\.json, BPE, 40,000 tokens\.", label), label
+    assert at.session_state["tokenize.tokenizer"] == up.UPLOADED
+    _set_text(at, "the quick brown fox")
+    ids = HFTokenizer.from_str(data.decode()).encode("the quick brown fox", add_special_tokens=False).ids
+    assert at.session_state["tokenize.upload"]["tok"].encode("the quick brown fox") == ids
+    at.run()  # the next run reads nothing again
+    assert not at.get("status")
+
+
+def test_a_file_over_the_limit_is_one_clear_error():
+    at = open_page(TOKENIZE)
+    _upload(at, [("tokenizer.json", b" " * (up.LIMIT_BYTES + 1))])
+    assert "up to 40 MB (40,000,000 bytes)" in errors(at) and len(at.error) == 1
+    assert at.get("status")[0].proto.label.startswith("tokenizer.json (40.0 MB) is not a tokenizer")
+    assert at.session_state.get("tokenize.upload") is None

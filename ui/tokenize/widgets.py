@@ -199,6 +199,7 @@ def controls() -> None:
     st.html(TOKENIZE_CSS)
     for warning in st.session_state.pop(K + "url_warnings", []):
         st.warning(md_escape(warning))
+    upload.load_pending()  # a new upload: read it (with progress) before the choice is drawn
     key, cb = _bind("tokenizer")
     st.segmented_control(
         "Tokenizer", TOKENIZER_CHOICES + (upload.UPLOADED,), format_func=SHORT_NAMES.get, key=key, required=True, **cb,
