@@ -41,6 +41,7 @@ import regex
 
 from ..display import byte_to_unicode
 from ..encode.tokenizer import Replay, ReplayStep
+from . import unicode_align
 from .checks import Field, Source, parse_json
 from .pipeline import (
     BEHAVIORS,
@@ -147,7 +148,16 @@ def _normalizer(field: Field) -> Normalizer:
 
 
 def _unicode_form(form: str) -> Callable[[Field], Normalizer]:
-    return lambda field: lambda text: unicodedata.normalize(form, text)
+    """NFC, NFD, NFKC or NFKD, with the library's offsets (`unicode_align`)."""
+
+    def build(field: Field) -> Normalizer:
+        def normalize(text: str) -> str:
+            return unicodedata.normalize(form, text)
+
+        normalize.aligned = lambda text, origin: unicode_align.aligned(form, text, origin)
+        return normalize
+
+    return build
 
 
 def lowercase(text: str) -> str:
@@ -337,12 +347,14 @@ def _replace(field: Field) -> Normalizer:
         return compiled.sub(lambda m: content, text)
 
     def aligned(text: str, origin):
-        # each replacement's characters come from the whole match
+        # as the library's transform: a replacement's characters are new characters, so each
+        # takes the range of the character before them, the match's last (or, for an empty
+        # match, the one before it; at the very start an empty range)
         out, out_origin, done = [], [], 0
         for m in compiled.finditer(text):
             out.append(text[done : m.start()])
             out_origin.extend(origin[done : m.start()])
-            span = origin_span(origin, m.start(), m.end()) if m.end() > m.start() else _point(origin, m.start())
+            span = origin[m.end() - 1] if m.end() >= 1 else _point(origin, 0)
             out.append(content)
             out_origin.extend([span] * len(content))
             done = m.end()
@@ -360,8 +372,8 @@ def _prepend(field: Field) -> Normalizer:
     def prepend(text: str) -> str:
         return prefix + text if text else text
 
-    def aligned(text: str, origin):  # the prefix covers no character of the text
-        return (prefix + text, (_point(origin, 0),) * len(prefix) + tuple(origin)) if text else (text, origin)
+    def aligned(text: str, origin):  # as the library's transform: the prefix covers the first character
+        return (prefix + text, (origin[0],) * len(prefix) + tuple(origin)) if text else (text, origin)
 
     prepend.aligned = aligned
     return prepend
