@@ -15,10 +15,11 @@ segment; a behaviour (`removed`, `isolated`, `merged_with_previous`,
 Offsets for drawing (`token_spans`): each piece can carry its `origin`, one
 (start, end) range of the original text per character. Splitting slices it; a stage that
 rewrites characters (a normalizer, ByteLevel, Metaspace) says where each new character
-came from: a normalizer may give an `aligned` form of itself, and one that does not is
-run character by character when that gives the same text (as for Lowercase or
-StripAccents), else cluster by cluster (a base character and its combining marks, as
-NFC needs), else on the whole chunk, every new character then covering all of it.
+came from: a normalizer may give an `aligned` form of itself (the Unicode forms, Replace,
+Prepend, Strip and Sequence do, with Hugging Face's own rules: see `unicode_align`), and
+one that does not is run character by character when that gives the same text (as for
+Lowercase or StripAccents), else cluster by cluster (a base character and its combining
+marks), else on the whole chunk, every new character then covering all of it.
 Encoding (`encode`) carries no origins, so it pays nothing for them.
 
 How the model worked on one word (`work`, a `ModelWork`): the merge-by-merge replay of
