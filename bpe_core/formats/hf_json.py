@@ -602,7 +602,7 @@ def _model_type(field: Field) -> str:
 def _bpe_vocab(field: Field) -> dict[str, int]:
     vocab: dict[str, int] = {}
     for token, value in field.members():
-        vocab[token] = value.as_int(low=0)
+        vocab[token] = value.as_int(low=0, high=(1 << 32) - 1)  # ids are packed in 32 bits (`Merges`)
     return vocab
 
 
@@ -645,7 +645,7 @@ def _bpe_model(field: Field) -> tuple[Model, dict[int, str]]:
     byte_fallback = _flag(field, "byte_fallback", False)
     ignore_merges = _flag(field, "ignore_merges", False)
     merges_field = field.key("merges")
-    merges: dict[tuple[int, int], tuple[int, int]] = {}
+    merges: Merges = {}
     cut = len(prefix.encode("utf-8")) if prefix else 0
     for rank, (a, b) in enumerate(_bpe_merges(merges_field)):
         joined_bytes = a.encode("utf-8") + b.encode("utf-8")[cut:]
@@ -658,7 +658,7 @@ def _bpe_model(field: Field) -> tuple[Model, dict[int, str]]:
                 raise merges_field.index(rank).fail(
                     f"makes or uses {token!r}, which is not in the vocabulary" if token else "cannot be joined into text"
                 )
-        merges[(vocab[a], vocab[b])] = (rank, vocab[joined])  # a later duplicate wins, as in the library
+        merges[vocab[a] << 32 | vocab[b]] = rank << 32 | vocab[joined]  # a later duplicate wins, as in the library
     reverse = _reverse(vocab)
     unk_id = vocab[unk] if unk is not None else None
 
@@ -715,25 +715,41 @@ def _bpe_model(field: Field) -> tuple[Model, dict[int, str]]:
     return model, reverse
 
 
-def replay_merges(piece: str, ids: list[int], merges: dict[tuple[int, int], tuple[int, int]]) -> Replay:
+#: A BPE model's merge table, packed into ints to hold a large file's merges in a third
+#: of the memory tuples take: (left << 32 | right) -> (rank << 32 | new token). See `pack`.
+Merges = dict[int, int]
+_LOW = (1 << 32) - 1
+
+
+def pack(merges: dict[tuple[int, int], tuple[int, int]]) -> Merges:
+    """A merge table {(left, right): (rank, new)} in the packed form the BPE model uses.
+
+    >>> pack({(1, 2): (0, 3)}) == {1 << 32 | 2: 0 << 32 | 3}
+    True
+    """
+    return {a << 32 | b: rank << 32 | new for (a, b), (rank, new) in merges.items()}
+
+
+def replay_merges(piece: str, ids: list[int], merges: Merges) -> Replay:
     """Every merge that builds a word's tokens from its first symbols `ids`, in the order
     applied: the pair with the lowest rank, the leftmost on a tie (the reference loop;
     `merge_symbols` is the fast one and ends the same). Ranks count from 0, the first
     line of the file's merges.
 
-    >>> r = replay_merges("aaa", [1, 1, 1], {(1, 1): (0, 2)})
+    >>> r = replay_merges("aaa", [1, 1, 1], pack({(1, 1): (0, 2)}))
     >>> r.base, [(s.rank, s.position, s.symbols) for s in r.steps], r.ids
     ((1, 1, 1), [(0, 0, (2, 1))], (2, 1))
     """
     symbols = list(ids)
     steps: list[ReplayStep] = []
     while len(symbols) > 1:
-        found = [(merges[pair][0], i) for i, pair in enumerate(zip(symbols, symbols[1:])) if pair in merges]
+        found = [(merges[a << 32 | b] >> 32, i) for i, (a, b) in enumerate(zip(symbols, symbols[1:]))
+                 if a << 32 | b in merges]
         if not found:
             break
         rank, i = min(found)
         left, right = symbols[i], symbols[i + 1]
-        symbols[i : i + 2] = [merges[(left, right)][1]]
+        symbols[i : i + 2] = [merges[left << 32 | right] & _LOW]
         steps.append(ReplayStep(rank, left, right, symbols[i], i, tuple(symbols)))
     return Replay(piece, tuple(ids), tuple(steps))
 
@@ -761,24 +777,24 @@ def _cached(encode_word: Model) -> Model:
     return encode
 
 
-def merge_symbols(ids: list[int], merges: dict[tuple[int, int], tuple[int, int]]) -> list[int]:
+def merge_symbols(ids: list[int], merges: Merges) -> list[int]:
     """Apply merges to a word's symbols: the lowest rank first, the leftmost on a tie.
 
     A heap of (rank, position) with a linked list of symbols; an entry whose pair has
     changed since it was pushed is skipped when popped.
 
-    >>> merge_symbols([1, 1, 1], {(1, 1): (0, 2)})
+    >>> merge_symbols([1, 1, 1], pack({(1, 1): (0, 2)}))
     [2, 1]
-    >>> merge_symbols([1, 2, 3], {(2, 3): (0, 4), (1, 4): (1, 5), (1, 2): (2, 6)})
+    >>> merge_symbols([1, 2, 3], pack({(2, 3): (0, 4), (1, 4): (1, 5), (1, 2): (2, 6)}))
     [5]
     """
     return [token for _, token in merge_symbol_positions(ids, merges)]
 
 
-def merge_symbol_positions(ids: list[int], merges: dict[tuple[int, int], tuple[int, int]]) -> list[tuple[int, int]]:
+def merge_symbol_positions(ids: list[int], merges: Merges) -> list[tuple[int, int]]:
     """`merge_symbols`, each result with the position of its first symbol in `ids`.
 
-    >>> merge_symbol_positions([1, 1, 1], {(1, 1): (0, 2)})
+    >>> merge_symbol_positions([1, 1, 1], pack({(1, 1): (0, 2)}))
     [(0, 2), (2, 1)]
     """
     n = len(ids)
@@ -788,28 +804,29 @@ def merge_symbol_positions(ids: list[int], merges: dict[tuple[int, int], tuple[i
     nxt = list(range(1, n + 1))
     prv = list(range(-1, n - 1))
     alive = [True] * n
-    heap = [(merges[(sym[i], sym[i + 1])][0], i) for i in range(n - 1) if (sym[i], sym[i + 1]) in merges]
+    get = merges.get
+    heap = [(found >> 32, i) for i in range(n - 1) if (found := get(sym[i] << 32 | sym[i + 1])) is not None]
     heapq.heapify(heap)
     while heap:
         rank, i = heapq.heappop(heap)
         j = nxt[i]
         if not alive[i] or j >= n:
             continue
-        found = merges.get((sym[i], sym[j]))
-        if found is None or found[0] != rank:
+        found = get(sym[i] << 32 | sym[j])
+        if found is None or found >> 32 != rank:
             continue
-        sym[i] = found[1]
+        sym[i] = found & _LOW
         alive[j] = False
         nxt[i] = nxt[j]
         if nxt[i] < n:
             prv[nxt[i]] = i
-            right = merges.get((sym[i], sym[nxt[i]]))
+            right = get(sym[i] << 32 | sym[nxt[i]])
             if right is not None:
-                heapq.heappush(heap, (right[0], i))
+                heapq.heappush(heap, (right >> 32, i))
         if prv[i] >= 0:
-            left = merges.get((sym[prv[i]], sym[i]))
+            left = get(sym[prv[i]] << 32 | sym[i])
             if left is not None:
-                heapq.heappush(heap, (left[0], prv[i]))
+                heapq.heappush(heap, (left >> 32, prv[i]))
     return [(i, sym[i]) for i in range(n) if alive[i]]
 
 
