@@ -356,3 +356,11 @@ def test_a_file_over_the_limit_is_one_clear_error():
     assert "up to 40 MB (40,000,000 bytes)" in errors(at) and len(at.error) == 1
     assert at.get("status")[0].proto.label.startswith("tokenizer.json (40.0 MB) is not a tokenizer")
     assert at.session_state.get("tokenize.upload") is None
+
+
+def test_a_hostile_file_name_is_escaped_in_the_status_box():
+    at = open_page(TOKENIZE)
+    _upload(at, [("**bold** [x](http://example.com).json", _wordpiece_json())])
+    label = at.get("status")[0].proto.label
+    assert label.startswith("Read ") and "\\*\\*bold\\*\\*" in label and "\\[x\\]" in label
+    assert "http://" not in label  # md_escape breaks the scheme, so no live link

@@ -29,7 +29,7 @@ from bpe_core.display import bytes_label, visible_text
 from bpe_core.formats.pipeline import PipelineTokenizer, byte_chars_to_bytes
 from bpe_core.model_work import ModelWord
 from ui.shared.chips import TokenChip, chips_html as chip_run
-from ui.shared.markdown import md_escape
+from ui.shared.markdown import md_error, md_escape
 from ui.shared.state import persist, remember
 from ui.shared.word_views import chips_html, lattice_html, table_height, trace_rows
 from ui.tokenize.html import TOKENIZE_CSS
@@ -172,7 +172,7 @@ def _typed_word(tok) -> ModelWord | None:
     try:
         words = [w for w in tok.model_words(typed) if not w.added]
     except ValueError as exc:
-        st.error(md_escape(str(exc)))
+        st.error(md_error(exc))
         return None
     if not words:
         st.info("The normalizer and pre-tokenizer leave nothing of this text for the model.")
