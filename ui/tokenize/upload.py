@@ -137,17 +137,21 @@ def load_pending() -> None:
     """Read the uploaded files if they changed, inside a status box that names them and
     their size while they are read, then says what they were and how long it took. On
     success the page switches to the upload; on failure it keeps its choice and the
-    uploader shows the message."""
-    if not st.session_state.pop(_PENDING, False):
+    uploader shows the message.
+
+    A rerun (the user typing while a large file is read) stops this run at its next
+    Streamlit call, so the result is stored before the status box is updated, and the
+    request is cleared only once it is done: an interrupted read starts again.
+    """
+    if not st.session_state.get(_PENDING):
         return
     uploads = st.session_state.get(_FILES) or []
     files = [(u.name, u.getvalue()) for u in uploads]
-    if not files:
-        return
     pattern = chosen_pattern()
     key = _files_key(files, pattern)
     entry = st.session_state.get(_STATE)
-    if entry and entry["key"] == key:
+    if not files or (entry and entry["key"] == key):
+        st.session_state.pop(_PENDING, None)
         return
     name = " + ".join(n for n, _ in files)
     size = _size(sum(len(d) for _, d in files))
@@ -157,15 +161,17 @@ def load_pending() -> None:
             tok = read_upload(files, pattern)
         except (ValueError, TypeError, RecursionError, MemoryError) as exc:
             st.session_state[_ERROR] = str(exc)
+            st.session_state.pop(_PENDING, None)
             status.update(label=md_escape(f"{name} ({size}) is not a tokenizer this page can read: see below."),
                           state="error")
             return
         seconds = time.perf_counter() - start
+        st.session_state.pop(_ERROR, None)
+        st.session_state[_STATE] = {"key": key, "tok": tok, "name": name, "seconds": seconds}
+        st.session_state["tokenize.tokenizer"] = UPLOADED
+        st.session_state.pop(_PENDING, None)
         status.update(label=md_escape(f"Read {name} ({size}) in {seconds:.1f} s: {kind_of(tok)}, "
                                       f"{tok.vocab_size:,} tokens."), state="complete")
-    st.session_state.pop(_ERROR, None)
-    st.session_state[_STATE] = {"key": key, "tok": tok, "name": name, "seconds": seconds}
-    st.session_state["tokenize.tokenizer"] = UPLOADED
 
 
 def uploader() -> None:
