@@ -27,6 +27,11 @@ def _wordpiece_file(path) -> HFTokenizer:
     return tok
 
 
+def idle(page: Page) -> None:
+    """Wait until the app's run has ended (a click during a run can carry a stale URL)."""
+    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning", timeout=30_000)
+
+
 @pytest.fixture(autouse=True)
 def patient_expect():
     expect.set_options(timeout=20_000)
@@ -77,12 +82,15 @@ def test_upload_a_unigram_tokenizer_json_and_see_its_lattice(page: Page, app_url
     page.get_by_text("Your own tokenizer file").click()
     page.locator(".st-key-tokenize_w_upload_files input[type=file]").set_input_files(str(path))
     expect(page.get_by_text(re.compile(r"^Your file\W*: tokenizer\.json \(tokenizer\.json, Unigram")).first).to_be_visible()
+    idle(page)
     area = page.locator(".st-key-tokenize_w_text textarea")
     area.fill("huggingface tokenizers")
     area.press("Control+Enter")
     chars = page.locator('[data-testid="stMetric"]').filter(has=page.get_by_text("Characters", exact=True))
     expect(chars.locator('[data-testid="stMetricValue"]')).to_have_text("22")  # the new text is in
+    idle(page)
     page.get_by_role("radio", name="Replay merges").click()
+    idle(page)
     expect(page.get_by_text("Your file's model is Unigram")).to_be_visible()
     # the word of the default token (the longest, ▁hugging): its lattice, the best path outlined
     expected = theirs.encode("huggingface", add_special_tokens=False).tokens
