@@ -11,11 +11,10 @@ from bpe_core import WordTable
 from bpe_core.algorithms import ALGORITHMS, algorithm
 from bpe_core.algorithms.unigram import UnigramModel
 from ui.algorithms import course
+from ui.shared.word_views import chips_html, lattice_html
 from ui.algorithms.logic import (
-    chips_html,
     corpus_words,
     final_tokenizers,
-    lattice_html,
     learned_surfaces,
     overlap_chart,
     overlap_regions,

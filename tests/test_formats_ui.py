@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import zipfile
 
 import pytest
@@ -208,3 +209,158 @@ def test_an_upload_stays_in_its_session():
     second = open_page(TOKENIZE)
     assert second.session_state.get("tokenize.upload") is None
     assert up.UPLOADED != second.session_state["tokenize.tokenizer"]
+
+
+# ---- Replay view of an upload: BPE replay, WordPiece trace, Unigram lattice --------------------
+# Each test fails on the code before ui/tokenize/explain.py: there the view said the file had
+# "no merge list this page can replay" and drew nothing.
+
+WORDS = "hugging hugs huggingface tokenizers split unbelievable words into pieces " * 20
+
+
+def _hf(model, trainer, *, pre, decoder=None, norm=None) -> bytes:
+    tok = HFTokenizer(model)
+    tok.pre_tokenizer = pre
+    if norm is not None:
+        tok.normalizer = norm
+    if decoder is not None:
+        tok.decoder = decoder
+    tok.train_from_iterator([WORDS], trainer)
+    return tok.to_str().encode("utf-8")
+
+
+def _replay_view(data: bytes, text: str, name: str = "tokenizer.json") -> AppTest:
+    at = open_page(TOKENIZE)
+    _upload(at, [(name, data)])
+    assert not at.error, errors(at)
+    at.session_state["tokenize.view"] = "replay"
+    _set_text(at, text)
+    assert not at.exception and not at.error, errors(at)
+    assert "no merge list" not in " ".join(i.value for i in at.info)
+    return at
+
+
+def _page_html(at: AppTest) -> str:
+    return "\n".join(h.value for h in at.html)
+
+
+def _pick_token(at: AppTest, label_part: str) -> None:
+    """Choose the last token of the text whose label holds `label_part`."""
+    box = at.selectbox(key="tokenize_w_explain_token")
+    box.set_value(max(k for k, label in enumerate(box.options) if label_part in label)).run()
+    assert not at.exception, at.exception
+
+
+def test_uploaded_bpe_json_replays_its_merges_one_by_one():
+    data = _hf(models.BPE(), trainers.BpeTrainer(vocab_size=300, show_progress=False,
+                                                initial_alphabet=P.ByteLevel.alphabet()),
+               pre=P.ByteLevel(add_prefix_space=False), decoder=D.ByteLevel())
+    at = _replay_view(data, "I like huggingface a lot")
+    _pick_token(at, "hugging")
+    tok = at.session_state["tokenize.upload"]["tok"]
+    replay = tok.work.replay("Ġhuggingface")
+    n = len(replay.steps)
+    assert n >= 5
+    assert "Your file's model is **BPE**" in " ".join(m.value for m in at.markdown)
+    page = _page_html(at)
+    assert "bpe-ladder" in page and "base symbols" in page and "merge 1 · rank" not in page
+    at.button(key="tokenize_w_explain_next").click().run()
+    page = _page_html(at)
+    assert f"Merge 1 of {n}" in page and "merge 1 · rank" in page
+    at.button(key="tokenize_w_explain_last").click().run()
+    page = _page_html(at)
+    assert f"Merge {n} of {n}" in page and f"merge {n} · rank" in page
+    # the last row of the ladder holds the word's tokens, as the library cuts it
+    hf = HFTokenizer.from_str(data.decode())
+    assert [tok.token_text(i) for i in replay.ids] == hf.encode(" huggingface", add_special_tokens=False).tokens
+    # a typed word goes through the pre-tokenizer first
+    at.segmented_control(key="tokenize_w_explain_source").set_value("typed").run()
+    at.text_input(key="tokenize_w_explain_typed").set_value("hugs and words").run()
+    assert not at.exception and at.selectbox(key="tokenize_w_explain_typed_word").options[1] == "·and"
+
+
+def test_uploaded_wordpiece_json_shows_the_longest_match_trace():
+    data = _hf(models.WordPiece(unk_token="[UNK]"),
+               trainers.WordPieceTrainer(vocab_size=120, show_progress=False, special_tokens=["[UNK]"]),
+               pre=P.BertPreTokenizer(), norm=N.BertNormalizer(), decoder=D.WordPiece())
+    at = _replay_view(data, "Tokenizers hugging")
+    _pick_token(at, "token")
+    assert "Your file's model is **WordPiece**" in " ".join(m.value for m in at.markdown)
+    trace = at.dataframe[-1].value
+    assert list(trace.columns) == ["position", "tried", "in the vocabulary"]
+    assert trace["tried"].iloc[0] == "tokenizers"  # lower-cased by the file's BertNormalizer
+    tok = at.session_state["tokenize.upload"]["tok"]
+    found = list(trace[trace["in the vocabulary"] == "yes"]["tried"])
+    assert found == [tok.token_text(i) for i in tok.encode("tokenizers")]
+    at.segmented_control(key="tokenize_w_explain_source").set_value("typed").run()
+    at.text_input(key="tokenize_w_explain_typed").set_value("hugsq").run()
+    assert r"becomes \[UNK\]" in " ".join(w.value for w in at.warning)  # markdown-escaped
+
+
+def test_uploaded_unigram_json_shows_the_lattice_and_best_path():
+    data = _hf(models.Unigram(), trainers.UnigramTrainer(vocab_size=60, show_progress=False,
+                                                         special_tokens=["<unk>"], unk_token="<unk>"),
+               pre=P.Metaspace(), decoder=D.Metaspace())
+    at = _replay_view(data, "hugging tokenizers")
+    _pick_token(at, "#")  # the last token: part of ▁tokenizers
+    assert "Your file's model is **Unigram**" in " ".join(m.value for m in at.markdown)
+    page = _page_html(at)
+    assert 'class="ulat"' in page and "ulb best" in page
+    lattice = at.session_state["tokenize.upload"]["tok"].work.lattice("▁tokenizers")
+    assert lattice.best_pieces == HFTokenizer.from_str(data.decode()).encode("tokenizers", add_special_tokens=False).tokens
+    assert page.count("ulb best") == len(lattice.best_pieces)
+    assert "".join(lattice.best_pieces) == "▁tokenizers"
+    assert "of all segmentations of the word" in " ".join(c.value for c in at.caption)
+
+
+def test_uploaded_sentencepiece_unigram_model_shows_the_lattice():
+    import sentencepiece as spm
+
+    out = io.BytesIO()
+    spm.SentencePieceTrainer.train(sentence_iterator=iter(WORDS.split(" ")), model_writer=out,
+                                   model_type="unigram", vocab_size=30, minloglevel=2, num_threads=1)
+    at = _replay_view(out.getvalue(), "huggingface pieces", name="tiny.model")
+    _pick_token(at, "#")  # the last token: part of ▁pieces
+    page = _page_html(at)
+    assert 'class="ulat"' in page and "ulb best" in page
+    theirs = spm.SentencePieceProcessor(model_proto=out.getvalue()).encode("pieces", out_type=str)
+    lattice = at.session_state["tokenize.upload"]["tok"].work.lattice("▁pieces")
+    assert lattice.best_pieces == theirs and page.count("ulb best") == len(theirs)
+
+
+# ---- large files: the 40 MB limit and progress ------------------------------------------------
+
+def test_a_tokenizer_json_over_the_old_2_mb_limit_loads_with_progress():
+    """A 2.2 MB byte-level BPE (40,000 tokens; Llama-3's shape, smaller) is read inside a
+    status box that names it and its size, then says what it was and how long it took."""
+    from synthetic_tokenizers import synthetic_bpe_json
+
+    data = synthetic_bpe_json(vocab_size=40_000)
+    assert len(data) > 2_000_000
+    at = open_page(TOKENIZE)
+    _upload(at, [("tokenizer.json", data)])
+    assert not at.error, errors(at)
+    label = at.get("status")[0].proto.label
+    assert re.match(r"Read tokenizer\.json \(2\.\d MB\) in \d+\.\d s: tokenizer\.json, BPE, 40,000 tokens\.", label), label
+    assert at.session_state["tokenize.tokenizer"] == up.UPLOADED
+    _set_text(at, "the quick brown fox")
+    ids = HFTokenizer.from_str(data.decode()).encode("the quick brown fox", add_special_tokens=False).ids
+    assert at.session_state["tokenize.upload"]["tok"].encode("the quick brown fox") == ids
+    at.run()  # the next run reads nothing again
+    assert not at.get("status")
+
+
+def test_a_file_over_the_limit_is_one_clear_error():
+    at = open_page(TOKENIZE)
+    _upload(at, [("tokenizer.json", b" " * (up.LIMIT_BYTES + 1))])
+    assert "up to 40 MB (40,000,000 bytes)" in errors(at) and len(at.error) == 1
+    assert at.get("status")[0].proto.label.startswith("tokenizer.json (40.0 MB) is not a tokenizer")
+    assert at.session_state.get("tokenize.upload") is None
+
+
+def test_a_hostile_file_name_is_escaped_in_the_status_box():
+    at = open_page(TOKENIZE)
+    _upload(at, [("**bold** [x](http://example.com).json", _wordpiece_json())])
+    label = at.get("status")[0].proto.label
+    assert label.startswith("Read ") and "\\*\\*bold\\*\\*" in label and "\\[x\\]" in label
+    assert "http://" not in label  # md_escape breaks the scheme, so no live link

@@ -19,11 +19,11 @@ from ui.algorithms.logic import (
     overlap_regions,
     side_by_side,
     side_by_side_html,
-    table_height,
     tokens_per_word,
 )
 from ui.algorithms.widgets import choose_corpus, choose_extra, show_error, trained_runs
 from ui.shared.markdown import md_escape
+from ui.shared.word_views import table_height
 
 #: One view per registered algorithm, found by name: ui/algorithms/<name>_view.py's `show`.
 TABS = {name: importlib.import_module(f"ui.algorithms.{name}_view").show for name in ALGORITHMS}

@@ -28,7 +28,7 @@ import random
 import re
 import unicodedata
 from array import array
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from .. import TokenSpan, parse_word_counts
@@ -288,6 +288,43 @@ class Lattice:
         return [node for node in self.nodes if node.start == start]
 
 
+def build_lattice(
+    text: str,
+    normalized: str,
+    scores: Mapping[str, float],
+    unk_score: float,
+    id_of: Callable[[int, int, bool], int],
+    *,
+    float32: bool = False,
+) -> Lattice:
+    """The lattice of an already normalised string: every candidate (start, end) with
+    its score, id (`id_of(start, end, known)`) and marginal, and the Viterbi path. Used by
+    `UnigramModel.lattice` and by the readers of other libraries' Unigram files.
+
+    >>> lat = build_lattice("ab", "ab", {"a": -1.0, "b": -1.0, "ab": -1.5}, -20.0, lambda i, j, k: j - i)
+    >>> [(n.piece, n.id) for n in lat.nodes], lat.best_pieces
+    ([('a', 1), ('ab', 2), ('b', 1)], ['ab'])
+    """
+    table = _table(scores)
+    edges = lattice_edges(normalized, table, unk_score)
+    fwd, bwd = forward(edges), backward(edges)
+    log_z = fwd[-1] if normalized else 0.0
+    nodes = sorted((i, j, s, known) for j in range(1, len(edges)) for i, s, known in edges[j])
+    index = {(i, j): k for k, (i, j, _, _) in enumerate(nodes)}
+    best = viterbi(normalized, table, unk_score, float32=float32)
+    return Lattice(
+        text=text,
+        normalized=normalized,
+        nodes=tuple(
+            LatticeNode(i, j, normalized[i:j], id_of(i, j, known), s, known, math.exp(fwd[i] + s + bwd[j] - log_z))
+            for i, j, s, known in nodes
+        ),
+        best_path=tuple(index[i, j] for i, j, _ in best),
+        best_score=math.fsum(nodes[index[i, j]][2] for i, j, _ in best),
+        log_partition=log_z,
+    )
+
+
 @dataclass(frozen=True, slots=True)
 class Segmentation:
     """One segmentation of a text: pieces (runs of unknown characters joined), their
@@ -433,26 +470,8 @@ class UnigramModel:
     def lattice(self, text: str) -> Lattice:
         """Every candidate piece of `text` with its score and marginal, and the best path."""
         norm = normalize(text)
-        edges = lattice_edges(norm, self.table, self.unk_score)
-        fwd, bwd = forward(edges), backward(edges)
-        log_z = fwd[-1] if norm else 0.0
-        nodes = sorted(
-            (i, j, s, known) for j in range(1, len(edges)) for i, s, known in edges[j]
-        )
-        index = {(i, j): k for k, (i, j, _, _) in enumerate(nodes)}
-        best = viterbi(norm, self.table, self.unk_score, float32=self.float32)
-        return Lattice(
-            text=text,
-            normalized=norm,
-            nodes=tuple(
-                LatticeNode(i, j, norm[i:j], self._id(norm, i, j, known), s, known,
-                            math.exp(fwd[i] + s + bwd[j] - log_z))
-                for i, j, s, known in nodes
-            ),
-            best_path=tuple(index[i, j] for i, j, _ in best),
-            best_score=math.fsum(nodes[index[i, j]][2] for i, j, _ in best),
-            log_partition=log_z,
-        )
+        return build_lattice(text, norm, self.table, self.unk_score,
+                             lambda i, j, known: self._id(norm, i, j, known), float32=self.float32)
 
     def _segmentation(self, norm: str, spans: list[tuple[int, int, bool]], score: float) -> Segmentation:
         merged = merge_unknown(spans)

@@ -40,12 +40,15 @@ from typing import Any, Callable
 import regex
 
 from ..display import byte_to_unicode
+from ..encode.tokenizer import Replay, ReplayStep
+from . import unicode_align
 from .checks import Field, Source, parse_json
 from .pipeline import (
     BEHAVIORS,
     AddedToken,
     Decoder,
     Model,
+    ModelWork,
     Normalizer,
     Piece,
     PipelineTokenizer,
@@ -108,6 +111,7 @@ def load_hf_json(data: str | bytes | dict, *, name: str = "tokenizer.json") -> P
         model_type=model_type,
         decoder=_decoder_or_error(decoder_field) if decoder_field else None,
         byte_level=_uses_byte_level(pre_field.value if pre_field else None),
+        work=getattr(model, "work", None),
     )
 
 
@@ -144,7 +148,16 @@ def _normalizer(field: Field) -> Normalizer:
 
 
 def _unicode_form(form: str) -> Callable[[Field], Normalizer]:
-    return lambda field: lambda text: unicodedata.normalize(form, text)
+    """NFC, NFD, NFKC or NFKD, with the library's offsets (`unicode_align`)."""
+
+    def build(field: Field) -> Normalizer:
+        def normalize(text: str) -> str:
+            return unicodedata.normalize(form, text)
+
+        normalize.aligned = lambda text, origin: unicode_align.aligned(form, text, origin)
+        return normalize
+
+    return build
 
 
 def lowercase(text: str) -> str:
@@ -334,12 +347,14 @@ def _replace(field: Field) -> Normalizer:
         return compiled.sub(lambda m: content, text)
 
     def aligned(text: str, origin):
-        # each replacement's characters come from the whole match
+        # as the library's transform: a replacement's characters are new characters, so each
+        # takes the range of the character before them, the match's last (or, for an empty
+        # match, the one before it; at the very start an empty range)
         out, out_origin, done = [], [], 0
         for m in compiled.finditer(text):
             out.append(text[done : m.start()])
             out_origin.extend(origin[done : m.start()])
-            span = origin_span(origin, m.start(), m.end()) if m.end() > m.start() else _point(origin, m.start())
+            span = origin[m.end() - 1] if m.end() >= 1 else _point(origin, 0)
             out.append(content)
             out_origin.extend([span] * len(content))
             done = m.end()
@@ -357,8 +372,8 @@ def _prepend(field: Field) -> Normalizer:
     def prepend(text: str) -> str:
         return prefix + text if text else text
 
-    def aligned(text: str, origin):  # the prefix covers no character of the text
-        return (prefix + text, (_point(origin, 0),) * len(prefix) + tuple(origin)) if text else (text, origin)
+    def aligned(text: str, origin):  # as the library's transform: the prefix covers the first character
+        return (prefix + text, (origin[0],) * len(prefix) + tuple(origin)) if text else (text, origin)
 
     prepend.aligned = aligned
     return prepend
@@ -587,7 +602,7 @@ def _model_type(field: Field) -> str:
 def _bpe_vocab(field: Field) -> dict[str, int]:
     vocab: dict[str, int] = {}
     for token, value in field.members():
-        vocab[token] = value.as_int(low=0)
+        vocab[token] = value.as_int(low=0, high=(1 << 32) - 1)  # ids are packed in 32 bits (`Merges`)
     return vocab
 
 
@@ -630,7 +645,7 @@ def _bpe_model(field: Field) -> tuple[Model, dict[int, str]]:
     byte_fallback = _flag(field, "byte_fallback", False)
     ignore_merges = _flag(field, "ignore_merges", False)
     merges_field = field.key("merges")
-    merges: dict[tuple[int, int], tuple[int, int]] = {}
+    merges: Merges = {}
     cut = len(prefix.encode("utf-8")) if prefix else 0
     for rank, (a, b) in enumerate(_bpe_merges(merges_field)):
         joined_bytes = a.encode("utf-8") + b.encode("utf-8")[cut:]
@@ -643,7 +658,7 @@ def _bpe_model(field: Field) -> tuple[Model, dict[int, str]]:
                 raise merges_field.index(rank).fail(
                     f"makes or uses {token!r}, which is not in the vocabulary" if token else "cannot be joined into text"
                 )
-        merges[(vocab[a], vocab[b])] = (rank, vocab[joined])  # a later duplicate wins, as in the library
+        merges[vocab[a] << 32 | vocab[b]] = rank << 32 | vocab[joined]  # a later duplicate wins, as in the library
     reverse = _reverse(vocab)
     unk_id = vocab[unk] if unk is not None else None
 
@@ -688,7 +703,55 @@ def _bpe_model(field: Field) -> tuple[Model, dict[int, str]]:
         ends = [p for p, _ in kept[1:]] + [len(ids)]
         return [(i, reverse[i], spans[p][0], spans[end - 1][1]) for (p, i), end in zip(kept, ends)]
 
-    return _cached(encode_word), reverse
+    def replay(word: str) -> Replay:
+        if ignore_merges and word in vocab:
+            return Replay(word, (vocab[word],), ())
+        return replay_merges(word, symbols(word)[0], merges)
+
+    note = ("ignore_merges is set: a word that is itself in the vocabulary is one token at once, "
+            "with no merges." if ignore_merges else "")
+    model = _cached(encode_word)
+    model.work = ModelWork("BPE", replay=replay, note=note)
+    return model, reverse
+
+
+#: A BPE model's merge table, packed into ints to hold a large file's merges in a third
+#: of the memory tuples take: (left << 32 | right) -> (rank << 32 | new token). See `pack`.
+Merges = dict[int, int]
+_LOW = (1 << 32) - 1
+
+
+def pack(merges: dict[tuple[int, int], tuple[int, int]]) -> Merges:
+    """A merge table {(left, right): (rank, new)} in the packed form the BPE model uses.
+
+    >>> pack({(1, 2): (0, 3)}) == {1 << 32 | 2: 0 << 32 | 3}
+    True
+    """
+    return {a << 32 | b: rank << 32 | new for (a, b), (rank, new) in merges.items()}
+
+
+def replay_merges(piece: str, ids: list[int], merges: Merges) -> Replay:
+    """Every merge that builds a word's tokens from its first symbols `ids`, in the order
+    applied: the pair with the lowest rank, the leftmost on a tie (the reference loop;
+    `merge_symbols` is the fast one and ends the same). Ranks count from 0, the first
+    line of the file's merges.
+
+    >>> r = replay_merges("aaa", [1, 1, 1], pack({(1, 1): (0, 2)}))
+    >>> r.base, [(s.rank, s.position, s.symbols) for s in r.steps], r.ids
+    ((1, 1, 1), [(0, 0, (2, 1))], (2, 1))
+    """
+    symbols = list(ids)
+    steps: list[ReplayStep] = []
+    while len(symbols) > 1:
+        found = [(merges[a << 32 | b] >> 32, i) for i, (a, b) in enumerate(zip(symbols, symbols[1:]))
+                 if a << 32 | b in merges]
+        if not found:
+            break
+        rank, i = min(found)
+        left, right = symbols[i], symbols[i + 1]
+        symbols[i : i + 2] = [merges[left << 32 | right] & _LOW]
+        steps.append(ReplayStep(rank, left, right, symbols[i], i, tuple(symbols)))
+    return Replay(piece, tuple(ids), tuple(steps))
 
 
 def _reverse(vocab: dict[str, int]) -> dict[int, str]:
@@ -714,24 +777,24 @@ def _cached(encode_word: Model) -> Model:
     return encode
 
 
-def merge_symbols(ids: list[int], merges: dict[tuple[int, int], tuple[int, int]]) -> list[int]:
+def merge_symbols(ids: list[int], merges: Merges) -> list[int]:
     """Apply merges to a word's symbols: the lowest rank first, the leftmost on a tie.
 
     A heap of (rank, position) with a linked list of symbols; an entry whose pair has
     changed since it was pushed is skipped when popped.
 
-    >>> merge_symbols([1, 1, 1], {(1, 1): (0, 2)})
+    >>> merge_symbols([1, 1, 1], pack({(1, 1): (0, 2)}))
     [2, 1]
-    >>> merge_symbols([1, 2, 3], {(2, 3): (0, 4), (1, 4): (1, 5), (1, 2): (2, 6)})
+    >>> merge_symbols([1, 2, 3], pack({(2, 3): (0, 4), (1, 4): (1, 5), (1, 2): (2, 6)}))
     [5]
     """
     return [token for _, token in merge_symbol_positions(ids, merges)]
 
 
-def merge_symbol_positions(ids: list[int], merges: dict[tuple[int, int], tuple[int, int]]) -> list[tuple[int, int]]:
+def merge_symbol_positions(ids: list[int], merges: Merges) -> list[tuple[int, int]]:
     """`merge_symbols`, each result with the position of its first symbol in `ids`.
 
-    >>> merge_symbol_positions([1, 1, 1], {(1, 1): (0, 2)})
+    >>> merge_symbol_positions([1, 1, 1], pack({(1, 1): (0, 2)}))
     [(0, 2), (2, 1)]
     """
     n = len(ids)
@@ -741,28 +804,29 @@ def merge_symbol_positions(ids: list[int], merges: dict[tuple[int, int], tuple[i
     nxt = list(range(1, n + 1))
     prv = list(range(-1, n - 1))
     alive = [True] * n
-    heap = [(merges[(sym[i], sym[i + 1])][0], i) for i in range(n - 1) if (sym[i], sym[i + 1]) in merges]
+    get = merges.get
+    heap = [(found >> 32, i) for i in range(n - 1) if (found := get(sym[i] << 32 | sym[i + 1])) is not None]
     heapq.heapify(heap)
     while heap:
         rank, i = heapq.heappop(heap)
         j = nxt[i]
         if not alive[i] or j >= n:
             continue
-        found = merges.get((sym[i], sym[j]))
-        if found is None or found[0] != rank:
+        found = get(sym[i] << 32 | sym[j])
+        if found is None or found >> 32 != rank:
             continue
-        sym[i] = found[1]
+        sym[i] = found & _LOW
         alive[j] = False
         nxt[i] = nxt[j]
         if nxt[i] < n:
             prv[nxt[i]] = i
-            right = merges.get((sym[i], sym[nxt[i]]))
+            right = get(sym[i] << 32 | sym[nxt[i]])
             if right is not None:
-                heapq.heappush(heap, (right[0], i))
+                heapq.heappush(heap, (right >> 32, i))
         if prv[i] >= 0:
-            left = merges.get((sym[prv[i]], sym[i]))
+            left = get(sym[prv[i]] << 32 | sym[i])
             if left is not None:
-                heapq.heappush(heap, (left[0], prv[i]))
+                heapq.heappush(heap, (left >> 32, prv[i]))
     return [(i, sym[i]) for i in range(n) if alive[i]]
 
 
@@ -798,7 +862,9 @@ def _wordpiece_model(field: Field) -> tuple[Model, dict[int, str]]:
             pos += width
         return out
 
-    return _cached(encode_word), reverse
+    model = _cached(encode_word)
+    model.work = ModelWork("WordPiece", trace=wordpiece.trace)
+    return model, reverse
 
 
 def _unigram_model(field: Field) -> tuple[Model, dict[int, str]]:
@@ -806,7 +872,7 @@ def _unigram_model(field: Field) -> tuple[Model, dict[int, str]]:
     token too) may match; a character with no one-character piece gets an unknown node
     scored the lowest score minus 10; a run of unknown nodes is one token (its text), which
     is written as bytes (`<0x41>`) with byte_fallback when they all exist, else the unk id."""
-    from ..algorithms.unigram import PieceTable, merge_unknown, viterbi
+    from ..algorithms.unigram import PieceTable, build_lattice, merge_unknown, viterbi
 
     vocab_field = field.key("vocab")
     scores: dict[str, float] = {}
@@ -847,7 +913,16 @@ def _unigram_model(field: Field) -> tuple[Model, dict[int, str]]:
             out.append((unk_id, text, start, end))
         return out
 
-    return _cached(encode_word), reverse
+    def lattice(word: str):
+        def id_of(i: int, j: int, known: bool) -> int:
+            found = ids.get(word[i:j]) if known else None
+            return found if found is not None else (unk_id if unk_id is not None else -1)
+
+        return build_lattice(word, word, table, unk_score, id_of)
+
+    model = _cached(encode_word)
+    model.work = ModelWork("Unigram", lattice=lattice)
+    return model, reverse
 
 
 MODELS: dict[str, Callable[[Field], tuple[Model, dict[int, str]]]] = {

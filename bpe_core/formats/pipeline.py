@@ -15,11 +15,17 @@ segment; a behaviour (`removed`, `isolated`, `merged_with_previous`,
 Offsets for drawing (`token_spans`): each piece can carry its `origin`, one
 (start, end) range of the original text per character. Splitting slices it; a stage that
 rewrites characters (a normalizer, ByteLevel, Metaspace) says where each new character
-came from: a normalizer may give an `aligned` form of itself, and one that does not is
-run character by character when that gives the same text (as for Lowercase or
-StripAccents), else cluster by cluster (a base character and its combining marks, as
-NFC needs), else on the whole chunk, every new character then covering all of it.
+came from: a normalizer may give an `aligned` form of itself (the Unicode forms, Replace,
+Prepend, Strip and Sequence do, with Hugging Face's own rules: see `unicode_align`), and
+one that does not is run character by character when that gives the same text (as for
+Lowercase or StripAccents), else cluster by cluster (a base character and its combining
+marks), else on the whole chunk, every new character then covering all of it.
 Encoding (`encode`) carries no origins, so it pays nothing for them.
+
+How the model worked on one word (`work`, a `ModelWork`): the merge-by-merge replay of
+a BPE model, the longest-match trace of a WordPiece model, the lattice of a Unigram model;
+`model_words` gives the words of a text as the model sees them (normalized and
+pre-tokenized), numbered as `token_spans` numbers its pieces.
 
 Decoding (`decode`) runs a decoder given as a function from token strings to text (see
 `hf_json`'s decoders); without one, tokens are joined with spaces, as the library does.
@@ -36,6 +42,7 @@ import regex
 
 from ..display import bytes_label, gpt2_to_bytes
 from ..encode.tokenizer import TokenSpan
+from ..model_work import ModelWord, ModelWork
 
 __all__ = [
     "Piece",
@@ -49,6 +56,8 @@ __all__ = [
     "sub_piece",
     "normalize_piece",
     "origin_span",
+    "ModelWork",
+    "ModelWord",
 ]
 
 
@@ -282,6 +291,7 @@ class PipelineTokenizer:
         model_type: str = "BPE",
         decoder: Decoder | None = None,
         byte_level: bool = False,
+        work: ModelWork | None = None,
     ):
         self.name = name
         self.kind = kind
@@ -291,6 +301,7 @@ class PipelineTokenizer:
         self.model = model
         self.decoder = decoder
         self.byte_level = byte_level
+        self.work = work
         self.added_tokens = tuple(added_tokens)
         self.vocab = dict(vocab)
         for tok in self.added_tokens:
@@ -370,6 +381,34 @@ class PipelineTokenizer:
                 data, label = self._span_bytes(piece.text[a:b], token, text[start:end])
                 spans.append(TokenSpan(token_id, data, label, start, end, index))
         return spans
+
+    def model_words(
+        self, text: str, *, allowed_special: Collection[str] | Literal["all"] = (), upto: int | None = None
+    ) -> list[ModelWord]:
+        """The words of `text` as the model receives them, numbered as `token_spans`
+        numbers its pieces (`TokenSpan.piece` indexes this list); with `upto`, only the
+        words up to that index (the text after it is not processed).
+
+        >>> from bpe_core.formats import load_hf_json
+        >>> tok = load_hf_json({"model": {"type": "WordPiece", "vocab": {"[UNK]": 0, "a": 1}},
+        ...     "normalizer": {"type": "Lowercase"}, "pre_tokenizer": {"type": "Whitespace"}})
+        >>> [(w.text, w.start, w.end) for w in tok.model_words("A bB")]
+        [('a', 0, 1), ('bb', 2, 4)]
+        """
+        words = []
+        for piece, _, added in self._run(text, allowed_special, aligned=True):
+            start, end = origin_span(piece.origin) if piece.origin else (0, 0)
+            words.append(ModelWord(piece.text, start, end, added))
+            if upto is not None and len(words) > upto:
+                break
+        return words
+
+    def token_label(self, token_id: int) -> str:
+        """A token as the page writes it: its bytes (`<E4>` for part of a character) for a
+        byte-level model, else its text as the file writes it (`##s`, `▁the`)."""
+        if self.byte_level and token_id not in self._added_ids:
+            return bytes_label(self.token_bytes(token_id))
+        return self.token_text(token_id)
 
     def _span_bytes(self, piece_text: str, token: str, original: str) -> tuple[bytes, str]:
         if self.byte_level:

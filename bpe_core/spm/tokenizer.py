@@ -23,9 +23,11 @@ from typing import Collection, Iterable, Literal
 from ..display import bytes_label
 from ..encode.special import allowed_specials, split_specials
 from ..encode.tokenizer import TokenSpan
+from ..model_work import ModelWord, ModelWork
 from .normalizer import SPACE_SYMBOL, Normalizer
 from .proto import ModelProto, byte_of_piece, read_model
 from .segment import UnigramLattice, bpe_segment
+from ..algorithms.unigram import build_lattice
 
 __all__ = ["SentencePieceSpan", "SentencePieceTokenizer", "looks_like_sentencepiece"]
 
@@ -308,6 +310,42 @@ class SentencePieceTokenizer:
                 spans.append(SentencePieceSpan(tid, data, label, start, end, word - 1, unknown=unknown))
             pos += len(piece)
         return word
+
+    # ---- the model's work on one word ------------------------------------------------------
+    @property
+    def work(self) -> ModelWork | None:
+        """A Unigram model's lattice of one word (`model_words`); None for BPE."""
+        if self._lattice is None:
+            return None
+        return ModelWork("Unigram", lattice=self.lattice)
+
+    def lattice(self, word: str):
+        """The lattice of an already normalized word (`▁` for spaces): every piece that
+        matches, its score and marginal, and the best path, with scores added in
+        float32 as SentencePiece adds them."""
+        if self._lattice is None:
+            raise ValueError(f"{self.name} is a BPE model: it has no lattice. Its pieces are merged by score.")
+        lat = self._lattice
+
+        def id_of(i: int, j: int, known: bool) -> int:
+            return self._ids.get(word[i:j], self.unk_id) if known else self.unk_id
+
+        return build_lattice(word, word, lat.table, lat.unk_score, id_of, float32=True)
+
+    def model_words(self, text: str, *, allowed_special: Collection[str] | Literal["all"] = ()) -> list[ModelWord]:
+        """The words of the normalized text (a run of `▁` with the characters after it), each
+        with the range of `text` it came from; an allowed control piece is one added word."""
+        words: list[ModelWord] = []
+        offset = 0
+        for chunk, special in self._split_special(text, allowed_special):
+            if special:
+                words.append(ModelWord(chunk, offset, offset + len(chunk), True))
+            else:
+                normalized, orig = self.normalizer.normalize(chunk)
+                for m in self._word.finditer(normalized):
+                    words.append(ModelWord(m.group(), offset + orig[m.start()], offset + orig[m.end()]))
+            offset += len(chunk)
+        return words
 
     # ---- decoding -----------------------------------------------------------------------
     def _decode_parts(self, ids: Iterable[int]) -> list[str | bytes]:

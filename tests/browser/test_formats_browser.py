@@ -27,6 +27,11 @@ def _wordpiece_file(path) -> HFTokenizer:
     return tok
 
 
+def idle(page: Page) -> None:
+    """Wait until the app's run has ended (a click during a run can carry a stale URL)."""
+    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning", timeout=30_000)
+
+
 @pytest.fixture(autouse=True)
 def patient_expect():
     expect.set_options(timeout=20_000)
@@ -52,3 +57,52 @@ def test_upload_a_tokenizer_json_and_see_it_split_text(page: Page, app_url, arti
     chips = page.locator(".bpe-tokens.bpe-scroll").first.locator("span:not(.mk)")
     expect(chips).to_have_count(len(ids))
     page.screenshot(path=str(artifacts / "formats_upload.png"), full_page=True)
+
+
+def _unigram_file(path) -> HFTokenizer:
+    tok = HFTokenizer(models.Unigram())
+    tok.pre_tokenizer, tok.decoder = P.Metaspace(), D.Metaspace()
+    corpus = ["hugging hugs huggingface tokenizers split unbelievable words into pieces"] * 20
+    tok.train_from_iterator(corpus, trainers.UnigramTrainer(vocab_size=60, show_progress=False,
+                                                            special_tokens=["<unk>"], unk_token="<unk>"))
+    tok.save(str(path))
+    return tok
+
+
+def test_upload_a_unigram_tokenizer_json_and_see_its_lattice(page: Page, app_url, artifacts, tmp_path):
+    """The Replay view of an uploaded Unigram model draws the lattice of a word with the
+    best path outlined: the library's tokens of that word (screenshot:
+    test-artifacts/formats_unigram_lattice.png)."""
+    path = tmp_path / "tokenizer.json"
+    theirs = _unigram_file(path)
+    page.goto(app_url)
+    expect(page.get_by_role("heading", name="Byte-pair encoding, step by step")).to_be_visible()
+    page.goto(f"{app_url}/tokenize-text")
+    expect(page.get_by_role("heading", name="Tokenize text")).to_be_visible()
+    page.get_by_text("Your own tokenizer file").click()
+    page.locator(".st-key-tokenize_w_upload_files input[type=file]").set_input_files(str(path))
+    expect(page.get_by_text(re.compile(r"^Your file\W*: tokenizer\.json \(tokenizer\.json, Unigram")).first).to_be_visible()
+    idle(page)
+    area = page.locator(".st-key-tokenize_w_text textarea")
+    area.fill("huggingface tokenizers")
+    area.press("Control+Enter")
+    chars = page.locator('[data-testid="stMetric"]').filter(has=page.get_by_text("Characters", exact=True))
+    expect(chars.locator('[data-testid="stMetricValue"]')).to_have_text("22")  # the new text is in
+    idle(page)
+    page.get_by_role("radio", name="Replay merges").click()
+    idle(page)
+    expect(page.get_by_text("Your file's model is Unigram")).to_be_visible()
+    # the word of the default token (the longest, ▁hugging): its lattice, the best path outlined
+    expected = theirs.encode("huggingface", add_special_tokens=False).tokens
+    assert expected[0] == "▁hugging"
+    lattice = page.locator(".ulat").first
+    expect(lattice).to_be_visible()
+    best = lattice.locator(".ulb.best")
+    expect(best).to_have_count(len(expected))
+    pieces = [b.locator("b").inner_text() for b in best.all()]
+    assert pieces == expected, pieces
+    columns = lattice.locator(".ulc")
+    expect(columns).to_have_count(len("".join(pieces)))
+    lattice.scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "formats_unigram_lattice.png"), full_page=True)
+    lattice.screenshot(path=str(artifacts / "formats_unigram_lattice_grid.png"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui.shared.markdown import md_error, md_escape
+from ui.shared.word_views import lattice_html, table_height
 
 from .logic import (
     WORD_LIMIT,
@@ -13,9 +14,7 @@ from .logic import (
     Trained,
     corpus_words,
     event_label,
-    lattice_html,
     removed_rows,
-    table_height,
     unigram_chart,
     unigram_rows,
 )

@@ -16,6 +16,7 @@ from bpe_core.algorithms import ALGORITHMS
 from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_error, md_escape
 from ui.shared.state import persist, remember
+from ui.shared.word_views import chips_html
 
 from .logic import (
     DEFAULT_OWN_TEXT,
@@ -26,7 +27,6 @@ from .logic import (
     PageCorpus,
     Trained,
     base_sizes,
-    chips_html,
     corpus_choices,
     default_extra,
     page_corpus,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui.shared.markdown import md_escape
+from ui.shared.word_views import table_height, trace_rows
 
 from .logic import (
     WORD_LIMIT,
@@ -14,8 +15,6 @@ from .logic import (
     corpus_words,
     raw_count_rows,
     score_rows,
-    table_height,
-    trace_rows,
     unknown_example,
     why_sentence,
 )

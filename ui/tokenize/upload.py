@@ -12,11 +12,20 @@ so another session never sees it. A file that is not a tokenizer (truncated JSON
 types, an unknown model type, a model file of another kind) is one st.error with the
 engine's message, escaped; the page keeps its previous choice and keeps working.
 
-What it leaves out: files above the server's upload limit (Streamlit refuses them first).
+Size: tokenizer files up to `LIMIT_MB` (40 MB: Llama-3's tokenizer.json is 9 MB, Gemma's
+34 MB); the Train page's corpus upload keeps its own 2 MB check (ui/train/config.py), so
+`.streamlit/config.toml`'s server.maxUploadSize is this larger figure. A file is read on
+the run after it arrives (`load_pending`, called before the tokenizer choice is drawn),
+inside an `st.status` that names the file and its size and then says how long it took:
+a Llama-3-sized file takes a few seconds (bench/bench_upload.py).
+
+What it leaves out: files above the limit (the browser and Streamlit refuse them first;
+`read_upload` refuses them too).
 """
 from __future__ import annotations
 
 import hashlib
+import time
 
 import streamlit as st
 
@@ -27,12 +36,19 @@ from ui.shared.markdown import md_error, md_escape
 UPLOADED = "upload"
 SHORT_NAME = "Your file"
 
-_STATE = "tokenize.upload"          # {"key": hash, "tok": tokenizer, "name": str} of this session
+_STATE = "tokenize.upload"          # {"key": hash, "tok": tokenizer, "name": str, "seconds": float} of this session
 _ERROR = "tokenize.upload_error"    # the last upload's error message, if any
+_PENDING = "tokenize.upload_pending"  # set by the uploader's callbacks: read the files on this run
 _PATTERN = "tokenize_w_upload_pattern"
 _TYPED = "tokenize_w_upload_typed"
 _FILES = "tokenize_w_upload_files"
 TYPED_PATTERN = "type a regex…"
+
+#: The largest tokenizer file (or files together) the page reads, in MB as the browser
+#: counts them (1 MB = 1,000,000 bytes). server.maxUploadSize in .streamlit/config.toml
+#: is the same figure (Streamlit counts it in MiB, a little more).
+LIMIT_MB = 40
+LIMIT_BYTES = LIMIT_MB * 1_000_000
 
 FILE_KINDS = (
     "a Hugging Face **tokenizer.json** (BPE, WordPiece or Unigram model)",
@@ -86,6 +102,13 @@ def read_upload(files: list[tuple[str, bytes]], pattern: str | None):
     the rest its companions (merges.txt beside vocab.json). ValueError if it is not one."""
     if not files:
         raise ValueError("No file was uploaded.")
+    total = sum(len(data) for _, data in files)
+    if total > LIMIT_BYTES:
+        raise ValueError(
+            f"{' + '.join(n for n, _ in files)} is {total / 1e6:.1f} MB ({total:,} bytes); tokenizer files may have "
+            f"up to {LIMIT_MB} MB ({LIMIT_BYTES:,} bytes) here. Use the command line for larger ones: "
+            "python -m bpe_core encode --tokenizer PATH --file F"
+        )
     (name, data), others = files[0], dict(files[1:])
     if len(files) == 2 and {n for n, _ in files} == {"vocab.json", "merges.txt"}:
         name, data = "merges.txt", dict(files)["merges.txt"]
@@ -101,23 +124,54 @@ def _files_key(files: list[tuple[str, bytes]], pattern: str | None) -> str:
 
 
 def _on_upload() -> None:
+    """The uploader's and the pattern's callback: read the files on this run (`load_pending`),
+    where a status box can show progress (a callback's output would not stay on screen)."""
+    st.session_state[_PENDING] = True
+
+
+def _size(n: int) -> str:
+    return f"{n / 1e6:.1f} MB" if n >= 100_000 else f"{n / 1e3:.1f} kB"
+
+
+def load_pending() -> None:
+    """Read the uploaded files if they changed, inside a status box that names them and
+    their size while they are read, then says what they were and how long it took. On
+    success the page switches to the upload; on failure it keeps its choice and the
+    uploader shows the message.
+
+    A rerun (the user typing while a large file is read) stops this run at its next
+    Streamlit call, so the result is stored before the status box is updated, and the
+    request is cleared only once it is done: an interrupted read starts again.
+    """
+    if not st.session_state.get(_PENDING):
+        return
     uploads = st.session_state.get(_FILES) or []
     files = [(u.name, u.getvalue()) for u in uploads]
-    if not files:
-        return
     pattern = chosen_pattern()
     key = _files_key(files, pattern)
     entry = st.session_state.get(_STATE)
-    if entry and entry["key"] == key:
+    if not files or (entry and entry["key"] == key):
+        st.session_state.pop(_PENDING, None)
         return
-    try:
-        tok = read_upload(files, pattern)
-    except (ValueError, TypeError, RecursionError, MemoryError) as exc:
-        st.session_state[_ERROR] = str(exc)
-        return
-    st.session_state.pop(_ERROR, None)
-    st.session_state[_STATE] = {"key": key, "tok": tok, "name": " + ".join(n for n, _ in files)}
-    st.session_state["tokenize.tokenizer"] = UPLOADED
+    name = " + ".join(n for n, _ in files)
+    size = _size(sum(len(d) for _, d in files))
+    with st.status(md_escape(f"Reading {name} ({size})…"), expanded=False) as status:
+        start = time.perf_counter()
+        try:
+            tok = read_upload(files, pattern)
+        except (ValueError, TypeError, RecursionError, MemoryError) as exc:
+            st.session_state[_ERROR] = str(exc)
+            st.session_state.pop(_PENDING, None)
+            status.update(label=md_escape(f"{name} ({size}) is not a tokenizer this page can read: see below."),
+                          state="error")
+            return
+        seconds = time.perf_counter() - start
+        st.session_state.pop(_ERROR, None)
+        st.session_state[_STATE] = {"key": key, "tok": tok, "name": name, "seconds": seconds}
+        st.session_state["tokenize.tokenizer"] = UPLOADED
+        st.session_state.pop(_PENDING, None)
+        status.update(label=md_escape(f"Read {name} ({size}) in {seconds:.1f} s: {kind_of(tok)}, "
+                                      f"{tok.vocab_size:,} tokens."), state="complete")
 
 
 def uploader() -> None:
@@ -132,8 +186,10 @@ def uploader() -> None:
                             "used (cl100k_base for GPT-4's, o200k_base for GPT-4o's), or type one.")
         if st.session_state.get(_PATTERN) == TYPED_PATTERN:
             right.text_input("Regex", key=_TYPED, on_change=_on_upload, placeholder=r"\w+|\s+|[^\w\s]+")
-        st.file_uploader("Tokenizer file(s)", accept_multiple_files=True, key=_FILES, on_change=_on_upload,
-                         help="One file, or vocab.json and merges.txt together.")
+        st.file_uploader(f"Tokenizer file(s), up to {LIMIT_MB} MB", accept_multiple_files=True, key=_FILES,
+                         on_change=_on_upload, max_upload_size=LIMIT_MB,
+                         help="One file, or vocab.json and merges.txt together. A 9 MB tokenizer.json "
+                              "(Llama-3's size) takes a few seconds to read.")
         error = st.session_state.get(_ERROR)
         if error:
             st.error(md_error(error), icon=":material/error:")
@@ -141,8 +197,18 @@ def uploader() -> None:
             st.caption(md_escape(title()) + ". Choose **Your file** above to use it.")
 
 
+#: What the Replay view shows for a model that has no merge list of ours (ui/tokenize/explain.py).
+_WORK = {"BPE": "its merges, one by one", "WordPiece": "its longest-match trace", "Unigram": "its lattice"}
+
+
 def merges_note(tok, what: str) -> str:
     """Why a view needing a merge list (`what`) is not shown for this uploaded tokenizer."""
+    work = getattr(tok, "work", None)
+    if work is not None:
+        return (f"Your file's tokenizer ({md_escape(kind_of(tok))}) cuts text with its own normalizer and "
+                f"pre-tokenizer, which this view does not draw, so there is no {what} to show here. "
+                "**Replay merges** shows the word each token came from, as the model receives it, and "
+                f"{_WORK[work.algorithm]}.")
     return (f"Your file's tokenizer ({md_escape(kind_of(tok))}) has no merge list this page can replay, so "
             f"there is no {what} to show for it. Its tokens, ids, the comparison and decoding work as for the "
             "others. A tokenizer saved here, a .tiktoken file, GPT-2's files, Tekken or subword-nmt codes "

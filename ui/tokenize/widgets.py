@@ -31,7 +31,7 @@ from ui.shared.markdown import md_error, md_escape
 from ui.shared.state import (
     STEP_KEY, persist, remember, request_train_step, session_label, session_run, session_step, session_tokenizer,
 )
-from ui.tokenize import upload
+from ui.tokenize import explain, upload
 from ui.tokenize.html import (
     TOKENIZE_CSS, chip_html_for, ids_html, pieces_html, replay_html, symbol_text, text_html,
 )
@@ -199,6 +199,7 @@ def controls() -> None:
     st.html(TOKENIZE_CSS)
     for warning in st.session_state.pop(K + "url_warnings", []):
         st.warning(md_escape(warning))
+    upload.load_pending()  # a new upload: read it (with progress) before the choice is drawn
     key, cb = _bind("tokenizer")
     st.segmented_control(
         "Tokenizer", TOKENIZER_CHOICES + (upload.UPLOADED,), format_func=SHORT_NAMES.get, key=key, required=True, **cb,
@@ -412,9 +413,10 @@ def ensure_replay_token(a: Analysis) -> None:
 
 def replay_highlight(a: Analysis) -> int | None:
     """The token to outline in the text: the one being replayed, on the Replay view."""
-    if get("view") != "replay" or get("replay_source") != "text" or not a.spans:
+    if get("view") != "replay" or not a.spans:
         return None
-    if not has_merges(tokenizer_for(get("tokenizer"))):
+    tok = tokenizer_for(get("tokenizer"))
+    if not (explain.from_text() if explain.explains(tok) else get("replay_source") == "text" and has_merges(tok)):
         return None
     ensure_replay_token(a)
     return get("token")
@@ -428,6 +430,11 @@ def _token_label(tok: Tokenizer, a: Analysis, i: int) -> str:
 
 def view_replay(a: Analysis) -> None:
     tok = tokenizer_for(get("tokenizer"))
+    if explain.explains(tok):  # an uploaded model: its replay, trace or lattice
+        if a.spans:
+            ensure_replay_token(a)
+        explain.show(tok, a, get("text"), token=get("token"), on_token=_token_changed, show_ws=get("show_ws"))
+        return
     if no_merges_note(tok, "replay of merges"):
         return
     key, cb = _bind("replay_source")

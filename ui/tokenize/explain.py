@@ -1,0 +1,283 @@
+"""Tokenize page: how an uploaded tokenizer's model builds the tokens of one word.
+
+A tokenizer read from a file (a Hugging Face tokenizer.json, a SentencePiece Unigram
+.model) carries `work` (bpe_core.model_work.ModelWork), and the Replay view shows it
+instead of the built-in replay:
+- a BPE model replays its merges one by one, rank by rank, as the page replays its
+  built-in BPE tokenizers (Start / Back / Next / End, a slider, the ladder, a table);
+- a WordPiece model shows its longest-match trace: every lookup, and why a word becomes
+  the unknown token;
+- a Unigram model shows the word's lattice: every piece that matches, its score and
+  marginal, and the best path (Viterbi).
+The word is the one the model receives (after the file's normalizer and pre-tokenizer),
+taken from a token of the text (outlined there) or typed. The lattice, the trace and the
+chips are ui/shared/word_views.py's, which the Algorithms page draws too.
+
+widgets.py calls `explains(tok)`, `from_text()` and `show(...)`; everything else is here.
+What it leaves out: sampling and n-best on the lattice; SentencePiece BPE models (merged
+by piece score, with no merge list) keep the page's note.
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable
+
+import pandas as pd
+import streamlit as st
+
+from bpe_core.display import bytes_label, visible_text
+from bpe_core.formats.pipeline import PipelineTokenizer, byte_chars_to_bytes
+from bpe_core.model_work import ModelWord
+from ui.shared.chips import TokenChip, chips_html as chip_run
+from ui.shared.markdown import md_error, md_escape
+from ui.shared.state import persist, remember
+from ui.shared.word_views import chips_html, lattice_html, table_height, trace_rows
+from ui.tokenize.html import TOKENIZE_CSS
+from ui.tokenize.logic import OPTION_LIMIT, Analysis
+
+__all__ = ["explains", "from_text", "show", "word_of", "word_text", "ladder_html", "WORD_LIMIT", "REPLAY_LIMIT"]
+
+K = "tokenize.explain_"      # stored values
+W = "tokenize_w_explain_"    # widget keys
+
+#: The longest word (in characters) whose lattice or trace is drawn: a lattice has a
+#: column per character and a trace up to n²/2 lookups.
+WORD_LIMIT = 60
+#: The longest word (in characters) the replay steps through (as the built-in replay).
+REPLAY_LIMIT = 1000
+
+INTROS = {
+    "BPE": "Your file's model is **BPE**: a word starts as single characters (or bytes), and the model "
+           "merges the adjacent pair that comes first in the file's **merges** list (the lowest rank), "
+           "again and again, until no pair of the word is in the list. Step through the merges of one word.",
+    "WordPiece": "Your file's model is **WordPiece**: it has no merges to replay. At each position of a word "
+                 "it takes the **longest** vocabulary entry that matches (a continuation written with its prefix, "
+                 "`##`), then goes on after it. If nothing matches at some position, the **whole word** becomes "
+                 "the unknown token. Every lookup it makes:",
+    "Unigram": "Your file's model is **Unigram**: it has no merges to replay. Every piece of its vocabulary that "
+               "matches somewhere in the word is a candidate with a score (its log-probability); the model "
+               "keeps the segmentation with the highest total score (Viterbi). The word's **lattice**:",
+}
+
+
+def explains(tok) -> bool:
+    """Whether the tokenizer's model can show its work here (uploaded files)."""
+    return getattr(tok, "work", None) is not None
+
+
+def from_text() -> bool:
+    """Whether the word comes from a token of the text (then that token is outlined)."""
+    return st.session_state.get(K + "source", "text") == "text"
+
+
+def word_of(tok, text: str, span, *, allowed_special=()) -> ModelWord | None:
+    """The word (as the model receives it) that a token of `text` came from.
+
+    A tokenizer.json numbers its words as its tokens' `piece`; for the others the word is
+    the one whose range of the text holds the token's start (an empty token, such as a
+    dummy prefix, belongs to the next word).
+    """
+    if isinstance(tok, PipelineTokenizer):
+        words = tok.model_words(text, allowed_special=allowed_special, upto=span.piece)
+        return words[span.piece] if span.piece < len(words) else None
+    words = [w for w in tok.model_words(text, allowed_special=allowed_special) if not w.added]
+    inside = next((w for w in words if w.start <= span.start < w.end), None)
+    return inside or next((w for w in words if w.start >= span.start), None)
+
+
+def word_text(tok, word: str) -> str:
+    """A word as the page writes it: a byte-level model's word as its bytes (`Ġhi` is
+    ` hi`), any other as the model receives it (`▁hi`)."""
+    if getattr(tok, "byte_level", False):
+        return bytes_label(byte_chars_to_bytes(word))
+    return word
+
+
+def ladder_html(tok, replay, upto: int, *, show_whitespace: bool = True) -> str:
+    """The merge ladder up to step `upto` of a file's BPE model: one row per merge, its
+    rank on the left, the symbols after it as chips, the new token outlined; the current
+    row shaded. Escaped (through the chip renderer)."""
+    rows = [(None, replay.base, None)] + [(s.rank, s.symbols, s.position) for s in replay.steps]
+    out = []
+    for k, (rank, symbols, new) in enumerate(rows[: upto + 1]):
+        label = "base symbols" if rank is None else f"merge {k} · rank {rank:,}"
+        chips = [TokenChip(tok.token_label(sid), title=f"id {sid}", classes=("hl",) if i == new else ())
+                 for i, sid in enumerate(symbols)]
+        now = " now" if k == upto else ""
+        out.append(f'<div class="bpe-row{now}"><span class="bpe-rank">{label}</span>'
+                   f"{chip_run(chips, show_whitespace=show_whitespace, block=True)}</div>")
+    return TOKENIZE_CSS + f'<div class="bpe-ladder">{"".join(out)}</div>'
+
+
+# ---- the section ---------------------------------------------------------------------------
+def show(tok, a: Analysis, text: str, *, token: int | None, on_token: Callable[[str], None],
+         show_ws: bool) -> None:
+    """The Replay view for a tokenizer with `work`: pick a word, then its replay, trace or lattice.
+
+    `token` is the page's chosen token (outlined in the text), `on_token(widget_key)` the
+    page's callback when another is picked.
+    """
+    work = tok.work
+    st.markdown(INTROS[work.algorithm])
+    if work.note:
+        st.caption(md_escape(work.note))
+    persist(W + "source", K + "source", "text")
+    st.segmented_control("Word", ["text", "typed"], key=W + "source", required=True,
+                         format_func={"text": "A token from the text", "typed": "A word you type"}.get,
+                         on_change=remember, args=(W + "source", K + "source"))
+    allowed = "all" if a.allow_special else ()
+    word = _word_from_text(tok, a, text, token, on_token, allowed) if from_text() else _typed_word(tok)
+    if word is None:
+        return
+    st.html(TOKENIZE_CSS + '<div class="bpe-big">The word as the model receives it: '
+            + chips_html([word_text(tok, word.text)], css=False) + "</div>")
+    {"BPE": _replay, "WordPiece": _trace, "Unigram": _lattice}[work.algorithm](tok, word.text, show_ws)
+
+
+def _token_label(a: Analysis, i: int) -> str:
+    s = a.spans[i]
+    return f"#{i + 1}  {visible_text(s.label)}  (id {'?' if s.id is None else s.id})"
+
+
+def _word_from_text(tok, a: Analysis, text: str, token: int | None, on_token, allowed) -> ModelWord | None:
+    if not a.spans or token is None:
+        st.info("No tokens to explain.")
+        return None
+    n = min(len(a.spans), OPTION_LIMIT)
+    st.session_state[W + "token"] = token
+    st.selectbox(f"Token ({n:,} listed{'; the first ones of the text' if n < a.n_tokens else ''})",
+                 range(n), key=W + "token", format_func=lambda i: _token_label(a, i),
+                 on_change=on_token, args=(W + "token",),
+                 help="Its token is outlined in the text above; below, the word it came from.")
+    span = a.spans[token]
+    if span.special:
+        st.info(f"**{md_escape(span.label)}** is a special token (id {span.id}): the model never sees it, "
+                "it is matched as a whole before the model runs, only when allowed.")
+        return None
+    word = word_of(tok, text, span, allowed_special=allowed)
+    if word is None:
+        st.info("This token comes from no word of the model (the normalizer added it).")
+    return word
+
+
+def _typed_word(tok) -> ModelWord | None:
+    persist(W + "typed", K + "typed", "tokenization")
+    st.text_input("Word or short text", key=W + "typed", max_chars=REPLAY_LIMIT,
+                  on_change=remember, args=(W + "typed", K + "typed"),
+                  help="Run through your file's normalizer and pre-tokenizer, as a text would be.")
+    typed = st.session_state[K + "typed"]
+    if not typed:
+        st.info("Type a word, e.g. tokenization.")
+        return None
+    try:
+        words = [w for w in tok.model_words(typed) if not w.added]
+    except ValueError as exc:
+        st.error(md_error(exc))
+        return None
+    if not words:
+        st.info("The normalizer and pre-tokenizer leave nothing of this text for the model.")
+        return None
+    if len(words) == 1:
+        return words[0]
+    key = W + "typed_word"
+    if st.session_state.get(key, 0) >= len(words):
+        st.session_state[key] = 0
+    pick = st.selectbox(f"The pre-tokenizer cuts this into {len(words)} words: pick one", range(len(words)),
+                        key=key, format_func=lambda i: visible_text(word_text(tok, words[i].text)))
+    return words[pick]
+
+
+def _too_long(word: str, limit: int, what: str) -> bool:
+    if len(word) <= limit:
+        return False
+    st.info(f"This word is {len(word):,} characters long; the {what} is drawn for words of up to {limit} "
+            "characters. Pick a shorter token or type a word.")
+    return True
+
+
+# ---- BPE: replay -------------------------------------------------------------------------------
+def _step_to(value: int) -> None:
+    st.session_state[K + "step"] = value
+
+
+def _slider_changed() -> None:
+    st.session_state[K + "step"] = st.session_state[W + "step"]
+
+
+@st.fragment
+def _replay(tok, word: str, show_ws: bool) -> None:
+    """Step through the merges that build `word` (a fragment: stepping reruns only this)."""
+    if _too_long(word, REPLAY_LIMIT, "replay"):
+        return
+    replay = tok.work.replay(word)
+    n = len(replay.steps)
+    if st.session_state.get(K + "step_for") != (id(tok), word):
+        st.session_state[K + "step_for"] = (id(tok), word)
+        st.session_state[K + "step"] = 0
+    k = min(max(st.session_state.get(K + "step", 0), 0), n)
+    st.session_state[K + "step"] = k
+    unit = "bytes" if getattr(tok, "byte_level", False) else "characters"
+    st.markdown(f"The word starts as **{len(replay.base)} symbols** ({unit}); **{n} merge{'s' if n != 1 else ''}** "
+                f"make{'s' if n == 1 else ''} its **{len(replay.ids)} token{'s' if len(replay.ids) != 1 else ''}**. "
+                "A rank is the merge's place in the file's merges list, from 0."
+                + (" Keys: → next merge, ← back." if n else ""))
+    if n:
+        b = st.columns([1, 1.3, 1.3, 1, 3.4], vertical_alignment="center")
+        b[0].button("Start", key=W + "first", on_click=_step_to, args=(0,), disabled=k == 0, width="stretch",
+                    icon=":material/first_page:")
+        b[1].button("Back", key=W + "prev", on_click=_step_to, args=(k - 1,), disabled=k == 0, width="stretch",
+                    icon=":material/chevron_left:", shortcut="Left")
+        b[2].button("Next", key=W + "next", on_click=_step_to, args=(k + 1,), disabled=k == n, width="stretch",
+                    type="primary", icon=":material/chevron_right:", icon_position="right", shortcut="Right")
+        b[3].button("End", key=W + "last", on_click=_step_to, args=(n,), disabled=k == n, width="stretch",
+                    icon=":material/last_page:", icon_position="right")
+        st.session_state[W + "step"] = k
+        b[4].slider("Merge", 0, n, key=W + "step", on_change=_slider_changed, label_visibility="collapsed")
+        st.html(TOKENIZE_CSS + _merge_caption(tok, replay, k, show_ws))
+    else:
+        st.caption("No merge applies: no adjacent pair of this word is in the file's merges list.")
+    st.html(ladder_html(tok, replay, k, show_whitespace=show_ws))
+    if n:
+        with st.expander("All merges as a table"):
+            st.dataframe(pd.DataFrame([
+                {"merge": j + 1, "rank": s.rank, "left": visible_text(tok.token_label(s.left)),
+                 "right": visible_text(tok.token_label(s.right)), "new token": visible_text(tok.token_label(s.token_id)),
+                 "new id": s.token_id}
+                for j, s in enumerate(replay.steps)
+            ]), hide_index=True)
+
+
+def _merge_caption(tok, replay, k: int, show_ws: bool) -> str:
+    n = len(replay.steps)
+    if k == 0:
+        return f'<div class="bpe-big">Base symbols: nothing merged yet. Press <b>Next</b> to apply merge 1 of {n}.</div>'
+    s = replay.steps[k - 1]
+    chips = [TokenChip(tok.token_label(t)) for t in (s.left, s.right, s.token_id)]
+    left, right, new = (chip_run([c], start=i, show_whitespace=show_ws) for i, c in enumerate(chips))
+    return (f'<div class="bpe-big"><b>Merge {k} of {n}</b> · rank {s.rank:,}: '
+            f'<span class="bpe-tokens">{left} + {right} → {new}</span> (id {s.token_id:,})</div>')
+
+
+# ---- WordPiece: the trace ----------------------------------------------------------------------
+def _trace(tok, word: str, show_ws: bool) -> None:
+    if _too_long(word, WORD_LIMIT, "trace"):
+        return
+    trace = tok.work.trace(word)
+    st.html(chips_html(trace.tokens))
+    if trace.unknown:
+        st.warning(md_escape(f"{word} becomes {trace.tokens[0]}: {trace.reason}."))
+    st.dataframe(trace_rows(trace), hide_index=True, width="stretch", height=table_height(len(trace.attempts)))
+
+
+# ---- Unigram: the lattice ----------------------------------------------------------------------
+def _lattice(tok, word: str, show_ws: bool) -> None:
+    if _too_long(word, WORD_LIMIT, "lattice"):
+        return
+    lattice = tok.work.lattice(word)
+    st.html(lattice_html(lattice))
+    st.markdown("**The best path**, the tokens of this word:")
+    st.html(chips_html(lattice.best_pieces))
+    share = math.exp(lattice.best_score - lattice.log_partition) if lattice.nodes else 1.0
+    st.caption(f"{len(lattice.nodes):,} candidate pieces. The best path scores {lattice.best_score:.2f}; "
+               f"of all segmentations of the word, the model gives it probability {share:.3f}. An unknown piece "
+               "(no piece of one character matches) scores 10 below the lowest score.")
