@@ -48,6 +48,18 @@ from ui.tokenize.logic import (
 #: Longest piece (in UTF-8 bytes) the replay view steps through.
 REPLAY_LIMIT = 1000
 
+#: Chips drawn at first; "Show all" draws the rest (up to DRAW_LIMIT_BYTES of text). At
+#: least OPTION_LIMIT, so the token being replayed is always among them.
+CHIP_LIMIT = max(3_000, OPTION_LIMIT)
+
+#: Text left and tokens right on a wide screen (>= 1200 px); stacked on narrower ones.
+SPLIT_CSS = """<style>
+@media (max-width: 1199.98px) {
+  .st-key-tokenize-split [data-testid="stHorizontalBlock"] { flex-wrap: wrap; }
+  .st-key-tokenize-split [data-testid="stColumn"] { flex: 1 1 100% !important; min-width: 100% !important; }
+}
+</style>"""
+
 K = "tokenize."          # stored values
 W = "tokenize_w_"        # widget keys
 
@@ -55,6 +67,8 @@ DEFAULTS = {
     "tokenizer": "cl100k_base",
     "text": EXAMPLES["English"],
     "show_ws": True,
+    "show_ids": False,
+    "side": True,
     "special": False,
     "view": "ids",
     "token": None,
@@ -145,10 +159,12 @@ def _analyse_openai(name: str, text: str, allow_special: bool) -> Analysis:
 
 @byte_cached("tokenize.html")
 def _text_html_openai(name: str, text: str, allow_special: bool, show_ws: bool, highlight: int | None,
-                      _a: Analysis) -> str:
-    """The drawing of an analysis (`_a`, the one for the other arguments: not in the key)."""
-    return text_html(text, _a.spans, load_pretrained(name), show_whitespace=show_ws, highlight=highlight,
-                     complete=_a.complete, css=False)
+                      _a: Analysis, ids: bool = False, limit: int | None = None) -> str:
+    """The drawing of an analysis (`_a`, the one for the other arguments: not in the key),
+    its first `limit` tokens (all if None)."""
+    spans = _a.spans if limit is None else _a.spans[:limit]
+    return text_html(text, spans, load_pretrained(name), show_whitespace=show_ws, highlight=highlight,
+                     complete=_a.complete and len(spans) == len(_a.spans), css=False, ids=ids)
 
 
 def tokenizer_for(choice: str) -> Tokenizer | None:
@@ -165,11 +181,16 @@ def analysis_for(choice: str, text: str, allow_special: bool) -> Analysis:
     return _analyse_openai(choice, text, allow_special)
 
 
-def tokens_markup(choice: str, text: str, a: Analysis, *, show_ws: bool, highlight: int | None) -> str:
+def tokens_markup(choice: str, text: str, a: Analysis, *, show_ws: bool, highlight: int | None,
+                  ids: bool = False, limit: int | None = None) -> str:
+    """The text's chips (its first `limit` tokens, or all), ids under them if `ids`."""
+    if limit is not None and limit >= len(a.spans):
+        limit = None
     if choice in (YOURS, upload.UPLOADED):
-        return text_html(text, a.spans, tokenizer_for(choice), show_whitespace=show_ws, highlight=highlight,
-                         complete=a.complete, css=False)
-    return _text_html_openai(choice, text, a.allow_special, show_ws, highlight, a)
+        spans = a.spans if limit is None else a.spans[:limit]
+        return text_html(text, spans, tokenizer_for(choice), show_whitespace=show_ws, highlight=highlight,
+                         complete=a.complete and limit is None, css=False, ids=ids)
+    return _text_html_openai(choice, text, a.allow_special, show_ws, highlight, a, ids, limit)
 
 
 def title_of(choice: str) -> str:
@@ -223,7 +244,15 @@ def controls() -> None:
         st.toggle("Show whitespace and invisible characters", key=key, **cb,
                   help="· space, ↵ newline, → tab, ⍽ no-break space; characters that draw nothing are "
                        "named, e.g. ⟨ZWJ⟩ (zero-width joiner, glues emoji together) or ⟨VS16⟩.")
+        key, cb = _bind("show_ids")
+        st.toggle("Show ids on the chips", key=key, **cb,
+                  help="Each token's id (the number the model sees) under its chip. "
+                       "Tap or click a chip for its id, bytes and rank.")
     with right:
+        key, cb = _bind("side")
+        st.toggle("Text and tokens side by side", key=key, **cb,
+                  help="On a wide screen (1200 px or more): the text on the left, its tokens on the "
+                       "right. Narrower screens always stack them.")
         key, cb = _bind("special")
         st.checkbox(
             "Allow special tokens", key=key, **cb,
@@ -231,6 +260,16 @@ def controls() -> None:
                  "characters. On: it becomes the tokenizer's one special id, as if the program "
                  "had inserted it (tiktoken's allowed_special='all').",
         )
+
+
+def layout():
+    """Two places, for the text and for the tokens: side by side (a wide screen, when
+    the option is on; narrower screens stack them), or one above the other."""
+    if not get("side"):
+        return st.container(), st.container()
+    st.html(SPLIT_CSS)
+    with st.container(key="tokenize-split"):
+        return tuple(st.columns([2, 3], gap="medium"))
 
 
 def no_tokenizer_yet() -> bool:
@@ -322,13 +361,27 @@ def tokens(a: Analysis, *, highlight: int | None) -> None:
             "to send, to draw and to scroll, for you and everyone sharing this server. "
             "The ids, the most frequent tokens and Compare still cover the whole text."
         )
-    st.html(TOKENIZE_CSS + tokens_markup(get("tokenizer"), text, a, show_ws=get("show_ws"), highlight=highlight))
+    show_all = st.session_state.get(K + "show_all_for") == _signature()
+    limit = None if show_all else CHIP_LIMIT
+    st.html(TOKENIZE_CSS + tokens_markup(get("tokenizer"), text, a, show_ws=get("show_ws"), highlight=highlight,
+                                         ids=get("show_ids"), limit=limit))
+    if limit is not None and len(a.spans) > limit:
+        more = len(a.spans) - limit
+        st.caption(f"The first {limit:,} of {len(a.spans):,} drawn tokens are shown ({more:,} more), "
+                   "so a long paste appears at once.")
+        st.button(f"Show all {len(a.spans):,} tokens", key=W + "show_all", on_click=_show_all,
+                  icon=":material/unfold_more:",
+                  help="Draws every token of the text. A long text takes the browser a few seconds.")
     st.caption(
         "Each coloured chip is one token; neighbours always differ in colour and every chip has a "
-        "border. Hover over a chip for its id, bytes and rank. Italic chips such as <E4><BD> are "
-        "tokens that hold only part of a character (shown as bytes); bold chips are special tokens; "
-        "dashed chips have no id."
+        "border. Tap or click a chip (or Tab to it) for its id, bytes and rank. Italic chips such as "
+        "<E4><BD> are tokens that hold only part of a character (shown as bytes); bold chips are "
+        "special tokens; dashed chips have no id."
     )
+
+
+def _show_all() -> None:
+    st.session_state[K + "show_all_for"] = _signature()
 
 
 # ---- views --------------------------------------------------------------------------------
