@@ -238,19 +238,17 @@ def controls() -> None:
              f"{human_bytes(COUNT_LIMIT_BYTES)} is counted. Press Ctrl+Enter (or click outside) to apply. "
              "Half of an emoji (an unpaired surrogate) cannot be sent to the server: it is replaced by �.",
     )
-    left, right = st.columns(2)
-    with left:
+    with st.container(horizontal=True, gap="medium", key="tokenize-options"):  # wraps when narrow
         key, cb = _bind("show_ws")
         st.toggle("Show whitespace and invisible characters", key=key, **cb,
                   help="· space, ↵ newline, → tab, ⍽ no-break space; characters that draw nothing are "
                        "named, e.g. ⟨ZWJ⟩ (zero-width joiner, glues emoji together) or ⟨VS16⟩.")
         key, cb = _bind("show_ids")
-        st.toggle("Show ids on the chips", key=key, **cb,
+        st.toggle("Ids on the chips", key=key, **cb,
                   help="Each token's id (the number the model sees) under its chip. "
                        "Tap or click a chip for its id, bytes and rank.")
-    with right:
         key, cb = _bind("side")
-        st.toggle("Text and tokens side by side", key=key, **cb,
+        st.toggle("Side by side", key=key, **cb,
                   help="On a wide screen (1200 px or more): the text on the left, its tokens on the "
                        "right. Narrower screens always stack them.")
         key, cb = _bind("special")
