@@ -94,12 +94,26 @@ def test_a_long_paste_draws_its_first_chips_and_a_button_draws_all():
     text = "word " * (CHIP_LIMIT + 500)
     at = open_page()
     ok(at.text_area(key="tokenize_w_text").input(text).run())
-    n = len(load_pretrained("cl100k_base").encode(text))
+    ids = load_pretrained("cl100k_base").encode(text)
+    n = len(ids)
     assert len(chips(token_html(at))) == CHIP_LIMIT < n
-    assert any(f"The first {CHIP_LIMIT:,} of {n:,}" in c.value for c in at.caption)
+    assert any(f"Showing the first {CHIP_LIMIT:,} of {n:,} tokens" in c.value for c in at.caption)
+    assert at.code[0].value == ", ".join(map(str, ids[:CHIP_LIMIT]))  # the ids view: the same first ids
     ok(at.button(key="tokenize_w_show_all").click().run())
     assert len(chips(token_html(at))) == n
+    assert at.code[0].value == ", ".join(map(str, ids))
     assert not [b for b in at.button if b.key == "tokenize_w_show_all"]
     # a new text starts short again
     ok(at.text_area(key="tokenize_w_text").input(text + "more").run())
     assert len(chips(token_html(at))) == CHIP_LIMIT
+
+
+def test_the_token_being_replayed_is_drawn_even_past_the_first_chips():
+    text = "word " * (CHIP_LIMIT + 500)
+    at = open_page()
+    ok(at.text_area(key="tokenize_w_text").input(text).run())
+    ok(at.segmented_control(key="tokenize_w_view").set_value("replay").run())
+    ok(at.selectbox(key="tokenize_w_token").set_value(CHIP_LIMIT + 200).run())
+    html = token_html(at)
+    assert len(chips(html)) == CHIP_LIMIT + 201
+    assert " hl" in chips(html)[-1]

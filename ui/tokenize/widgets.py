@@ -48,11 +48,11 @@ from ui.tokenize.logic import (
 #: Longest piece (in UTF-8 bytes) the replay view steps through.
 REPLAY_LIMIT = 1000
 
-#: Chips drawn at first; "Show all" draws the rest (up to DRAW_LIMIT_BYTES of text). The
-#: same first tokens as the token table and the replay list (OPTION_LIMIT), so the token
-#: being replayed is always drawn. 2,000 chips are ~160 kB of HTML; 100 kB of text is
-#: ~23,000 chips and 1.8 MB (bench/README.md).
-CHIP_LIMIT = OPTION_LIMIT
+#: Chips (and ids in the ids view) drawn at first; "Show all" draws the rest (up to
+#: DRAW_LIMIT_BYTES of text). 1,000 chips are ~80 kB of HTML and fill the scroll box
+#: several times; 100 kB of text is ~23,000 chips and 1.8 MB, most of a paste's time in
+#: the browser (bench/README.md). The token being replayed is always drawn.
+CHIP_LIMIT = 1_000
 
 #: Text left and tokens right on a wide screen (>= 1200 px); stacked on narrower ones.
 SPLIT_CSS = """<style>
@@ -361,13 +361,12 @@ def tokens(a: Analysis, *, highlight: int | None) -> None:
             "to send, to draw and to scroll, for you and everyone sharing this server. "
             "The ids, the most frequent tokens and Compare still cover the whole text."
         )
-    show_all = st.session_state.get(K + "show_all_for") == _signature()
-    limit = None if show_all else CHIP_LIMIT
+    limit = None if showing_all() else max(CHIP_LIMIT, -1 if highlight is None else highlight + 1)
     st.html(TOKENIZE_CSS + tokens_markup(get("tokenizer"), text, a, show_ws=get("show_ws"), highlight=highlight,
                                          ids=get("show_ids"), limit=limit))
     if limit is not None and len(a.spans) > limit:
         more = len(a.spans) - limit
-        st.caption(f"The first {limit:,} of {len(a.spans):,} drawn tokens are shown ({more:,} more), "
+        st.caption(f"Showing the first {limit:,} of {len(a.spans):,} tokens ({more:,} more), "
                    "so a long paste appears at once.")
         st.button(f"Show all {len(a.spans):,} tokens", key=W + "show_all", on_click=_show_all,
                   icon=":material/unfold_more:",
@@ -384,6 +383,11 @@ def _show_all() -> None:
     st.session_state[K + "show_all_for"] = _signature()
 
 
+def showing_all() -> bool:
+    """Whether Show all was pressed for this text (a new text starts short again)."""
+    return st.session_state.get(K + "show_all_for") == _signature()
+
+
 # ---- views --------------------------------------------------------------------------------
 def panel_selector() -> str:
     key, cb = _bind("view")
@@ -394,8 +398,10 @@ def panel_selector() -> str:
 def view_ids(a: Analysis) -> None:
     tok = tokenizer_for(get("tokenizer"))
     ids = ["?" if i is None else str(i) for i in a.ids]
-    shown = ids[:IDS_SHOWN_LIMIT]
-    st.markdown(f"**{a.n_tokens:,} token ids**" + (f" (the first {len(shown):,} shown)" if len(ids) > len(shown) else ""))
+    shown = ids[:IDS_SHOWN_LIMIT if showing_all() else min(CHIP_LIMIT, IDS_SHOWN_LIMIT)]
+    more = "" if showing_all() or len(shown) >= IDS_SHOWN_LIMIT else "; **Show all** above shows more"
+    st.markdown(f"**{a.n_tokens:,} token ids**"
+                + (f" (the first {len(shown):,} shown{more}; the download holds all)" if len(ids) > len(shown) else ""))
     st.code(", ".join(shown), language=None, wrap_lines=True, height=200 if len(shown) > 300 else "content")
     st.download_button(
         "Download all ids (JSON)", json.dumps([i for i in a.ids]), file_name=f"{tok.name}_ids.json".replace(" ", "_"),
