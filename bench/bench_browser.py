@@ -19,7 +19,7 @@ minus the navigation start for a first load. So the 300 ms of quiet is not count
 What it leaves out: server start-up, the very first (cold) visit after it (printed
 separately), and network latency (everything is on 127.0.0.1).
 
-    python bench/bench_browser.py [--repeats 7]
+    python bench/bench_browser.py [--repeats 7] [--only paste]
 """
 from __future__ import annotations
 
@@ -231,6 +231,8 @@ def table(results: dict[str, list[float]]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--only", choices=("loads", "steps", "upload", "paste"), action="append",
+                        help="run only these measures (repeatable); default: all")
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
@@ -244,10 +246,15 @@ def main() -> None:
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            results |= first_loads(browser, url, args.repeats)
-            results |= steps(browser, url, args.repeats)
-            results |= upload(browser, url, args.repeats, text)
-            results |= paste(browser, url, args.repeats, text)
+            only = set(args.only or ("loads", "steps", "upload", "paste"))
+            if "loads" in only:
+                results |= first_loads(browser, url, args.repeats)
+            if "steps" in only:
+                results |= steps(browser, url, args.repeats)
+            if "upload" in only:
+                results |= upload(browser, url, args.repeats, text)
+            if "paste" in only:
+                results |= paste(browser, url, args.repeats, text)
             browser.close()
     finally:
         proc.terminate()

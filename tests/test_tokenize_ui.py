@@ -282,7 +282,7 @@ def test_text_html_never_turns_user_text_into_markup(text):
     spans = tok.token_spans(text)
     s = structure(text_html(text, spans, tok, show_whitespace=False, css=False))
     assert set(s.tags) <= {"style", "div", "span", "i"}
-    assert s.attrs <= {"class", "style", "title"}
+    assert s.attrs <= {"class", "style", "title", "tabindex"}  # tabindex: tap a chip for its popover
     # All of it shown, as text; tokens that are part of a character show their bytes.
     # A token's newlines are drawn after its chip (no chip holds a line break), so the
     # text matches once newlines are set apart, and every newline is still drawn.

@@ -15,15 +15,19 @@ st.markdown(
 )
 
 tw.init_state()
-tw.controls()
+text_side, token_side = tw.layout()  # side by side on a wide screen, if chosen
+with text_side:
+    tw.controls()
 
-if not tw.no_tokenizer_yet():
-    analysis = tw.current_analysis()
+with token_side:
+    ready = not tw.no_tokenizer_yet()
+    analysis = tw.current_analysis() if ready else None
     if analysis is not None:
         tw.counts(analysis)
         tw.special_notice(analysis)
         with st.container(key="tokenize-tokens"):
             tw.tokens(analysis, highlight=tw.replay_highlight(analysis))
+if ready:
     with st.container(key="tokenize-view"):
         view = tw.panel_selector()
         if analysis is not None:

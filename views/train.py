@@ -32,3 +32,4 @@ panels.mode_bar()
 panels.step_area()
 if not present:
     class_panels.start_control(view)
+from ui.train import tie_compare; tie_compare.show()  # "Compare tie rules" (ui/train/tie_compare.py)

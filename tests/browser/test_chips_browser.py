@@ -15,6 +15,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from bpe_core.pretrained import load_pretrained
+from ui.shared.chips import hex_bytes
 from ui.tokenize.logic import EXAMPLES
 
 VIEWPORTS = {"laptop": (1440, 900), "projector": (1920, 1080), "phone": (390, 844)}
@@ -165,3 +166,96 @@ def test_train_corpus_and_merge_list_chips(sized, app_url, artifacts):
     newline = [c for c in chips if "↵" in c["text"]]
     assert newline and all(len(c["rects"]) == 1 for c in newline)
     page.locator(".tp-words").first.screenshot(path=str(artifacts / f"chips_train_corpus_{size}.png"))
+
+
+# ---- tap to inspect, ids on the chips, side by side (issue 13, "Tokenize like the best") ----
+#: The points of the screen (a 4 px grid) that hit the focused chip or its popover, with
+#: the chip's own box; the popover (a ::before) answers hit tests as its chip does.
+POPOVER_POINTS = """() => {
+  const el = document.activeElement, r = el.getBoundingClientRect(), pts = [];
+  for (let y = 0; y < innerHeight; y += 4)
+    for (let x = 0; x < innerWidth; x += 4) {
+      const hit = document.elementFromPoint(x, y);
+      if (hit && el.contains(hit) && !(x >= r.left && x <= r.right && y >= r.top && y <= r.bottom)) pts.push([x, y]);
+    }
+  return {chip: [r.left, r.top, r.right, r.bottom], pts, w: innerWidth, h: innerHeight,
+          text: getComputedStyle(el, '::before').content};
+}"""
+
+
+def test_tap_a_chip_shows_its_id_bytes_and_rank_on_a_phone(browser, app_url, artifacts):
+    """On a 390x844 phone a tap (no hover) on a chip, at the middle or at the right edge,
+    shows its id, bytes and rank in a popover that lies inside the screen."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    expect.set_options(timeout=30_000)
+    try:
+        page.goto(app_url)
+        expect(page.get_by_role("heading", name="Byte-pair encoding, step by step")).to_be_visible()
+        open_tokenize(page, app_url, tokenizer="gpt2", text=ENGLISH)
+        tok = load_pretrained("gpt2")
+        spans = tok.token_spans(ENGLISH)
+        chips = page.locator(".bpe-tokens.bpe-scroll > span")
+        expect(chips).to_have_count(len(spans))
+        # a test-only style: let the popover answer hit tests, to measure where it is
+        page.add_style_tag(content=".bpe-tap span:focus::before { pointer-events: auto !important; }")
+        rights = page.evaluate("""() => Array.from(document.querySelectorAll('.bpe-tokens.bpe-scroll > span'),
+                                   (e) => e.getBoundingClientRect().right)""")
+        edge = max(range(8, len(rights)), key=lambda i: rights[i])  # a chip at a line's right end
+        for name, i in (("middle", 5), ("edge", edge)):
+            chips.nth(i).tap()
+            assert page.evaluate("(i) => document.activeElement === "
+                                 "document.querySelectorAll('.bpe-tokens.bpe-scroll > span')[i]", i)
+            seen = page.evaluate(POPOVER_POINTS)
+            span = spans[i]
+            assert f"id {span.id}" in seen["text"] and f"bytes {hex_bytes(span.token_bytes)}" in seen["text"]
+            assert f"rank {span.id}" in seen["text"]
+            assert seen["pts"], f"no popover drawn for the {name} chip"
+            xs, ys = [p[0] for p in seen["pts"]], [p[1] for p in seen["pts"]]
+            assert max(xs) - min(xs) >= 100 and max(ys) - min(ys) >= 40, "the popover is too small to read"
+            assert min(xs) > 0 and max(xs) < seen["w"] - 4, f"the {name} popover touches the screen's side"
+            assert min(ys) > 0 and max(ys) < seen["h"] - 4, f"the {name} popover touches the screen's top or bottom"
+            page.screenshot(path=str(artifacts / f"chips_tap_phone_{name}.png"))
+        page.get_by_role("heading", name="Tokenize text").tap()  # a tap elsewhere closes it
+        assert page.evaluate("() => getComputedStyle(document.activeElement, '::before').content") in ("none", "normal")
+    finally:
+        expect.set_options(timeout=5_000)
+        context.close()
+
+
+@pytest.mark.parametrize("size", ["laptop-wide", "phone"])
+def test_text_and_tokens_side_by_side_on_a_wide_screen(browser, app_url, artifacts, size):
+    """At 1440x900 the text box is on the left and the chips on the right, level with
+    it; on a phone they stack. Ids on the chips (the toggle) are drawn under each chip."""
+    width, height = (1440, 900) if size == "laptop-wide" else (390, 844)
+    context = browser.new_context(viewport={"width": width, "height": height})
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    expect.set_options(timeout=30_000)
+    try:
+        page.goto(app_url)
+        expect(page.get_by_role("heading", name="Byte-pair encoding, step by step")).to_be_visible()
+        open_tokenize(page, app_url, tokenizer="cl100k_base", text=ENGLISH)
+        text_box = page.get_by_role("textbox", name="Text").bounding_box()
+        run = page.locator(".bpe-tokens.bpe-scroll").first.bounding_box()
+        if size == "phone":
+            assert run["y"] >= text_box["y"] + text_box["height"], "on a phone the tokens come below the text"
+            assert run["x"] + run["width"] <= width + 1
+        else:
+            assert text_box["x"] + text_box["width"] < run["x"], "the tokens are right of the text"
+            assert run["y"] < text_box["y"] + text_box["height"], "the tokens start level with the text"
+            assert run["y"] < height, "the tokens are in the first screen"
+        page.locator(".st-key-tokenize_w_show_ids label").click()
+        expect(page.locator(".bpe-tokens.bpe-scroll.bpe-ids")).to_have_count(1)
+        ids = load_pretrained("cl100k_base").encode(ENGLISH)
+        shown = page.evaluate("""() => Array.from(document.querySelectorAll('.bpe-tokens.bpe-scroll > span'),
+                                  (e) => getComputedStyle(e, '::after').content)""")
+        assert shown == [f'"{i}"' for i in ids]
+        chips = boxes(page)
+        assert len(chips) == len(ids)
+        assert_one_box_each(chips, f"ids on, {size}")
+        page.screenshot(path=str(artifacts / f"tokenize_side_by_side_{size}.png"))
+    finally:
+        expect.set_options(timeout=5_000)
+        context.close()

@@ -22,6 +22,14 @@ piece of user text goes through `html.escape`. The rules, all in one place:
   token stands on its right, where the space is.
 - A token that is only part of a character is labelled with its bytes (`<E4>`) and
   styled `partial`; specials are bold, unknown characters dashed.
+- Tap to inspect (`tap=True`, run class `bpe-tap`): each chip is focusable
+  (`tabindex="0"`), and the focused chip shows its title (id, bytes, rank) in a popover
+  drawn by CSS alone (`::before` with `content: attr(title)`, so the text is never
+  markup): a tap on a phone, a click or Tab on a laptop. The popover is anchored to the
+  chip (CSS anchor positioning, flipped to stay on screen); where that is not supported
+  it is a sheet at the bottom of the screen. No script: st.html drops scripts.
+- Ids on the chips (`ids=True`, run class `bpe-ids`): each chip's id is drawn under its
+  text from a `data-id` attribute (generated content: copying the text leaves it out).
 
 Any tokenizer's spans (id, bytes, label, offsets: `TokenSpan` and its SentencePiece
 form) are drawn by `spans_html`, the same way for every tokenizer. What it leaves out:
@@ -67,6 +75,25 @@ CHIP_CSS = """
 .bpe-tok .mk { color: #0B3C8C; font-weight: 600; }
 .bpe-tokens .bpe-gap { color: #666; font-style: normal; }
 .bpe-block { content-visibility: auto; }
+.bpe-ids > span[data-id]::after, .bpe-ids > .bpe-block > span[data-id]::after { content: attr(data-id);
+  display: block; font-size: .62em; line-height: 1.15; text-align: center; color: #1a1a1a;
+  font-style: normal; font-weight: 400; direction: ltr; unicode-bidi: isolate; }
+.bpe-tap > span[tabindex], .bpe-tap > .bpe-block > span[tabindex] { cursor: pointer; }
+.bpe-tap > span:focus, .bpe-tap > .bpe-block > span:focus { outline: 3px solid #0B3C8C;
+  outline-offset: 1px; anchor-name: --bpe-chip; }
+.bpe-tap .bpe-block:focus-within { content-visibility: visible; }
+.bpe-tap > span[title]:focus::before, .bpe-tap > .bpe-block > span[title]:focus::before {
+  content: attr(title); position: fixed; z-index: 100000; left: .5rem; right: .5rem; bottom: .5rem;
+  white-space: pre-line; direction: ltr; unicode-bidi: isolate; text-align: left;
+  font: 400 1rem/1.35 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-style: normal;
+  color: #000; background: #fff; border: 2px solid #0B3C8C; border-radius: 6px; padding: .35rem .6rem;
+  box-shadow: 0 3px 12px rgba(0,0,0,.3); pointer-events: none; text-decoration: none; opacity: 1; }
+@supports (position-area: bottom) {
+  .bpe-tap > span[title]:focus::before, .bpe-tap > .bpe-block > span[title]:focus::before {
+    position-anchor: --bpe-chip; left: auto; right: auto; bottom: auto; margin: 5px 0;
+    position-area: bottom span-right; position-try-fallbacks: flip-inline, flip-block, flip-block flip-inline;
+    width: max-content; max-width: min(24rem, calc(100vw - 1rem)); }
+}
 """ + "".join(
     f".bpe-o{k} > span:nth-of-type({_N}n+{j + 1}) {{ background: {PALETTE[(k + j) % _N]}; }}\n"
     for k in range(_N) for j in range(_N)
@@ -77,13 +104,15 @@ CHIP_CSS = """
 class TokenChip:
     """One token to draw: its text, a tooltip, and optional extra CSS classes.
 
-    `marker` is an end-of-word marker drawn after the text in a distinct style.
+    `marker` is an end-of-word marker drawn after the text in a distinct style;
+    `id_label` is shown under the chip when the run shows ids.
     """
 
     text: str
     title: str = ""
     classes: tuple[str, ...] = ()
     marker: str = ""
+    id_label: str = ""  #: drawn under the chip in a run with `bpe-ids` (its token id)
 
 
 _BLANK = frozenset(WHITESPACE_MARKS)
@@ -105,14 +134,17 @@ def chip_label(text: str, *, show_whitespace: bool = True) -> str:
     return html.escape(text)
 
 
-def chip_html(chip: TokenChip, *, show_whitespace: bool = True) -> str:
+def chip_html(chip: TokenChip, *, show_whitespace: bool = True, tap: bool = False, ids: bool = False) -> str:
     r"""One chip: a `<span>` to put directly inside a run (its position gives its colour).
     Classes only where needed (`hl`, `special`, `unk`, `partial`, `blank`, `retired`).
+    `tap` makes a titled chip focusable (its popover); `ids` adds its `id_label`.
 
     >>> chip_html(TokenChip(" <b>", title='id 1 "x"'))
     '<span title="id 1 &quot;x&quot;">·&lt;b&gt;</span>'
     >>> chip_html(TokenChip("\n  ", classes=("hl",))), chip_html(TokenChip("w", marker="</w>"))
     ('<span class="bpe-tok hl blank">↵··</span>', '<span>w<span class="mk">&lt;/w&gt;</span></span>')
+    >>> chip_html(TokenChip("a", title="id 7", id_label="7"), tap=True, ids=True)
+    '<span title="id 7" tabindex="0" data-id="7">a</span>'
     """
     classes = "".join(" " + c for c in chip.classes)
     if show_whitespace and chip.text and all(ch in _BLANK for ch in chip.text):
@@ -122,6 +154,10 @@ def chip_html(chip: TokenChip, *, show_whitespace: bool = True) -> str:
         body += f'<span class="mk">{html.escape(chip.marker)}</span>'
     cls = f' class="bpe-tok{classes}"' if classes else ""
     title = f' title="{html.escape(chip.title, quote=True)}"' if chip.title else ""
+    if tap and chip.title:
+        title += ' tabindex="0"'
+    if ids and chip.id_label:
+        title += f' data-id="{html.escape(chip.id_label, quote=True)}"'
     return f"<span{cls}{title}>{body}</span>"
 
 
@@ -219,7 +255,8 @@ def span_chip(span, *, title: str = "", marker: str = "", highlight: bool = Fals
         classes += ("unk",)
     elif getattr(span, "byte_fallback", False) or not _is_utf8(span.token_bytes):
         classes += ("partial",)
-    return TokenChip(span.label, title=title or _span_title(span), classes=classes, marker=marker)
+    id_label = "?" if span.id is None else str(span.id)
+    return TokenChip(span.label, title=title or _span_title(span), classes=classes, marker=marker, id_label=id_label)
 
 
 #: A long drawing is cut into blocks of at least this many characters (cut after a
@@ -243,12 +280,15 @@ def spans_html(
     css: bool = True,
     scroll: bool = True,
     extra: str = "",
+    tap: bool = False,
+    ids: bool = False,
 ) -> str:
     r"""A text as the chips of its spans, in order, as running text (a token holding
     newlines is one chip followed by the line breaks); text no span covers is drawn
     dimmed between chips. `title_of(span)` and `marker_of(span)` let a page add to a
     chip (default: id and bytes; no marker). `highlight` outlines one token (by
-    position); with `complete=False` the text after the last span is left out.
+    position); with `complete=False` the text after the last span is left out. `tap`:
+    a tap (or Tab) on a chip shows its title in a popover; `ids`: ids under the chips.
 
     A chip's HTML depends only on its token, so each distinct token is built once:
     100 kB of text is ~25,000 chips but only a few thousand distinct tokens.
@@ -272,12 +312,13 @@ def spans_html(
             title = title_of(span) if title_of else ""
             marker = marker_of(span) if marker_of else ""
             made = span_chip(span, title=title, marker=marker, highlight=i == highlight)
-            chip = memo[key] = chip_html(made, show_whitespace=show_whitespace)
+            chip = memo[key] = chip_html(made, show_whitespace=show_whitespace, tap=tap, ids=ids)
         drawn = text[span.start : span.end] if span.end > span.start else span.label
         parts.append((chip + _breaks(drawn, True), drawn, True))
         pos = max(pos, span.end)
     if complete and pos < len(text):
         parts.append((_gap(text[pos:], show_whitespace), text[pos:], False))
+    extra = " ".join(c for c in (extra, "bpe-tap" if tap else "", "bpe-ids" if ids else "") if c)
     return wrap_run(blocks(parts), css=css, scroll=scroll, extra=extra)
 
 

@@ -103,19 +103,24 @@ def text_html(
     complete: bool = True,
     css: bool = True,
     scroll: bool = True,
+    ids: bool = False,
 ) -> str:
     """The text as token chips, in order (the shared `spans_html`, with this page's
     tooltips and end-of-word markers); text no token covers is drawn dimmed between.
+    A tap (or Tab) on a chip shows its id, bytes and rank; `ids` writes the ids under
+    the chips.
 
     >>> from bpe_core.pretrained import load_pretrained
     >>> gpt2 = load_pretrained("gpt2")
     >>> out = text_html("a <b>", gpt2.token_spans("a <b>"), gpt2, css=False, scroll=False)
-    >>> out.count('<span title="id '), "<b>" in out, "&gt;" in out
-    (4, False, True)
+    >>> out.count('<span title="id '), out.count('tabindex="0"'), "<b>" in out, "&gt;" in out
+    (4, 4, False, True)
+    >>> 'data-id="64"' in text_html("a <b>", gpt2.token_spans("a <b>"), gpt2, css=False, ids=True)
+    True
     """
     drawn = spans_html(text, spans, title_of=lambda s: token_title(tok, s.id, s.token_bytes),
                        marker_of=_marker_of(tok), show_whitespace=show_whitespace, highlight=highlight,
-                       complete=complete, css=False, scroll=scroll)
+                       complete=complete, css=False, scroll=scroll, tap=True, ids=ids)
     return (TOKENIZE_CSS if css else "") + drawn
 
 

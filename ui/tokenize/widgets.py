@@ -48,6 +48,20 @@ from ui.tokenize.logic import (
 #: Longest piece (in UTF-8 bytes) the replay view steps through.
 REPLAY_LIMIT = 1000
 
+#: Chips (and ids in the ids view) drawn at first; "Show all" draws the rest (up to
+#: DRAW_LIMIT_BYTES of text). 1,000 chips are ~80 kB of HTML and fill the scroll box
+#: several times; 100 kB of text is ~23,000 chips and 1.8 MB, most of a paste's time in
+#: the browser (bench/README.md). The token being replayed is always drawn.
+CHIP_LIMIT = 1_000
+
+#: Text left and tokens right on a wide screen (>= 1200 px); stacked on narrower ones.
+SPLIT_CSS = """<style>
+@media (max-width: 1199.98px) {
+  .st-key-tokenize-split [data-testid="stHorizontalBlock"] { flex-wrap: wrap; }
+  .st-key-tokenize-split [data-testid="stColumn"] { flex: 1 1 100% !important; min-width: 100% !important; }
+}
+</style>"""
+
 K = "tokenize."          # stored values
 W = "tokenize_w_"        # widget keys
 
@@ -55,6 +69,8 @@ DEFAULTS = {
     "tokenizer": "cl100k_base",
     "text": EXAMPLES["English"],
     "show_ws": True,
+    "show_ids": False,
+    "side": True,
     "special": False,
     "view": "ids",
     "token": None,
@@ -145,10 +161,12 @@ def _analyse_openai(name: str, text: str, allow_special: bool) -> Analysis:
 
 @byte_cached("tokenize.html")
 def _text_html_openai(name: str, text: str, allow_special: bool, show_ws: bool, highlight: int | None,
-                      _a: Analysis) -> str:
-    """The drawing of an analysis (`_a`, the one for the other arguments: not in the key)."""
-    return text_html(text, _a.spans, load_pretrained(name), show_whitespace=show_ws, highlight=highlight,
-                     complete=_a.complete, css=False)
+                      _a: Analysis, ids: bool = False, limit: int | None = None) -> str:
+    """The drawing of an analysis (`_a`, the one for the other arguments: not in the key),
+    its first `limit` tokens (all if None)."""
+    spans = _a.spans if limit is None else _a.spans[:limit]
+    return text_html(text, spans, load_pretrained(name), show_whitespace=show_ws, highlight=highlight,
+                     complete=_a.complete and len(spans) == len(_a.spans), css=False, ids=ids)
 
 
 def tokenizer_for(choice: str) -> Tokenizer | None:
@@ -165,11 +183,16 @@ def analysis_for(choice: str, text: str, allow_special: bool) -> Analysis:
     return _analyse_openai(choice, text, allow_special)
 
 
-def tokens_markup(choice: str, text: str, a: Analysis, *, show_ws: bool, highlight: int | None) -> str:
+def tokens_markup(choice: str, text: str, a: Analysis, *, show_ws: bool, highlight: int | None,
+                  ids: bool = False, limit: int | None = None) -> str:
+    """The text's chips (its first `limit` tokens, or all), ids under them if `ids`."""
+    if limit is not None and limit >= len(a.spans):
+        limit = None
     if choice in (YOURS, upload.UPLOADED):
-        return text_html(text, a.spans, tokenizer_for(choice), show_whitespace=show_ws, highlight=highlight,
-                         complete=a.complete, css=False)
-    return _text_html_openai(choice, text, a.allow_special, show_ws, highlight, a)
+        spans = a.spans if limit is None else a.spans[:limit]
+        return text_html(text, spans, tokenizer_for(choice), show_whitespace=show_ws, highlight=highlight,
+                         complete=a.complete and limit is None, css=False, ids=ids)
+    return _text_html_openai(choice, text, a.allow_special, show_ws, highlight, a, ids, limit)
 
 
 def title_of(choice: str) -> str:
@@ -218,13 +241,19 @@ def controls() -> None:
              f"{human_bytes(COUNT_LIMIT_BYTES)} is counted. Press Ctrl+Enter (or click outside) to apply. "
              "Half of an emoji (an unpaired surrogate) cannot be sent to the server: it is replaced by �.",
     )
-    left, right = st.columns(2)
-    with left:
+    with st.container(horizontal=True, gap="medium", key="tokenize-options"):  # wraps when narrow
         key, cb = _bind("show_ws")
         st.toggle("Show whitespace and invisible characters", key=key, **cb,
                   help="· space, ↵ newline, → tab, ⍽ no-break space; characters that draw nothing are "
                        "named, e.g. ⟨ZWJ⟩ (zero-width joiner, glues emoji together) or ⟨VS16⟩.")
-    with right:
+        key, cb = _bind("show_ids")
+        st.toggle("Ids on the chips", key=key, **cb,
+                  help="Each token's id (the number the model sees) under its chip. "
+                       "Tap or click a chip for its id, bytes and rank.")
+        key, cb = _bind("side")
+        st.toggle("Side by side", key=key, **cb,
+                  help="On a wide screen (1200 px or more): the text on the left, its tokens on the "
+                       "right. Narrower screens always stack them.")
         key, cb = _bind("special")
         st.checkbox(
             "Allow special tokens", key=key, **cb,
@@ -232,6 +261,16 @@ def controls() -> None:
                  "characters. On: it becomes the tokenizer's one special id, as if the program "
                  "had inserted it (tiktoken's allowed_special='all').",
         )
+
+
+def layout():
+    """Two places, for the text and for the tokens: side by side (a wide screen, when
+    the option is on; narrower screens stack them), or one above the other."""
+    if not get("side"):
+        return st.container(), st.container()
+    st.html(SPLIT_CSS)
+    with st.container(key="tokenize-split"):
+        return tuple(st.columns([2, 3], gap="medium"))
 
 
 def no_tokenizer_yet() -> bool:
@@ -323,13 +362,31 @@ def tokens(a: Analysis, *, highlight: int | None) -> None:
             "to send, to draw and to scroll, for you and everyone sharing this server. "
             "The ids, the most frequent tokens and Compare still cover the whole text."
         )
-    st.html(TOKENIZE_CSS + tokens_markup(get("tokenizer"), text, a, show_ws=get("show_ws"), highlight=highlight))
+    limit = None if showing_all() else max(CHIP_LIMIT, -1 if highlight is None else highlight + 1)
+    st.html(TOKENIZE_CSS + tokens_markup(get("tokenizer"), text, a, show_ws=get("show_ws"), highlight=highlight,
+                                         ids=get("show_ids"), limit=limit))
+    if limit is not None and len(a.spans) > limit:
+        more = len(a.spans) - limit
+        st.caption(f"Showing the first {limit:,} of {len(a.spans):,} tokens ({more:,} more), "
+                   "so a long paste appears at once.")
+        st.button(f"Show all {len(a.spans):,} tokens", key=W + "show_all", on_click=_show_all,
+                  icon=":material/unfold_more:",
+                  help="Draws every token of the text. A long text takes the browser a few seconds.")
     st.caption(
         "Each coloured chip is one token; neighbours always differ in colour and every chip has a "
-        "border. Hover over a chip for its id, bytes and rank. Italic chips such as <E4><BD> are "
-        "tokens that hold only part of a character (shown as bytes); bold chips are special tokens; "
-        "dashed chips have no id."
+        "border. Tap or click a chip (or Tab to it) for its id, bytes and rank. Italic chips such as "
+        "<E4><BD> are tokens that hold only part of a character (shown as bytes); bold chips are "
+        "special tokens; dashed chips have no id."
     )
+
+
+def _show_all() -> None:
+    st.session_state[K + "show_all_for"] = _signature()
+
+
+def showing_all() -> bool:
+    """Whether Show all was pressed for this text (a new text starts short again)."""
+    return st.session_state.get(K + "show_all_for") == _signature()
 
 
 # ---- views --------------------------------------------------------------------------------
@@ -342,8 +399,10 @@ def panel_selector() -> str:
 def view_ids(a: Analysis) -> None:
     tok = tokenizer_for(get("tokenizer"))
     ids = ["?" if i is None else str(i) for i in a.ids]
-    shown = ids[:IDS_SHOWN_LIMIT]
-    st.markdown(f"**{a.n_tokens:,} token ids**" + (f" (the first {len(shown):,} shown)" if len(ids) > len(shown) else ""))
+    shown = ids[:IDS_SHOWN_LIMIT if showing_all() else min(CHIP_LIMIT, IDS_SHOWN_LIMIT)]
+    more = "" if showing_all() or len(shown) >= IDS_SHOWN_LIMIT else "; **Show all** above shows more"
+    st.markdown(f"**{a.n_tokens:,} token ids**"
+                + (f" (the first {len(shown):,} shown{more}; the download holds all)" if len(ids) > len(shown) else ""))
     st.code(", ".join(shown), language=None, wrap_lines=True, height=200 if len(shown) > 300 else "content")
     st.download_button(
         "Download all ids (JSON)", json.dumps([i for i in a.ids]), file_name=f"{tok.name}_ids.json".replace(" ", "_"),
