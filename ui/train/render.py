@@ -100,6 +100,25 @@ table.tp-table tr.now td:first-child { box-shadow: inset 6px 0 0 #D55E00; }
 .tp-fb.bad { border-color: #C0392B; background: rgba(192, 57, 43, .08); }
 .tp-fb .bpe-tokens { font-size: 1.15rem; }
 .tp-option { margin: .1em 0; }
+table.tp-table tr.gone td { opacity: .8; }
+table.tp-table tr.gone td:first-child .bpe-tokens > span { text-decoration: line-through; border-style: dashed; }
+.tp-d.gone { color: #555; }
+.tp-effect { margin: .1rem 0 .3rem 0; }
+.tp-effect-head { margin-bottom: .15rem; }
+.tp-exs { display: flex; flex-wrap: wrap; gap: .1rem 2rem; }
+.tp-ex { max-width: 100%; }
+.tp-ex .tp-arrow { margin: 0 .2em; }
+.tp-effect .bpe-tokens { font-size: 1.05rem; line-height: 1.9; }
+.tp-effect.present, .tp-effect.present .bpe-tokens { font-size: 1.35rem; }
+.bpe-tok.tp-part { outline: 2px dashed #D55E00; outline-offset: 1px; }
+/* The pair's two chips join into one: the new chip starts wide, spaced and ringed, and
+   closes up. No motion for readers who ask for less (prefers-reduced-motion). */
+.bpe-tok.tp-join { animation: tp-join .7s ease-out both; }
+@keyframes tp-join {
+  from { letter-spacing: .7em; padding-left: .5em; padding-right: .1em; box-shadow: 0 0 0 5px rgba(213, 94, 0, .35); }
+  to { letter-spacing: normal; box-shadow: 0 0 0 0 rgba(213, 94, 0, 0); }
+}
+@media (prefers-reduced-motion: reduce) { .bpe-tok.tp-join { animation: none; } }
 </style>
 """
 
@@ -451,11 +470,16 @@ def merge_list_html(view: RunView, k: int, *, window: int = MERGES_SHOWN, presen
 
 
 def merge_row_label(view: RunView, rank: int) -> str:
-    """One merge as plain text for the merge list's buttons: `4. l + o → lo (7)`."""
+    """One merge as plain text for the merge list's buttons.
+
+    >>> from bpe_core import WordTable, TrainerSettings, train
+    >>> merge_row_label(RunView(train(WordTable.from_word_counts("low 5\\nlower 2"), TrainerSettings(merges=2))), 1)
+    '1 · l + o → lo  (7, 2-way tie)'
+    """
     ev = view.run.events[rank - 1]
-    again = ", again" if not ev.is_new_token else ""
+    again = ", made before" if not ev.is_new_token else ""
     tie = f", {ev.tie_count}-way tie" if ev.tie_count > 1 else ""
-    return f"{rank}. {pair_label(view, ev.pair)} → {view.label(ev.token_id)} ({ev.count}{tie}{again})"
+    return f"{rank} · {pair_label(view, ev.pair)} → {view.label(ev.token_id)}  ({ev.count}{tie}{again})"
 
 
 def merge_window(k: int, window: int = MERGES_SHOWN) -> range:
@@ -552,7 +576,8 @@ def vocab_summary(view: RunView, k: int) -> str:
     in_use = run.tokens_in_use(k)
     retired = len(run.retired_tokens(k))
     again = sum(1 for ev in run.events[:k] if not ev.is_new_token)
-    parts = [f"{size:,} tokens: {run.base_size:,} base symbols + {merged:,} merged tokens."]
+    parts = [f"{size:,} tokens: {run.base_size:,} base symbol{'s' if run.base_size != 1 else ''} + "
+             f"{merged:,} merged token{'s' if merged != 1 else ''}."]
     if again:
         parts.append(f"{again} merge{'s' if again != 1 else ''} re-made a token that already existed, adding nothing.")
     unused_base = run.base_size - len(view.base_in_corpus)
@@ -583,9 +608,15 @@ def vocab_html(view: RunView, k: int) -> str:
     merged = list(range(run.base_size, run.vocab_size(k)))
     hidden = max(0, len(merged) - MERGED_TOKENS_SHOWN)
     merged = merged[hidden:]
-    out = ['<div class="tp tp-vocab">', f'<div class="tp-group">Base symbols ({len(base)} in the corpus)</div>',
+    gone = sum(1 for t in base if t in retired)
+    head = f"Base symbols ({len(base)} in the corpus at step 0"
+    head += f"; {gone} struck through: no longer in the corpus)" if gone else ")"
+    out = ['<div class="tp tp-vocab">', f'<div class="tp-group">{head}</div>',
            chips_inline(view, base, [classes(t) for t in base])]
-    out.append(f'<div class="tp-group">Merged tokens ({run.vocab_size(k) - run.base_size})</div>')
+    n_merged = run.vocab_size(k) - run.base_size
+    gone_m = sum(1 for t in range(run.base_size, run.vocab_size(k)) if t in retired)
+    head = f"Merged tokens ({n_merged}" + (f"; {gone_m} struck through: used up by later merges)" if gone_m else ")")
+    out.append(f'<div class="tp-group">{head}</div>')
     if merged:
         if hidden:
             out.append(f'<div class="tp-note">The latest {len(merged)} (ids {merged[0]} to {merged[-1]}):</div>')

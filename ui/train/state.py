@@ -72,7 +72,7 @@ PROGRESS_FROM = 20_000
 DEFAULTS: dict[str, Any] = {
     SOURCE: "preset", PRESET: DEFAULT_PRESET, TEXT: DEFAULT_TEXT, WORDS: DEFAULT_WORDS,
     UPLOAD_TEXT: None, UPLOAD_NAME: "", UPLOAD_KIND: "text", UPLOAD_ERROR: None,
-    STEP: 0, PLAYING: False, SPEED: "normal", LAYOUT: "normal", MODE: "explore", HIDE_COUNTS: False,
+    STEP: 0, PLAYING: False, SPEED: "normal", LAYOUT: "normal", MODE: "explore", HIDE_COUNTS: True,
     ERROR: None, RESET_STEP: False, PENDING_STEP: None, LINK_PROBLEMS: (),
 }
 
@@ -280,6 +280,25 @@ def on_reset() -> None:
     if ss[PLAYING]:
         ss[PLAYING], ss[APP_RERUN] = False, True
     set_step(0)
+
+
+def on_goto(k: int) -> None:
+    """A row of the merge list: go to that merge's step (play stops)."""
+    interaction()
+    if ss[PLAYING]:
+        ss[PLAYING], ss[APP_RERUN] = False, True
+    set_step(k)
+
+
+def on_skip(key: str, k: int) -> None:
+    """Predict mode's Skip: the question at step k counts as skipped, then the merge."""
+    interaction()
+    view = current_view()
+    if view.key != key or ss[STEP] != k or k >= view.steps:
+        return
+    if (key, k) not in ss[RESULTS]:
+        record_answer(key, k, {"pair": "skipped", "picked": None, "split": None})
+    set_step(k + 1)
 
 
 def on_jump(widget_key: str) -> None:
