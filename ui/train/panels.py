@@ -41,15 +41,16 @@ EOW_LABELS = {"none": "none", "separate": "separate marker", "attached": "attach
 STOP_LABELS = {"merges": "a number of merges", "vocab": "a vocabulary size"}
 
 PREDICT_NOTE = "train.predict_note"
-#: Rows of the pair table and the merge list in the presentation view.
-PRESENT_ROWS = 10
+#: Rows of the pair table and the merge list in the presentation view (they fit 1920x1080
+#: with the bar, the sentence and the corpus).
+PRESENT_ROWS = 8
 
 PRESENT_CSS = """
 <style>
 .stMainBlockContainer h3 { font-size: 2.1rem; }
 .stMainBlockContainer .stButton button p { font-size: 1.3rem; }
 .stMainBlockContainer .stSlider [data-testid="stWidgetLabel"] p { font-size: 1.4rem; }
-.stMainBlockContainer { padding-top: 3rem; }
+.stMainBlockContainer { padding-top: 4.5rem; }
 </style>
 """
 
@@ -57,19 +58,24 @@ PRESENT_CSS = """
 #: Keyed containers: Streamlit gives them the class `st-key-<key>`, which BAR_CSS styles.
 BAR_KEY = "train_w_bar"
 NAV_KEY = "train_w_merge_nav"
+BUTTONS_KEY = "train_w_buttons"
 
 BAR_CSS = f"""
 <style>
 div:has(> .st-key-{BAR_KEY}) {{ position: sticky; top: 3.75rem; z-index: 50; }}
-/* the strip above the bar, under the page header, is painted too: nothing shows through */
-.st-key-{BAR_KEY} {{ box-shadow: 0 -3.75rem 0 0 var(--tp-bg, #fff); }}
+/* On a phone the bar would cover half the screen: it scrolls with the page there. */
+@media (max-width: 640px) {{ div:has(> .st-key-{BAR_KEY}) {{ position: static; }} }}
+.st-key-{BUTTONS_KEY} .stSlider {{ min-width: 14rem; }}
+.st-key-{BUTTONS_KEY} > div:has(.stSlider) {{ flex: 1 1 14rem; }}
 .st-key-{BAR_KEY} {{ background: var(--tp-bg, #fff); padding: .3rem 0 .4rem 0;
   border-bottom: 1px solid rgba(128,128,128,.35); }}
-@media (prefers-color-scheme: dark) {{ .st-key-{BAR_KEY} {{ --tp-bg: #0e1117; }} }}
+/* The bar sticks under the page header: the header is painted, so nothing shows through. */
+header[data-testid="stHeader"] {{ background: var(--tp-bg, #fff); }}
+@media (prefers-color-scheme: dark) {{ .st-key-{BAR_KEY}, header[data-testid="stHeader"] {{ --tp-bg: #0e1117; }} }}
 .st-key-{NAV_KEY} button {{ justify-content: flex-start; min-height: 1.9rem; padding: .1rem .5rem;
   border-bottom: 1px solid rgba(128,128,128,.25); border-radius: 4px; }}
 .st-key-{NAV_KEY} button > div {{ justify-content: flex-start; width: 100%; }}
-.st-key-{NAV_KEY} button p {{ font-size: .95rem; text-align: left; overflow-wrap: anywhere;
+.stMainBlockContainer .st-key-{NAV_KEY} .stButton button p {{ font-size: 1rem; text-align: left; overflow-wrap: anywhere;
   font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }}
 </style>
 """
@@ -285,26 +291,27 @@ def _controls(view: RunView, k: int, predicting: bool) -> None:
     playing = ss[state.PLAYING]
     # Predict mode: Step waits for an answer; until then it is "Skip" (marked skipped).
     asking = predicting and k < n and (view.key, k) not in ss[state.RESULTS]
-    cols = st.columns([1.05, 1.1, 1.15, 1.1, 3.6], vertical_alignment="bottom")
-    cols[0].button("Reset", icon=":material/first_page:", key="train_w_btn_reset", on_click=state.on_reset, disabled=k == 0 and not playing,
-                   width="stretch", help="Back to step 0 (no merges)")
-    cols[1].button("Back", icon=":material/navigate_before:", key="train_w_btn_back", on_click=state.on_step_back, disabled=k == 0,
-                   width="stretch", shortcut="Left", help="One merge back (replayed, not retrained)")
+    # One row that wraps on a phone (columns would stack the buttons one per line).
+    row = st.container(horizontal=True, vertical_alignment="bottom", gap="small", key=BUTTONS_KEY)
+    row.button("Reset", icon=":material/first_page:", key="train_w_btn_reset", on_click=state.on_reset, disabled=k == 0 and not playing,
+               help="Back to step 0 (no merges)")
+    row.button("Back", icon=":material/navigate_before:", key="train_w_btn_back", on_click=state.on_step_back, disabled=k == 0,
+               shortcut="Left", help="One merge back (replayed, not retrained)")
     if asking:
-        cols[2].button("Skip", icon=":material/skip_next:", icon_position="right", key="train_w_btn_step",
-                       on_click=state.on_skip, args=(view.key, k), type="secondary", width="stretch", shortcut="Right",
-                       help="Skip this question (the score counts it as skipped) and do the merge")
+        row.button("Skip", icon=":material/skip_next:", icon_position="right", key="train_w_btn_step",
+                   on_click=state.on_skip, args=(view.key, k), type="secondary", shortcut="Right",
+                   help="Skip this question (the score counts it as skipped) and do the merge")
     else:
-        cols[2].button("Step", icon=":material/navigate_next:", icon_position="right", key="train_w_btn_step", on_click=state.on_step_forward, disabled=k >= n,
-                       type="primary", width="stretch", shortcut="Right", help="Do the next merge")
-    cols[3].button("Pause" if playing else "Play", icon=":material/pause:" if playing else ":material/play_arrow:", key="train_w_btn_play", on_click=state.on_play_pause,
-                   disabled=(n == 0) or (predicting and not playing), width="stretch",
-                   help=_play_help(view, playing, predicting))
+        row.button("Step", icon=":material/navigate_next:", icon_position="right", key="train_w_btn_step", on_click=state.on_step_forward, disabled=k >= n,
+                   type="primary", shortcut="Right", help="Do the next merge")
+    row.button("Pause" if playing else "Play", icon=":material/pause:" if playing else ":material/play_arrow:", key="train_w_btn_play", on_click=state.on_play_pause,
+               disabled=(n == 0) or (predicting and not playing), help=_play_help(view, playing, predicting))
     if n > 0:
         wk = _w("step")
         ss[wk] = k
-        cols[4].slider(f"Step {k} of {n}", min_value=0, max_value=n, key=wk, on_change=state.on_jump, args=(wk,),
-                       help="Jump to any step: the page replays the first k merges, it never retrains.")
+        row.slider(f"Step {k} of {n}", min_value=0, max_value=n, key=wk, on_change=state.on_jump, args=(wk,),
+                   width="stretch",
+                   help="Jump to any step: the page replays the first k merges, it never retrains.")
 
 
 def _explore_view(view: RunView, k: int, present: bool) -> None:
@@ -312,7 +319,7 @@ def _explore_view(view: RunView, k: int, present: bool) -> None:
     rows = PRESENT_ROWS if present else None
     window = PRESENT_ROWS if present else render.MERGES_SHOWN
     if present:
-        c_pairs, c_merges, c_corpus = st.columns([1.15, 0.85, 1.3], gap="medium")
+        c_pairs, c_merges, c_corpus = st.columns([1.3, 0.8, 1.2], gap="medium")
     else:
         c_pairs, c_merges = st.columns([1.25, 1], gap="large")
     with c_pairs:

@@ -81,7 +81,7 @@ table.tp-table tr.now td:first-child { box-shadow: inset 6px 0 0 #D55E00; }
 .tp-d { font-weight: 700; white-space: nowrap; }
 .tp-d.new { color: #007A52; } .tp-d.up { color: #007A52; } .tp-d.down { color: #C0392B; }
 .tp-note { font-size: .9em; opacity: .85; margin-top: .3em; }
-.tp-words { display: grid; grid-template-columns: repeat(auto-fill, minmax(15em, 1fr)); gap: .35em .8em; }
+.tp-words { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(15em, 100%), 1fr)); gap: .35em .8em; }
 .tp-word { padding: .15em .4em; border: 1px solid rgba(128,128,128,.3); border-radius: 6px; }
 .tp-word.long { grid-column: 1 / -1; }
 .tp-word.changed { border: 2px solid #D55E00; background: rgba(213, 94, 0, .08); }
@@ -92,8 +92,9 @@ table.tp-table tr.now td:first-child { box-shadow: inset 6px 0 0 #D55E00; }
 .tp.present { font-size: 1.3rem; }
 .tp.present .bpe-tokens { font-size: 1.6rem; line-height: 1.9; }
 .tp.present .tp-barbox { width: 4em; }
+.tp.present table.tp-table .bpe-tokens { font-size: 1.35rem; line-height: 1.5; }
 .tp.present table.tp-table td, .tp.present table.tp-table th { padding: 2px 6px; }
-.tp.present .tp-words { grid-template-columns: repeat(auto-fill, minmax(18em, 1fr)); }
+.tp.present .tp-words { grid-template-columns: repeat(auto-fill, minmax(min(18em, 100%), 1fr)); }
 .tp-sentence.present, .tp-sentence.present .bpe-tokens { font-size: 1.6rem; }
 .tp-fb { font-size: 1.15rem; line-height: 2.0; padding: .4rem 1rem; border-left: 6px solid; border-radius: 4px; margin: .3rem 0; }
 .tp-fb.ok { border-color: #009E73; background: rgba(0, 158, 115, .10); }
@@ -367,13 +368,11 @@ def pair_section_html(view: RunView, k: int, *, present: bool = False, max_rows:
     """The heading and the pair table after merge k (the table merge k+1 is picked
     from), merge k's changes marked, merge k+1's winner and ties badged."""
     nxt = k + 1
-    if k == 0:
-        title = "Pair counts now: merge 1 is picked from these"
-    elif k < view.steps:
-        title = f"Pair counts after merge {k}: merge {nxt} is picked from these"
-    else:
-        title = f"Pair counts after merge {k} (the last)"
-    return (f'<div class="tp-h">{title}</div>'
+    title = f"Pair counts after merge {k}" if k else "Pair counts at step 0"
+    sub = (f"Merge {nxt} is picked from these." if k < view.steps else "The last merge: nothing is picked from these.")
+    if k:
+        sub += f" Change, new and gone: what merge {k} did."
+    return (f'<div class="tp-h">{title}</div><div class="tp-note tp-sub">{sub}</div>'
             + pair_table_html(view, nxt, reveal=k < view.steps, present=present, max_rows=max_rows,
                               winner_badge="merges next"))
 
