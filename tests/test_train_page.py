@@ -16,7 +16,10 @@ from streamlit.testing.v1 import AppTest
 
 from bpe_core import WordTable, train
 from ui.shared.state import GOTO_STEP_KEY
+from ui.shared.markdown import md_escape
+from ui.train import render as render
 from ui.train import state as state
+from ui.train.run_view import RunView
 from ui.train.config import Settings, build_word_table, load_presets, preset_corpus
 
 APP = "../app.py"
@@ -44,14 +47,24 @@ def all_html(at: AppTest) -> str:
     return "\n".join(h.value for h in at.html)
 
 
-def merge_rows(at: AppTest) -> list[tuple[int, str, str, str]]:
-    """(rank, left, right, token) of every row of the merge list on the page."""
-    rows = re.findall(r'data-rank="(\d+)" data-left="([^"]*)" data-right="([^"]*)" data-token="([^"]*)"', all_html(at))
-    return [(int(r), html.unescape(a), html.unescape(b), html.unescape(t)) for r, a, b, t in rows]
+NOW = "  ◀ now"
 
 
-def engine_rows(run, k: int) -> list[tuple[int, str, str, str]]:
-    return [(e.step, e.pair_text[0], e.pair_text[1], e.token) for e in run.events[:k]]
+def merge_rows(at: AppTest) -> list[tuple[int, str]]:
+    """(rank, label) of every row of the merge list on the page: its navigator buttons
+    (`train_w_goto_<rank>`), the current one's "now" mark taken off."""
+    rows = []
+    for b in at.button:
+        m = re.fullmatch(r"train_w_goto_(\d+)", b.key or "")
+        if m:
+            rows.append((int(m.group(1)), b.label.removesuffix(NOW)))
+    return rows
+
+
+def engine_rows(run, k: int) -> list[tuple[int, str]]:
+    """The same rows from the engine's run: render.merge_row_label of each merge."""
+    view = RunView(run)
+    return [(e.step, md_escape(render.merge_row_label(view, e.step))) for e in run.events[:k]]
 
 
 def step_of(at: AppTest) -> int:
@@ -74,7 +87,7 @@ def test_opens_on_sennrich_at_step_0():
     run = engine_run()
     assert step_of(at) == 0
     assert at.session_state[state.PRESET] == "sennrich"
-    assert "No merges yet." in all_html(at)
+    assert "No merges yet." in " ".join(c.value for c in at.caption)
     assert "Step 0 of 10" in at.slider(key="train_w_step").label
     # the pair table before merge 1, in the engine's order
     rows = re.findall(r'<tr class="[^"]*" data-pair="([^"]*)"', all_html(at))

@@ -246,8 +246,8 @@ def test_pair_table_marks_winner_ties_and_changes():
     assert out.count('class="win"') == 1 and out.count('class="tie"') == 2
     assert 'data-pair="e + s"' in out and "tp-d" not in out  # nothing changed before merge 1
     out3 = render.pair_table_html(view, 3)
-    # merge 2 (es + t) changed counts: est + </w> is new, es + t is gone
-    assert "new</span>" in out3 and "Gone since the last merge" in out3
+    # merge 2 (es + t) changed counts: est + </w> is new, es + t is gone (a struck row)
+    assert "new</span>" in out3 and 'data-gone="es + t"' in out3 and "gone</span>" in out3
     hidden = render.pair_table_html(view, 1, reveal=False, hide_counts=True)
     assert 'class="win"' not in hidden and "tp-bar" not in hidden and ">?<" in hidden
 

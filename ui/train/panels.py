@@ -338,27 +338,21 @@ def _explore_view(view: RunView, k: int, present: bool) -> None:
         _corpus(view, k, present)
 
 
-#: Longest merge-list label (a token without a pre-tokenizer can be very long).
-NAV_LABEL_CHARS = 60
-
-
 def _merge_nav(view: RunView, k: int, window: int) -> None:
     """The merge list as a navigator: one button per merge (keyboard: Tab, Enter), the
     current one marked; a click jumps to that step."""
     st.html('<div class="tp-h">Merge list</div>')
     if k == 0:
-        st.caption("No merges yet: Step makes the first.")
+        st.caption("No merges yet. Step makes the first.")
         return
     ranks = render.merge_window(k, window)
     with st.container(key=NAV_KEY, gap=None):
         for r in ranks:
             label = render.merge_row_label(view, r)
-            if len(label) > NAV_LABEL_CHARS:
-                label = label[: NAV_LABEL_CHARS - 1] + "…"
             st.button(md_escape(label + ("  ◀ now" if r == k else "")), key=f"train_w_goto_{r}",
                       type="primary" if r == k else "tertiary", on_click=state.on_goto, args=(r,), width="stretch")
     first = ranks[0]
-    st.caption(f"Click a merge to go to its step. " + (f"Merges {first} to {k} of {k} so far." if first > 1 else ""))
+    st.caption("Click a merge to go to its step. " + (f"Merges {first} to {k} of {k} so far." if first > 1 else ""))
 
 
 def _corpus(view: RunView, k: int, present: bool) -> None:

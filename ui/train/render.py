@@ -404,10 +404,12 @@ def merge_effect_html(view: RunView, k: int, *, present: bool = False, examples:
     """Merge k's own effect: how many places it merged, the corpus's change in tokens,
     and a few of the words it changed before and after (the most frequent first), the
     pair's two chips joining into the new one (a short CSS animation, none when the
-    reader asks for reduced motion). Empty at step 0.
+    reader asks for reduced motion). At step 0, what will appear here.
     """
+    cls = "tp tp-effect present" if present else "tp tp-effect"
     if k == 0:
-        return ""
+        return (f'<div class="{cls}" data-merge="0"><div class="tp-effect-head">No merge yet: after each Step, '
+                "the words the merge changed appear here, before and after.</div></div>")
     run = view.run
     ev = run.events[k - 1]
     before_len, after_len = run.corpus_length(k - 1), run.corpus_length(k)
@@ -416,7 +418,7 @@ def merge_effect_html(view: RunView, k: int, *, present: bool = False, examples:
     counts = run.words.counts
     shown = heapq.nsmallest(examples, changed, key=lambda w: (-counts[w], w))
     nwords = len(changed)
-    head = (f'<b>{places:,} place{"s" if places != 1 else ""} merged</b>, corpus &minus;{before_len - after_len:,} '
+    head = (f'<strong>{places:,} place{"s" if places != 1 else ""} merged</strong>, corpus &minus;{before_len - after_len:,} '
             f"token{'s' if before_len - after_len != 1 else ''} ({before_len:,} &rarr; {after_len:,}), "
             f"in {nwords:,} distinct word{'s' if nwords != 1 else ''}")
     rows = []
@@ -429,7 +431,6 @@ def merge_effect_html(view: RunView, k: int, *, present: bool = False, examples:
                     f'<span class="cnt">&times;{counts[w]:,}</span></div>')
     more = nwords - len(shown)
     note = f'<div class="tp-note">…and {more:,} more word{"s" if more != 1 else ""}.</div>' if more > 0 else ""
-    cls = "tp tp-effect present" if present else "tp tp-effect"
     return (f'<div class="{cls}" data-merge="{k}"><div class="tp-effect-head">What merge {k} did: {head}.</div>'
             f'<div class="tp-exs">{"".join(rows)}</div>{note}</div>')
 
@@ -468,8 +469,12 @@ def merge_list_html(view: RunView, k: int, *, window: int = MERGES_SHOWN, presen
     return "".join(out)
 
 
-def merge_row_label(view: RunView, rank: int) -> str:
-    """One merge as plain text for the merge list's buttons.
+#: Longest merge-list label (a token without a pre-tokenizer can be very long).
+MERGE_LABEL_CHARS = 60
+
+
+def merge_row_label(view: RunView, rank: int, max_chars: int = MERGE_LABEL_CHARS) -> str:
+    """One merge as plain text for the merge list's buttons (cut to `max_chars`).
 
     >>> from bpe_core import WordTable, TrainerSettings, train
     >>> merge_row_label(RunView(train(WordTable.from_word_counts("low 5\\nlower 2"), TrainerSettings(merges=2))), 1)
@@ -478,7 +483,8 @@ def merge_row_label(view: RunView, rank: int) -> str:
     ev = view.run.events[rank - 1]
     again = ", made before" if not ev.is_new_token else ""
     tie = f", {ev.tie_count}-way tie" if ev.tie_count > 1 else ""
-    return f"{rank} · {pair_label(view, ev.pair)} → {view.label(ev.token_id)}  ({ev.count}{tie}{again})"
+    label = f"{rank} · {pair_label(view, ev.pair)} → {view.label(ev.token_id)}  ({ev.count}{tie}{again})"
+    return label if len(label) <= max_chars else label[: max_chars - 1] + "…"
 
 
 def merge_window(k: int, window: int = MERGES_SHOWN) -> range:
