@@ -660,3 +660,22 @@ def test_crlf_paste_and_upload_count_like_the_command_line(tmp_path):
     at.get("file_uploader")[0].upload("win.txt", crlf.encode(), "text/plain").run()
     assert any("3 Windows line endings" in w.value for w in at.warning)
     assert [e.corpus_length for e in at.session_state["shared.run"].events] == [e["corpus_length"] for e in cli_events]
+
+
+def test_a_stale_slider_echo_does_not_step_play_backwards():
+    """While playing, the browser may send the slider's previous value (a tick cut short
+    by the next one); that is not a jump. A real jump still works."""
+    at = open_train()
+    at.slider(key="train_w_step").set_value(4).run()
+    at.session_state[state.PLAYING] = True
+    state_ss = state.ss
+    try:
+        state.ss = at.session_state
+        at.session_state["train_w_step"] = 3
+        state.on_jump("train_w_step")
+        assert at.session_state[state.STEP] == 4
+        at.session_state["train_w_step"] = 8
+        state.on_jump("train_w_step")
+        assert at.session_state[state.STEP] == 8
+    finally:
+        state.ss = state_ss

@@ -302,8 +302,14 @@ def on_skip(key: str, k: int) -> None:
 
 
 def on_jump(widget_key: str) -> None:
+    """The slider moved. While playing, a value one step behind is the browser's echo
+    of a tick whose drawing a newer tick cut short (the slider still shows the previous
+    step), not a jump: taking it would step play backwards."""
     interaction()
-    set_step(int(ss[widget_key]))
+    value = int(ss[widget_key])
+    if ss[PLAYING] and ss[STEP] - 1 <= value <= ss[STEP]:
+        return
+    set_step(value)
 
 
 def on_play_pause() -> None:
