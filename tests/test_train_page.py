@@ -580,10 +580,14 @@ def test_control_bar_holds_the_buttons_slider_and_sentence_and_settings_collapse
     assert any("tp-sentence" in h.value for h in bar.html)
     assert "position: sticky" in " ".join(h.value for h in at.html)
     # a run exists: the corpus and settings are folded away; an upload waiting for its file opens them
-    assert at.expander[0].label.startswith("**Corpus and settings**")
+    assert at.expander[0].label == "**Corpus and settings**"
     assert at.expander[0].proto.expanded is False
     at.radio(key="train_w_source").set_value("upload").run()
     assert at.expander[0].proto.expanded is True
+    at.radio(key="train_w_source").set_value("text").run()  # editing: the box stays open...
+    assert at.expander[0].proto.expanded is True
+    click(at, "train_w_btn_step")  # ...until the reader steps
+    assert at.expander[0].proto.expanded is False
     # the slider's number keeps its size in the presentation view (it overlapped the track)
     at.toggle(key="train_w_present").set_value(True).run()
     css = " ".join(h.value for h in at.html)

@@ -31,7 +31,7 @@ from ui.train import state as state
 from ui.train.run_view import RunView
 from ui.shared.state import persist, sidebar_caption
 from ui.train.config import (
-    MAX_MERGES, SHARE_TEXT_LIMIT, SOURCE_LABELS, SOURCES, UPLOAD_LIMIT_MB, describe, load_presets,
+    MAX_MERGES, SHARE_TEXT_LIMIT, SOURCE_LABELS, SOURCES, UPLOAD_LIMIT_MB, load_presets,
 )
 
 ss = st.session_state
@@ -91,12 +91,14 @@ def _w(name: str) -> str:
 def inputs_panel(view: RunView) -> None:
     """The corpus and the settings, in an expander that stays closed while a run is on
     screen and nothing needs attention (so the step controls sit in the first viewport);
-    it opens for an error or an upload still waiting for its file."""
-    corpus, s = state.active_corpus()
+    it opens for an error or an upload still waiting for its file, stays open while the
+    reader edits, and folds at the next full rerun after they step."""
     waiting = ss[state.SOURCE] == "upload" and ss[state.UPLOAD_TEXT] is None
-    needs = bool(ss[state.ERROR]) or waiting or bool(ss[state.UPLOAD_ERROR])
-    label = f"**Corpus and settings**: {md_escape(describe(corpus, s))}"
-    with st.expander(label, expanded=needs, icon=":material/tune:"):
+    needs = bool(ss[state.ERROR]) or waiting or bool(ss[state.UPLOAD_ERROR]) or ss.get(state.EDITING, False)
+    # A fixed label: the browser keeps the box open while the reader edits (a label that
+    # named the corpus would change with each edit and fold the box mid-typing); the
+    # sidebar names the run.
+    with st.expander("**Corpus and settings**", expanded=needs, icon=":material/tune:"):
         _corpus_inputs()
         _settings_inputs()
         if ss[state.ERROR]:

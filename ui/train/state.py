@@ -61,6 +61,7 @@ RESULTS = "train.results"    # predict mode: (run key, step) -> {"pair": grade, 
 SKIP_TICK = "train.skip_tick"
 APP_RERUN = "train.app_rerun"
 END_PENDING = "train.end_pending"  # play reached the end; the next tick stops the timer
+EDITING = "train.editing"    # the reader is changing the corpus or settings: keep them open
 
 SETTING = "train.s."         # + a Settings field name
 
@@ -73,7 +74,7 @@ DEFAULTS: dict[str, Any] = {
     SOURCE: "preset", PRESET: DEFAULT_PRESET, TEXT: DEFAULT_TEXT, WORDS: DEFAULT_WORDS,
     UPLOAD_TEXT: None, UPLOAD_NAME: "", UPLOAD_KIND: "text", UPLOAD_ERROR: None,
     STEP: 0, PLAYING: False, SPEED: "normal", LAYOUT: "normal", MODE: "explore", HIDE_COUNTS: True,
-    ERROR: None, RESET_STEP: False, PENDING_STEP: None, LINK_PROBLEMS: (),
+    ERROR: None, RESET_STEP: False, PENDING_STEP: None, LINK_PROBLEMS: (), EDITING: False,
 }
 
 
@@ -253,9 +254,11 @@ def step() -> int:
     return ss[STEP]
 
 
-def interaction() -> None:
-    """Every callback: this rerun comes from the user, not the play timer."""
+def interaction(*, editing: bool = False) -> None:
+    """Every callback: this rerun comes from the user, not the play timer. `editing`:
+    the corpus or a setting changed (the settings stay open); stepping folds them."""
     ss[SKIP_TICK] = True
+    ss[EDITING] = editing
 
 
 def set_step(k: int) -> None:
@@ -353,7 +356,7 @@ def take_app_rerun() -> bool:
 
 # ---- inputs --------------------------------------------------------------------------------
 def on_source(widget_key: str) -> None:
-    interaction()
+    interaction(editing=True)
     stop_playing()
     ss[SOURCE] = ss[widget_key]
     ss[RESET_STEP] = True
@@ -363,7 +366,7 @@ def on_source(widget_key: str) -> None:
 
 def on_preset(widget_key: str) -> None:
     """A new preset brings its own default settings and starts at step 0."""
-    interaction()
+    interaction(editing=True)
     stop_playing()
     ss[PRESET] = ss[widget_key]
     set_settings(load_presets()[ss[PRESET]].settings)
@@ -371,7 +374,7 @@ def on_preset(widget_key: str) -> None:
 
 
 def on_corpus_text(widget_key: str, store_key: str) -> None:
-    interaction()
+    interaction(editing=True)
     stop_playing()
     ss[store_key] = ss[widget_key]
     ss[RESET_STEP] = True
@@ -380,7 +383,7 @@ def on_corpus_text(widget_key: str, store_key: str) -> None:
 def on_setting(widget_key: str, name: str) -> None:
     """A setting changed: retrain (cached); the step stays where it was if it exists, so
     a student can flip the tie rule at step 4 and compare."""
-    interaction()
+    interaction(editing=True)
     stop_playing()
     value = ss[widget_key]
     if name in ("merges", "vocab_size", "min_count") and value is not None:
@@ -408,7 +411,7 @@ def handle_upload(data: bytes | None, name: str) -> str | None:
 
 
 def on_upload(widget_key: str) -> None:
-    interaction()
+    interaction(editing=True)
     stop_playing()
     f = ss.get(widget_key)
     if f is not None:
@@ -416,7 +419,7 @@ def on_upload(widget_key: str) -> None:
 
 
 def on_upload_kind(widget_key: str) -> None:
-    interaction()
+    interaction(editing=True)
     ss[UPLOAD_KIND] = ss[widget_key]
     ss[RESET_STEP] = True
 
