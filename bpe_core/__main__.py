@@ -26,12 +26,13 @@ ALGORITHMS = ("bpe", "wordpiece", "unigram")
 MAX_TOKEN_TEXT = 50_000_000
 
 
-def _read(path: str) -> str:
+def _read(path: str, *, corpus: bool = True) -> str:
+    """A file's text; a training corpus (`corpus`) reads \\r\\n as \\n, as the app does."""
     try:
         data = Path(path).read_bytes()
     except OSError as exc:
         raise ValueError(f"Cannot read {path!r}: {exc.strerror}. Check the path.") from None
-    return decode_text_file(data, name=repr(path))
+    return decode_text_file(data, name=repr(path), unix_newlines=corpus)
 
 
 def _nonneg_int(text: str) -> int:
@@ -241,7 +242,7 @@ def cmd_train_wordpiece(args: argparse.Namespace) -> int:
 def cmd_encode(args: argparse.Namespace) -> int:
     from .formats import PipelineTokenizer, load_tokenizer, token_strings
 
-    text = args.text if args.text is not None else _read(args.file)
+    text = args.text if args.text is not None else _read(args.file, corpus=False)  # encode sees the bytes as they are
     if args.tokenizer in PRETRAINED:
         tok = load_pretrained(args.tokenizer)
     else:

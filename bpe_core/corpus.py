@@ -2,7 +2,10 @@
 
 Two ways in: raw text split by a pre-tokenizer (`WordTable.from_text`), or a word-count
 list such as Sennrich's toy corpus (`WordTable.from_word_counts("low 5\\nlower 2")`).
-Reading uploaded bytes as text lives here too, so every caller gets the same messages.
+Reading uploaded bytes as text lives here too, so every caller gets the same messages,
+and so does `normalize_newlines`: a training corpus reads Windows (\\r\\n) and old Mac
+(\\r) line endings as \\n, the way a browser's text box hands pasted text over, so the
+command line, an upload and a paste of the same text train the same merges.
 """
 from __future__ import annotations
 
@@ -11,7 +14,9 @@ from dataclasses import dataclass
 
 from .pretokenize import check_pretokenizer, piece_texts
 
-__all__ = ["WordTable", "parse_word_counts", "decode_text_file", "MAX_COUNT", "MAX_CORPUS_SYMBOLS"]
+__all__ = [
+    "WordTable", "parse_word_counts", "decode_text_file", "normalize_newlines", "MAX_COUNT", "MAX_CORPUS_SYMBOLS",
+]
 
 #: The largest count one word may have: a million million, far above any real corpus's
 #: word frequency. Bigger numbers would only overflow the 64-bit columns of the tables
@@ -190,13 +195,26 @@ def _is_int(text: str) -> bool:
     return body.isascii() and body.isdigit()
 
 
-def decode_text_file(data: bytes, name: str = "the file") -> str:
-    """Decode uploaded bytes as UTF-8 text, or raise ValueError saying how to fix it.
+def normalize_newlines(text: str) -> tuple[str, int]:
+    r"""`text` with every \r\n and lone \r made \n, and how many line endings changed.
 
-    A UTF-8 byte-order mark is dropped; NUL bytes mean a binary file.
+    >>> normalize_newlines("low\r\nlower\rnew\n")
+    ('low\nlower\nnew\n', 2)
+    """
+    if "\r" not in text:
+        return text, 0
+    n = text.count("\r")
+    return text.replace("\r\n", "\n").replace("\r", "\n"), n
 
-    >>> decode_text_file("héllo".encode())
-    'héllo'
+
+def decode_text_file(data: bytes, name: str = "the file", *, unix_newlines: bool = False) -> str:
+    r"""Decode uploaded bytes as UTF-8 text, or raise ValueError saying how to fix it.
+
+    A UTF-8 byte-order mark is dropped; NUL bytes mean a binary file. With
+    `unix_newlines` (a training corpus) line endings become \n (`normalize_newlines`).
+
+    >>> decode_text_file("héllo".encode()), decode_text_file(b"a\r\nb", unix_newlines=True)
+    ('héllo', 'a\nb')
     """
     if not isinstance(data, (bytes, bytearray)):
         raise TypeError(f"data must be bytes, not {type(data).__name__}")
@@ -213,4 +231,5 @@ def decode_text_file(data: bytes, name: str = "the file") -> str:
             f"{exc.start}). Save it as UTF-8 (most editors: 'Save as' -> encoding UTF-8) "
             "and upload it again."
         ) from None
-    return text.removeprefix("\ufeff")
+    text = text.removeprefix("\ufeff")
+    return normalize_newlines(text)[0] if unix_newlines else text

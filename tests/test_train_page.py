@@ -16,7 +16,10 @@ from streamlit.testing.v1 import AppTest
 
 from bpe_core import WordTable, train
 from ui.shared.state import GOTO_STEP_KEY
+from ui.shared.markdown import md_escape
+from ui.train import render as render
 from ui.train import state as state
+from ui.train.run_view import RunView
 from ui.train.config import Settings, build_word_table, load_presets, preset_corpus
 
 APP = "../app.py"
@@ -44,14 +47,24 @@ def all_html(at: AppTest) -> str:
     return "\n".join(h.value for h in at.html)
 
 
-def merge_rows(at: AppTest) -> list[tuple[int, str, str, str]]:
-    """(rank, left, right, token) of every row of the merge list on the page."""
-    rows = re.findall(r'data-rank="(\d+)" data-left="([^"]*)" data-right="([^"]*)" data-token="([^"]*)"', all_html(at))
-    return [(int(r), html.unescape(a), html.unescape(b), html.unescape(t)) for r, a, b, t in rows]
+NOW = "  ◀ now"
 
 
-def engine_rows(run, k: int) -> list[tuple[int, str, str, str]]:
-    return [(e.step, e.pair_text[0], e.pair_text[1], e.token) for e in run.events[:k]]
+def merge_rows(at: AppTest) -> list[tuple[int, str]]:
+    """(rank, label) of every row of the merge list on the page: its navigator buttons
+    (`train_w_goto_<rank>`), the current one's "now" mark taken off."""
+    rows = []
+    for b in at.button:
+        m = re.fullmatch(r"train_w_goto_(\d+)", b.key or "")
+        if m:
+            rows.append((int(m.group(1)), b.label.removesuffix(NOW)))
+    return rows
+
+
+def engine_rows(run, k: int) -> list[tuple[int, str]]:
+    """The same rows from the engine's run: render.merge_row_label of each merge."""
+    view = RunView(run)
+    return [(e.step, md_escape(render.merge_row_label(view, e.step))) for e in run.events[:k]]
 
 
 def step_of(at: AppTest) -> int:
@@ -74,7 +87,7 @@ def test_opens_on_sennrich_at_step_0():
     run = engine_run()
     assert step_of(at) == 0
     assert at.session_state[state.PRESET] == "sennrich"
-    assert "No merges yet." in all_html(at)
+    assert "No merges yet." in " ".join(c.value for c in at.caption)
     assert "Step 0 of 10" in at.slider(key="train_w_step").label
     # the pair table before merge 1, in the engine's order
     rows = re.findall(r'<tr class="[^"]*" data-pair="([^"]*)"', all_html(at))
@@ -257,6 +270,8 @@ def test_upload_a_text_file_and_read_it_as_words():
     at = open_train()
     at.radio(key="train_w_source").set_value("upload").run()
     assert "at most 2 MB" in at.get("file_uploader")[0].proto.label
+    # the browser refuses a bigger file too (the server takes 40 MB for the Tokenize page)
+    assert at.get("file_uploader")[0].proto.max_upload_size_mb == 2
     at.get("file_uploader")[0].upload("toy.txt", "aaabdaaabac".encode(), "text/plain").run()
     assert not at.exception and not at.error
     assert at.session_state["shared.run"].words.words == ("aaabdaaabac",)
@@ -537,3 +552,136 @@ def test_another_page_can_open_a_training_step():
     at.session_state[GOTO_STEP_KEY] = 999
     at.switch_page(PAGE).run()
     assert step_of(at) == 10
+
+
+# ---- issue 13: see each merge happen ---------------------------------------------------------
+def test_step_k_shows_merge_k_effect_and_the_table_after_it():
+    """At step 4 the page shows merge 4's own effect (the words it changed, before and
+    after, "7 places merged") and the pair table after merge 4, with merge 4's changes."""
+    at = open_train()
+    run = engine_run()
+    at.slider(key="train_w_step").set_value(4).run()
+    page = all_html(at)
+    ev = run.events[3]
+    assert f'data-merge="4"' in page and f"{ev.merged_occurrences} places merged" in page
+    assert re.findall(r'class="tp-ex" data-word="(\d+)"', page) == [str(w) for w in ev.changed_words]
+    view = RunView(run)
+    rows = re.findall(r'<tr class="[^"]*" data-pair="([^"]*)"', page)
+    assert rows == [html.escape(render.pair_label(view, p)) for p, _ in run.events[4].top_pairs]
+    assert "l + o" in re.findall(r'data-gone="([^"]*)"', page)
+    assert "Gone since the last merge" not in page
+    click(at, "train_w_btn_step")  # step 5: merge 5's effect now
+    assert 'data-merge="5"' in all_html(at) and 'data-merge="4"' not in all_html(at)
+
+
+def test_control_bar_holds_the_buttons_slider_and_sentence_and_settings_collapse():
+    at = open_train()
+    bar = at.main.get_by_key("train_w_bar")
+    assert {"train_w_btn_step", "train_w_btn_back", "train_w_btn_play"} <= {b.key for b in bar.button}
+    assert [s.key for s in bar.slider] == ["train_w_step"]
+    assert any("tp-sentence" in h.value for h in bar.html)
+    assert "position: sticky" in " ".join(h.value for h in at.html)
+    # a run exists: the corpus and settings are folded away; an upload waiting for its file opens them
+    assert at.expander[0].label == "**Corpus and settings**"
+    assert at.expander[0].proto.expanded is False
+    at.radio(key="train_w_source").set_value("upload").run()
+    assert at.expander[0].proto.expanded is True
+    at.radio(key="train_w_source").set_value("text").run()  # editing: the box stays open...
+    assert at.expander[0].proto.expanded is True
+    click(at, "train_w_btn_step")  # ...until the reader steps
+    assert at.expander[0].proto.expanded is False
+    # the slider's number keeps its size in the presentation view (it overlapped the track)
+    at.toggle(key="train_w_present").set_value(True).run()
+    css = " ".join(h.value for h in at.html)
+    assert ".stSlider p {" not in css and '.stSlider [data-testid="stWidgetLabel"] p' in css
+
+
+def test_a_merge_list_row_jumps_to_its_step():
+    at = open_train()
+    at.slider(key="train_w_step").set_value(6).run()
+    assert [r for r, _ in merge_rows(at)] == [1, 2, 3, 4, 5, 6]
+    assert at.button(key="train_w_goto_6").proto.type == "primary"  # the current step, marked
+    click(at, "train_w_goto_2")
+    assert step_of(at) == 2 and "Step 2 of 10" in at.slider(key="train_w_step").label
+    assert [r for r, _ in merge_rows(at)] == [1, 2]
+
+
+def test_predict_mode_hides_counts_and_step_waits_for_an_answer():
+    at = open_train()
+    at.toggle(key="train_w_predict").set_value(True).run()
+    table = all_html(at)
+    assert ">?<" in table and 'class="tp-bar"' not in table  # counts hidden by default
+    assert at.toggle(key="train_w_show_counts").value is False
+    step = at.button(key="train_w_btn_step")
+    assert step.label == "Skip" and not step.disabled
+    click(at, "train_w_btn_step")  # skip: the merge is done, the question is marked skipped
+    key = at.session_state[state.ACTIVE][0]
+    assert step_of(at) == 1 and at.session_state[state.RESULTS][(key, 0)]["pair"] == "skipped"
+    assert "Score: 0 of 1 pair right (1 skipped)." in " ".join(c.value for c in at.caption)
+    at.toggle(key="train_w_show_counts").set_value(True).run()  # the option to show them
+    assert 'class="tp-bar"' in all_html(at) and at.session_state[state.HIDE_COUNTS] is False
+    click(at, "train_w_btn_back")  # the skipped question says so
+    assert "Skipped:" in all_html(at) and at.button(key="train_w_btn_step").label == "Step"
+
+
+def test_play_tooltip_follows_its_state():
+    at = open_train()
+    assert at.button(key="train_w_btn_play").help.startswith("Step automatically")
+    click(at, "train_w_btn_play")
+    at.run()
+    assert at.button(key="train_w_btn_play").label == "Pause"
+    assert at.button(key="train_w_btn_play").help.startswith("Pause")
+
+
+def test_crlf_paste_and_upload_count_like_the_command_line(tmp_path):
+    """A CRLF text pasted (the browser sends \\n) and the same file on the command line
+    train the same merges; a CRLF text or upload reaching the page says it converted."""
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    crlf = "low lower\r\nnewest low\r\nwidest\r\n"
+    f = tmp_path / "crlf.txt"
+    f.write_bytes(crlf.encode())
+    cli = subprocess.run([sys.executable, "-m", "bpe_core", "train", "--text", str(f), "--pretokenizer", "gpt2",
+                          "--merges", "6", "--json"], cwd=Path(__file__).resolve().parent.parent,
+                         capture_output=True, text=True, timeout=120)
+    assert cli.returncode == 0, cli.stderr
+    cli_events = json.loads(cli.stdout)
+    at = open_train()
+    at.radio(key="train_w_source").set_value("text").run()
+    at.selectbox(key="train_w_pretokenizer").set_value("gpt2").run()
+    at.selectbox(key="train_w_end_of_word").set_value("none").run()
+    at.number_input(key="train_w_merges").set_value(6).run()
+    at.text_area(key="train_w_text").set_value(crlf.replace("\r\n", "\n")).run()  # what a browser sends
+    run = at.session_state["shared.run"]
+    assert [list(e.pair_text) for e in run.events] == [e["pair"] for e in cli_events]
+    assert [e.corpus_length for e in run.events] == [e["corpus_length"] for e in cli_events]
+    assert not any("line ending" in w.value for w in at.warning)
+    at.text_area(key="train_w_text").set_value(crlf).run()  # \r reaching the page (a script, a link)
+    assert any("3 Windows line endings" in w.value for w in at.warning)
+    assert [e.corpus_length for e in at.session_state["shared.run"].events] == [e["corpus_length"] for e in cli_events]
+    at.radio(key="train_w_source").set_value("upload").run()
+    at.get("file_uploader")[0].upload("win.txt", crlf.encode(), "text/plain").run()
+    assert any("3 Windows line endings" in w.value for w in at.warning)
+    assert [e.corpus_length for e in at.session_state["shared.run"].events] == [e["corpus_length"] for e in cli_events]
+
+
+def test_a_stale_slider_echo_does_not_step_play_backwards():
+    """While playing, the browser may send the slider's previous value (a tick cut short
+    by the next one); that is not a jump. A real jump still works."""
+    at = open_train()
+    at.slider(key="train_w_step").set_value(4).run()
+    at.session_state[state.PLAYING] = True
+    state_ss = state.ss
+    try:
+        state.ss = at.session_state
+        at.session_state["train_w_step"] = 3
+        state.on_jump("train_w_step")
+        assert at.session_state[state.STEP] == 4
+        at.session_state["train_w_step"] = 8
+        state.on_jump("train_w_step")
+        assert at.session_state[state.STEP] == 8
+    finally:
+        state.ss = state_ss

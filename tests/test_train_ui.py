@@ -250,8 +250,8 @@ def test_pair_table_marks_winner_ties_and_changes():
     assert out.count('class="win"') == 1 and out.count('class="tie"') == 2
     assert 'data-pair="e + s"' in out and "tp-d" not in out  # nothing changed before merge 1
     out3 = render.pair_table_html(view, 3)
-    # merge 2 (es + t) changed counts: est + </w> is new, es + t is gone
-    assert "new</span>" in out3 and "Gone since the last merge" in out3
+    # merge 2 (es + t) changed counts: est + </w> is new, es + t is gone (a struck row)
+    assert "new</span>" in out3 and 'data-gone="es + t"' in out3 and "gone</span>" in out3
     hidden = render.pair_table_html(view, 1, reveal=False, hide_counts=True)
     assert 'class="win"' not in hidden and "tp-bar" not in hidden and ">?<" in hidden
 
@@ -435,3 +435,109 @@ def test_first_seen_word_is_the_first_word_holding_the_pair(words):
         holding = [w for w in range(len(view.run.words))
                    if any(p == (a, b) for p in zip(view.tokens_at(w, k - 1), view.tokens_at(w, k - 1)[1:]))]
         assert view.first_seen_word(k) == holding[0]
+
+
+# ---- issue 13: each merge shown as it happens ------------------------------------------------
+def test_step_k_shows_merge_k_own_effect():
+    """Sennrich, merge 4 is l + o -> lo: it changes "low" (x5) and "lower" (x2), 7 places."""
+    view = run_of(SENNRICH)
+    ev = view.run.events[3]
+    assert render.pair_label(view, ev.pair) == "l + o"
+    out = render.merge_effect_html(view, 4)
+    assert 'data-merge="4"' in out and "7 places merged" in out
+    assert "corpus &minus;7 tokens" in out and f"({view.run.corpus_length(3)} &rarr; {view.run.corpus_length(4)})" in out
+    # the changed words, before (the pair's two chips marked) and after (the new chip joining)
+    assert re.findall(r'class="tp-ex" data-word="(\d+)"', out) == [str(w) for w in ev.changed_words]
+    assert out.count('class="bpe-tok tp-part"') == 2 * 2 and out.count("tp-join") == 2
+    # the joining is an animation that readers who ask for less motion do not get
+    css = render.PAGE_CSS
+    assert "animation: tp-join" in css
+    assert re.search(r"@media \(prefers-reduced-motion: reduce\) \{ \.bpe-tok\.tp-join \{ animation: none; \} \}", css)
+    assert 'data-merge="0"' in render.merge_effect_html(view, 0)
+
+
+def test_effect_examples_are_the_most_frequent_changed_words_and_say_how_many_more():
+    view = text_run("the cat the hat the mat that then " * 3 + "them there these those", merges=5)
+    k = 1
+    ev = view.run.events[0]
+    out = render.merge_effect_html(view, k, examples=2)
+    counts = view.run.words.counts
+    best = sorted(ev.changed_words, key=lambda w: (-counts[w], w))[:2]
+    assert re.findall(r'data-word="(\d+)"', out) == [str(w) for w in best]
+    assert f"{len(ev.changed_words) - 2} more word" in out
+
+
+def test_table_at_step_k_is_the_table_after_merge_k_with_its_changes():
+    """The table drawn at step 4 is what merge 5 is picked from; its change column and
+    its gone rows are merge 4's (l + o is gone, lo + w is new), not merge 3's."""
+    view = run_of(SENNRICH)
+    out = render.pair_section_html(view, 4)
+    rows = re.findall(r'<tr class="[^"]*" data-pair="([^"]*)"', out)
+    assert rows == [html.escape(render.pair_label(view, p)) for p, _ in view.run.events[4].top_pairs]
+    gone = re.findall(r'data-gone="([^"]*)"', out)
+    assert "l + o" in gone and "o + w" in gone and "es + t" not in gone  # es + t went at merge 2
+    assert re.search(r'data-pair="lo \+ w">.*?new</span>', out)
+    assert 'class="win"' in out and "merges next" in out  # merge 5's winner, marked
+    assert "after merge 4" in out and "Merge 5 is picked from these" in out
+    assert "Gone since the last merge" not in out
+
+
+def test_table_after_the_last_merge_is_derived_from_its_changes():
+    view = run_of(SENNRICH)
+    n = view.steps
+    rows, complete = render.table_after(view, n)
+    last = view.run.events[-1]
+    assert last.pair not in dict(rows)  # the last merge's pair is gone
+    for c in last.count_changes:
+        if c.after:
+            assert dict(rows)[c.pair] == c.after or not complete
+    assert [c for _, c in rows] == sorted((c for _, c in rows), reverse=True)
+    out = render.pair_section_html(view, n)
+    assert "win" not in re.findall(r'<tr class="(\w*)"', out) and "The last merge" in out
+
+
+def test_merge_row_labels_name_rank_pair_token_and_count():
+    view = run_of(SENNRICH)
+    assert render.merge_row_label(view, 1) == "1 · e + s → es  (9, 3-way tie)"
+    assert render.merge_row_label(view, 3) == "3 · est + </w> → est</w>  (9)"
+    assert len(render.merge_row_label(view, 1, max_chars=8)) == 8
+    assert list(render.merge_window(20, 15)) == list(range(6, 21)) and list(render.merge_window(3)) == [1, 2, 3]
+
+
+# ---- issue 13: wording ----------------------------------------------------------------------
+def test_base_symbols_heading_agrees_with_the_strike_through():
+    view = run_of(SENNRICH)
+    out = render.vocab_html(view, 10)
+    struck_base = sum(1 for t in range(view.run.base_size) if t in view.run.retired_tokens(10))
+    assert struck_base >= 1
+    assert f"Base symbols (11 in the corpus at step 0; {struck_base} struck through: no longer in the corpus)" in out
+    assert "Base symbols (11 in the corpus at step 0)" in render.vocab_html(view, 0)
+
+
+def test_one_merged_token_is_singular_and_the_stop_is_said_once():
+    view = run_of(SENNRICH)
+    assert "11 base symbols + 1 merged token." in render.vocab_summary(view, 1)
+    assert view.run.stop_message() == "Training stopped after 10 merges, the number asked for."
+    short = run_of("ab 1", merges=5, end_of_word="none")
+    assert short.run.stop_message() == "Training stopped after 1 merge: no pairs are left: every word is a single token."
+
+
+def test_skipped_questions_count_in_the_score():
+    sc = predict.score({("r", 0): {"pair": "skipped", "picked": None, "split": None},
+                        ("r", 1): {"pair": "exact", "split": None}})
+    assert (sc.pairs_right, sc.pairs_asked, sc.skipped) == (1, 2, 1)
+    assert sc.text() == "Score: 1 of 2 pairs right (1 skipped)."
+    view = run_of(SENNRICH)
+    assert predict.skipped_feedback(view, 0).text == "Skipped: e + s merged next (count 9)."
+
+
+# ---- issue 13: Windows line endings ------------------------------------------------------------
+def test_crlf_text_is_read_as_lf_with_a_note():
+    crlf = "low lower\r\nnewest\r\nwidest\r"
+    lf = "low lower\nnewest\nwidest\n"
+    s = Settings(pretokenizer="gpt2")
+    table, notes = build_word_table(Corpus("text", "text", crlf), s)
+    assert table == build_word_table(Corpus("text", "text", lf), s)[0]
+    assert any("3 Windows line endings" in n for n in notes)
+    assert build_word_table(Corpus("text", "text", lf), s)[1] == ()
+    assert build_word_table(Corpus("upload", "text", crlf, name="w.txt"), s)[0] == table  # upload too

@@ -138,7 +138,17 @@ class TrainingRun:
         return _cached_tokenizer(self, k, size, tuple(special_tokens.items()))
 
     def stop_message(self) -> str:
-        return f"Training stopped after {self.steps} merges: {self.stop_reason}."
+        """Why training stopped, said once.
+
+        >>> train(WordTable.from_word_counts("low 5\\nlower 2"), TrainerSettings(merges=2)).stop_message()
+        'Training stopped after 2 merges, the number asked for.'
+        >>> train(WordTable.from_word_counts("ab 1"), TrainerSettings(merges=5)).stop_message()
+        'Training stopped after 1 merge: no pairs are left: every word is a single token.'
+        """
+        done = f"Training stopped after {self.steps} merge{'s' if self.steps != 1 else ''}"
+        if self.stop_reason == f"reached {self.steps} merges":
+            return f"{done}, the number asked for."
+        return f"{done}: {self.stop_reason}."
 
 
 # Tokenizers built from a run, per run (identity) and step: replaying many words at one

@@ -336,7 +336,12 @@ def test_long_link_values(secure: Page, app_url, listener):
 
 # ---- text inputs ---------------------------------------------------------------------------
 def choose_source(page: Page, label: str) -> None:
-    rerun(page, page.locator(".st-key-train_w_source").get_by_text(label, exact=True).click)
+    radio = page.locator(".st-key-train_w_source")
+    idle(page)
+    if not radio.is_visible():  # the settings fold away while a run is on screen
+        page.get_by_text("Corpus and settings").first.click()
+    expect(radio).to_be_visible()
+    rerun(page, radio.get_by_text(label, exact=True).click)
 
 
 def test_train_inputs(secure: Page, app_url, listener):
@@ -365,6 +370,9 @@ def test_upload_with_hostile_file_name(secure: Page, app_url, listener, artifact
     name = listener.short("filename") + ".txt"
     rerun(page, lambda: page.locator(".st-key-train_w_upload input[type=file]").set_input_files(
         files=[{"name": name, "mimeType": "text/plain", "buffer": b"low lower newest widest lowest\n"}]))
+    idle(page)
+    if not page.locator(".st-key-train_w_upload").is_visible():  # the settings fold once the upload trained
+        page.get_by_text("Corpus and settings").first.click()
     expect(page.get_by_text("Using", exact=False).first).to_be_visible()
     idle(page)
     assert_clean(every_page_after(page, listener, "an upload with a hostile file name", artifacts / "security-upload"))

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Mapping
 
 from bpe_core import END_OF_WORD, PRETOKENIZERS, TIE_RULES, UNITS, TrainerSettings, WordTable, decode_text_file
+from bpe_core.corpus import normalize_newlines
 from bpe_core.train.trainer import MAX_MARKER_LENGTH, marker_clash
 from ui.shared.corpora import python_reference_text
 
@@ -198,7 +199,13 @@ def build_word_table(corpus: Corpus, settings: Settings) -> tuple[WordTable, tup
     if corpus.kind == "words":
         table = WordTable.from_word_counts(corpus.text)
     else:
-        text = corpus.text
+        text, converted = normalize_newlines(corpus.text)
+        if converted:
+            notes.append(
+                f"Line endings: {converted:,} Windows line ending{'s' if converted != 1 else ''} (\\r\\n, or a lone "
+                "\\r) read as \\n, as the command line (python -m bpe_core train) and a browser's text box read "
+                "them, so the same text counts the same everywhere."
+            )
         if settings.pretokenizer == "none" and len(text) > NO_PRETOKENIZER_LIMIT:
             text = text[:NO_PRETOKENIZER_LIMIT]
             notes.append(

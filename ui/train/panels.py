@@ -43,14 +43,42 @@ EOW_LABELS = {"none": "none", "separate": "separate marker", "attached": "attach
 STOP_LABELS = {"merges": "a number of merges", "vocab": "a vocabulary size"}
 
 PREDICT_NOTE = "train.predict_note"
-#: Rows of the pair table and the merge list in the presentation view.
-PRESENT_ROWS = 10
+#: Rows of the pair table and the merge list in the presentation view (they fit 1920x1080
+#: with the bar, the sentence and the corpus).
+PRESENT_ROWS = 8
 
 PRESENT_CSS = """
 <style>
 .stMainBlockContainer h3 { font-size: 2.1rem; }
 .stMainBlockContainer .stButton button p { font-size: 1.3rem; }
-.stMainBlockContainer .stSlider p { font-size: 1.4rem; }
+.stMainBlockContainer .stSlider [data-testid="stWidgetLabel"] p { font-size: 1.4rem; }
+.stMainBlockContainer { padding-top: 4.5rem; }
+</style>
+"""
+
+
+#: Keyed containers: Streamlit gives them the class `st-key-<key>`, which BAR_CSS styles.
+BAR_KEY = "train_w_bar"
+NAV_KEY = "train_w_merge_nav"
+BUTTONS_KEY = "train_w_buttons"
+
+BAR_CSS = f"""
+<style>
+div:has(> .st-key-{BAR_KEY}) {{ position: sticky; top: 3.75rem; z-index: 50; }}
+/* On a phone the bar would cover half the screen: it scrolls with the page there. */
+@media (max-width: 640px) {{ div:has(> .st-key-{BAR_KEY}) {{ position: static; }} }}
+.st-key-{BUTTONS_KEY} .stSlider {{ min-width: 14rem; }}
+.st-key-{BUTTONS_KEY} > div:has(.stSlider) {{ flex: 1 1 14rem; }}
+.st-key-{BAR_KEY} {{ background: var(--tp-bg, #fff); padding: .3rem 0 .4rem 0;
+  border-bottom: 1px solid rgba(128,128,128,.35); }}
+/* The bar sticks under the page header: the header is painted, so nothing shows through. */
+header[data-testid="stHeader"] {{ background: var(--tp-bg, #fff); }}
+@media (prefers-color-scheme: dark) {{ .st-key-{BAR_KEY}, header[data-testid="stHeader"] {{ --tp-bg: #0e1117; }} }}
+.st-key-{NAV_KEY} button {{ justify-content: flex-start; min-height: 1.9rem; padding: .1rem .5rem;
+  border-bottom: 1px solid rgba(128,128,128,.25); border-radius: 4px; }}
+.st-key-{NAV_KEY} button > div {{ justify-content: flex-start; width: 100%; }}
+.stMainBlockContainer .st-key-{NAV_KEY} .stButton button p {{ font-size: 1rem; text-align: left; overflow-wrap: anywhere;
+  font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }}
 </style>
 """
 
@@ -63,13 +91,22 @@ def _w(name: str) -> str:
 
 # ---- the corpus and the settings -----------------------------------------------------------
 def inputs_panel(view: RunView) -> None:
-    with st.expander("**Corpus and settings**", expanded=True):
+    """The corpus and the settings, in an expander that stays closed while a run is on
+    screen and nothing needs attention (so the step controls sit in the first viewport);
+    it opens for an error or an upload still waiting for its file, stays open while the
+    reader edits, and folds at the next full rerun after they step."""
+    waiting = ss[state.SOURCE] == "upload" and ss[state.UPLOAD_TEXT] is None
+    needs = bool(ss[state.ERROR]) or waiting or bool(ss[state.UPLOAD_ERROR]) or ss.get(state.EDITING, False)
+    # A fixed label: the browser keeps the box open while the reader edits (a label that
+    # named the corpus would change with each edit and fold the box mid-typing); the
+    # sidebar names the run.
+    with st.expander("**Corpus and settings**", expanded=needs, icon=":material/tune:"):
         _corpus_inputs()
         _settings_inputs()
         if ss[state.ERROR]:
             st.error(md_error(ss[state.ERROR]) + "\n\nThe page still shows the previous corpus and settings.", icon=":material/error:")
-        for note in view.notes:
-            st.warning(md_escape(note))
+    for note in view.notes:
+        st.warning(md_escape(note))
 
 
 def _corpus_inputs() -> None:
@@ -92,7 +129,8 @@ def _corpus_inputs() -> None:
                      on_change=state.on_corpus_text, args=(wk, state.TEXT),
                      help=f"Press Ctrl+Enter or click outside to train. Half of an emoji (an unpaired surrogate) cannot "
                           f"be sent to the server: it is replaced by �. Texts up to {SHARE_TEXT_LIMIT} "
-                          "characters travel in the share link.")
+                          "characters travel in the share link. Windows line endings (\\r\\n) count as one "
+                          "line break (\\n), here, in uploads and on the command line.")
     elif source == "words":
         wk = _w("words")
         persist(wk, state.WORDS, "")
@@ -108,7 +146,7 @@ def _upload_inputs() -> None:
     wk = _w("upload")
     st.file_uploader(
         f"Upload a plain-text file (.txt, UTF-8, at most {UPLOAD_LIMIT_MB} MB)", type=["txt"], key=wk,
-        on_change=state.on_upload, args=(wk,),
+        max_upload_size=UPLOAD_LIMIT_MB, on_change=state.on_upload, args=(wk,),
         help=f"The server refuses files over {UPLOAD_LIMIT_MB} MB. A 1 MB text trains in a few seconds.",
     )
     wk = _w("upload_kind")
@@ -171,7 +209,7 @@ def _settings_inputs() -> None:
 
 # ---- mode and view -------------------------------------------------------------------------
 def mode_bar() -> None:
-    c1, c2, c3 = st.columns([1, 1, 2])
+    c1, c2, c3 = st.columns([1, 1, 1.2], vertical_alignment="center")
     with c1:
         wk = _w("predict")
         ss[wk] = ss[state.MODE] == "predict"
@@ -182,6 +220,12 @@ def mode_bar() -> None:
         ss[wk] = ss[state.LAYOUT] == "present"
         st.toggle("Presentation view", key=wk, on_change=state.on_toggle, args=(wk, state.LAYOUT, "present", "normal"),
                   help="Large type; only the pair table, the merge list and the corpus.")
+    with c3:
+        wk = _w("speed")
+        persist(wk, state.SPEED, "normal")
+        st.selectbox("Play speed", list(state.SPEEDS), key=wk, on_change=state.on_plain, args=(wk, state.SPEED),
+                     format_func=lambda s: f"{state.SPEEDS[s]:g} s per step", label_visibility="collapsed",
+                     help="How fast Play steps.")
     for problem in ss[state.LINK_PROBLEMS]:
         st.warning(md_escape(problem))
 
@@ -214,7 +258,12 @@ def _step_fragment() -> None:
     present = ss[state.LAYOUT] == "present"
     predicting = ss[state.MODE] == "predict"
     st.html(render.PAGE_CSS)
-    _controls(view, k, predicting)
+    st.html(BAR_CSS)
+    # The control bar (buttons, slider, the sentence) sticks to the top of the window.
+    with st.container(key=BAR_KEY):
+        _controls(view, k, predicting)
+        if view.steps and (k or not predicting):
+            st.html(render.explain_step(view, k, present=present).html)
     if view.steps == 0:
         st.info(view.run.stop_message() + " There is nothing to step through: change the settings or the corpus.")
     elif predicting:
@@ -230,42 +279,84 @@ def _step_fragment() -> None:
     sidebar_caption()  # a step reruns only this fragment: keep the sidebar in step
 
 
+def _play_help(view: RunView, playing: bool, predicting: bool) -> str:
+    """The Play/Pause button's tooltip, for the state it is in."""
+    if playing:
+        return "Pause: stop at this step"
+    if predicting:
+        return "Predict mode waits for your answers: Play is off"
+    if view.steps == 0:
+        return "Nothing to play: this run has no merges"
+    return f"Step automatically, one merge every {state.SPEEDS[ss[state.SPEED]]:g} s (speed: above)"
+
+
 def _controls(view: RunView, k: int, predicting: bool) -> None:
     n = view.steps
     playing = ss[state.PLAYING]
-    cols = st.columns([1, 1, 1.1, 1.1, 1.6], vertical_alignment="bottom")
-    cols[0].button("Reset", icon=":material/first_page:", key="train_w_btn_reset", on_click=state.on_reset, disabled=k == 0 and not playing,
-                   width="stretch", help="Back to step 0 (no merges)")
-    cols[1].button("Back", icon=":material/navigate_before:", key="train_w_btn_back", on_click=state.on_step_back, disabled=k == 0,
-                   width="stretch", shortcut="Left", help="One merge back (replayed, not retrained)")
-    cols[2].button("Step", icon=":material/navigate_next:", icon_position="right", key="train_w_btn_step", on_click=state.on_step_forward, disabled=k >= n,
-                   type="primary", width="stretch", shortcut="Right", help="Do the next merge")
-    cols[3].button("Pause" if playing else "Play", icon=":material/pause:" if playing else ":material/play_arrow:", key="train_w_btn_play", on_click=state.on_play_pause,
-                   disabled=(n == 0) or (predicting and not playing), width="stretch",
-                   help="Predict mode waits for your answers" if predicting else "Step automatically")
-    with cols[4]:
-        wk = _w("speed")
-        persist(wk, state.SPEED, "normal")
-        st.selectbox("Speed", list(state.SPEEDS), key=wk, on_change=state.on_plain, args=(wk, state.SPEED),
-                     format_func=lambda s: f"{state.SPEEDS[s]:g} s per step")
+    # Predict mode: Step waits for an answer; until then it is "Skip" (marked skipped).
+    asking = predicting and k < n and (view.key, k) not in ss[state.RESULTS]
+    # One row that wraps on a phone (columns would stack the buttons one per line).
+    row = st.container(horizontal=True, vertical_alignment="bottom", gap="small", key=BUTTONS_KEY)
+    row.button("Reset", icon=":material/first_page:", key="train_w_btn_reset", on_click=state.on_reset, disabled=k == 0 and not playing,
+               help="Back to step 0 (no merges)")
+    row.button("Back", icon=":material/navigate_before:", key="train_w_btn_back", on_click=state.on_step_back, disabled=k == 0,
+               shortcut="Left", help="One merge back (replayed, not retrained)")
+    if asking:
+        row.button("Skip", icon=":material/skip_next:", icon_position="right", key="train_w_btn_step",
+                   on_click=state.on_skip, args=(view.key, k), type="secondary", shortcut="Right",
+                   help="Skip this question (the score counts it as skipped) and do the merge")
+    else:
+        row.button("Step", icon=":material/navigate_next:", icon_position="right", key="train_w_btn_step", on_click=state.on_step_forward, disabled=k >= n,
+                   type="primary", shortcut="Right", help="Do the next merge")
+    row.button("Pause" if playing else "Play", icon=":material/pause:" if playing else ":material/play_arrow:", key="train_w_btn_play", on_click=state.on_play_pause,
+               disabled=(n == 0) or (predicting and not playing), help=_play_help(view, playing, predicting))
     if n > 0:
         wk = _w("step")
         ss[wk] = k
-        st.slider(f"Step {k} of {n}", min_value=0, max_value=n, key=wk, on_change=state.on_jump, args=(wk,),
-                  help="Jump to any step: the page replays the first k merges, it never retrains.")
+        row.slider(f"Step {k} of {n}", min_value=0, max_value=n, key=wk, on_change=state.on_jump, args=(wk,),
+                   width="stretch",
+                   help="Jump to any step: the page replays the first k merges, it never retrains.")
 
 
 def _explore_view(view: RunView, k: int, present: bool) -> None:
-    st.html(render.explain_step(view, k, present=present).html)
+    st.html(render.merge_effect_html(view, k, present=present))
     rows = PRESENT_ROWS if present else None
-    st.html(render.tables_html(view, k, present=present, max_rows=rows,
-                               window=PRESENT_ROWS if present else render.MERGES_SHOWN))
+    window = PRESENT_ROWS if present else render.MERGES_SHOWN
+    if present:
+        c_pairs, c_merges, c_corpus = st.columns([1.3, 0.8, 1.2], gap="medium")
+    else:
+        c_pairs, c_merges = st.columns([1.25, 1], gap="large")
+    with c_pairs:
+        st.html(render.pair_section_html(view, k, present=present, max_rows=rows))
+    with c_merges:
+        _merge_nav(view, k, window)
     if k == view.steps:
         st.success(view.run.stop_message())
     if k > render.MERGES_SHOWN and not present:
         if st.toggle("Show all merges so far", key="train_w_all_merges"):
             st.dataframe(_merges_frame(view, k), hide_index=True, height=300)
-    _corpus(view, k, present)
+    if present:
+        with c_corpus:
+            _corpus(view, k, present)
+    else:
+        _corpus(view, k, present)
+
+
+def _merge_nav(view: RunView, k: int, window: int) -> None:
+    """The merge list as a navigator: one button per merge (keyboard: Tab, Enter), the
+    current one marked; a click jumps to that step."""
+    st.html('<div class="tp-h">Merge list</div>')
+    if k == 0:
+        st.caption("No merges yet. Step makes the first.")
+        return
+    ranks = render.merge_window(k, window)
+    with st.container(key=NAV_KEY, gap=None):
+        for r in ranks:
+            label = render.merge_row_label(view, r)
+            st.button(md_escape(label + ("  ◀ now" if r == k else "")), key=f"train_w_goto_{r}",
+                      type="primary" if r == k else "tertiary", on_click=state.on_goto, args=(r,), width="stretch")
+    first = ranks[0]
+    st.caption("Click a merge to go to its step. " + (f"Merges {first} to {k} of {k} so far." if first > 1 else ""))
 
 
 def _corpus(view: RunView, k: int, present: bool) -> None:
@@ -299,6 +390,10 @@ def _vocab_and_figures(view: RunView, k: int) -> None:
     m[3].metric(f"{'Chars' if f.unit == 'characters' else 'Bytes'} / token", f"{f.per_token:.2f}",
                 delta=f"from {f.per_token_start:.2f}" if k else None, delta_color="off",
                 help="Compression: the corpus's size divided by its length in tokens (end-of-word markers count as tokens).")
+    if f.per_token_start < 1 and view.run.settings.end_of_word == "separate":
+        st.caption(f"Why {f.per_token_start:.2f} at step 0, below 1: each {'character' if f.unit == 'characters' else 'byte'} "
+                   f"is a token, and the separate end-of-word marker {md_escape(view.marker)} is one more token per word "
+                   "(it is not in the text).")
     left, right = st.columns([1.2, 1], gap="large")
     with left:
         st.caption(render.vocab_summary(view, k))
@@ -352,16 +447,16 @@ def _predict_view(view: RunView, k: int, present: bool) -> None:
         st.info(f"Training is over: {view.run.stop_reason}. Step back or reset to predict again. {sc.text()}")
         _merge_list_and_corpus(view, k, present)
         return
-    if k:
-        st.html(render.explain_step(view, k, present=present).html)
+    st.html(render.merge_effect_html(view, k, present=present))
     answered = results.get((view.key, k))
     left, right = st.columns([1.1, 1], gap="large")
     with left:
         st.subheader(f"Which pair merges next (merge {k + 1})?")
-        wk = _w("hide_counts")
-        persist(wk, state.HIDE_COUNTS, False)
-        st.toggle("Hide the counts (count the pairs in the corpus yourself)", key=wk,
-                  on_change=state.on_plain, args=(wk, state.HIDE_COUNTS), disabled=answered is not None)
+        wk = _w("show_counts")
+        ss[wk] = not ss[state.HIDE_COUNTS]
+        st.toggle("Show the counts", key=wk, on_change=_on_show_counts, args=(wk,), disabled=answered is not None,
+                  help="Hidden by default: the table is sorted by count, so the counts would give the answer "
+                       "away. Count the pairs in the corpus below yourself.")
         hide = ss[state.HIDE_COUNTS] and answered is None
         order = predict.row_order(view, k, view.key, hide_counts=ss[state.HIDE_COUNTS])
         st.html(render.pair_table_html(view, k + 1, reveal=answered is not None, hide_counts=hide, order=order,
@@ -382,6 +477,11 @@ def _predict_view(view: RunView, k: int, present: bool) -> None:
         st.subheader("Merge list")
         st.html(render.merge_list_html(view, k, present=present))
     _corpus(view, k, present)
+
+
+def _on_show_counts(widget_key: str) -> None:
+    state.interaction()
+    ss[state.HIDE_COUNTS] = not ss[widget_key]
 
 
 def _merge_list_and_corpus(view: RunView, k: int, present: bool) -> None:
@@ -427,6 +527,10 @@ def _on_check(key: str, k: int, order: tuple[int, ...], q: predict.SplitQuestion
 
 
 def _predict_feedback(view: RunView, k: int, answered: dict, q: predict.SplitQuestion | None) -> None:
+    if answered.get("pair") == "skipped":
+        fb = predict.skipped_feedback(view, k)
+        st.html(f'<div class="tp-fb bad">{fb.html}</div>')
+        return
     fb = predict.pair_feedback(view, k, answered["picked"])
     st.html(f'<div class="tp-fb {"ok" if fb.ok else "bad"}">{fb.html}</div>')
     if q is not None and answered.get("split") is not None:

@@ -189,6 +189,16 @@ def pair_feedback(view: RunView, k: int, pair: tuple[int, int]) -> Feedback:
     )
 
 
+def skipped_feedback(view: RunView, k: int) -> Feedback:
+    """What to say at step k when its question was skipped (Skip did the merge)."""
+    ev = view.run.events[k]
+    return Feedback(
+        False,
+        f"Skipped: {pair_label(view, ev.pair)} merged next (count {ev.count}).",
+        f"Skipped: {chips_inline(view, ev.pair)} merged next (count {ev.count}).",
+    )
+
+
 def split_feedback(view: RunView, q: SplitQuestion, picked: int) -> Feedback:
     ok = picked == q.answer
     word = view.run.words.words[q.word]
@@ -214,25 +224,30 @@ class Score:
     pairs_asked: int
     splits_right: int
     splits_asked: int
+    skipped: int = 0
 
     def text(self) -> str:
         """
-        >>> Score(3, 4, 1, 2).text()
-        'Score: 3 of 4 pairs right, 1 of 2 splits right.'
+        >>> Score(3, 4, 1, 2).text(), Score(1, 3, 0, 0, skipped=2).text()
+        ('Score: 3 of 4 pairs right, 1 of 2 splits right.', 'Score: 1 of 3 pairs right (2 skipped).')
         """
         out = f"Score: {self.pairs_right} of {self.pairs_asked} pair{'s' if self.pairs_asked != 1 else ''} right"
+        if self.skipped:
+            out += f" ({self.skipped} skipped)"
         if self.splits_asked:
             out += f", {self.splits_right} of {self.splits_asked} split{'s' if self.splits_asked != 1 else ''} right"
         return out + "."
 
 
 def score(results: Mapping[object, Mapping[str, object]]) -> Score:
-    """Add up graded answers: {(run key, step): {"pair": grade, "split": bool | None}}.
+    """Add up graded answers: {(run key, step): {"pair": grade, "split": bool | None}};
+    a skipped question ("pair": "skipped") counts as asked and not right.
 
     >>> score({("r", 0): {"pair": "tied", "split": False}, ("r", 1): {"pair": "wrong", "split": None}})
-    Score(pairs_right=1, pairs_asked=2, splits_right=0, splits_asked=1)
+    Score(pairs_right=1, pairs_asked=2, splits_right=0, splits_asked=1, skipped=0)
     """
     pr = sum(1 for r in results.values() if r.get("pair") in ("exact", "tied"))
     sr = sum(1 for r in results.values() if r.get("split") is True)
     sa = sum(1 for r in results.values() if r.get("split") is not None)
-    return Score(pr, len(results), sr, sa)
+    skipped = sum(1 for r in results.values() if r.get("pair") == "skipped")
+    return Score(pr, len(results), sr, sa, skipped)

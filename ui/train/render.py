@@ -4,9 +4,12 @@ Everything here reads a `RunView` (ui/train/run_view.py: a run with its per-run 
 each word's tokens at any step). Only a sample of the words is drawn (the most frequent
 ones plus the ones the latest merges changed).
 
-Step k means "after k merges". The pair table drawn for merge j is the table *before*
-merge j (`events[j-1].top_pairs`); its "change" column is what merge j-1 did to each
-count, i.e. the change since the previous step.
+Step k means "after k merges". At step k the page shows merge k's own effect
+(`merge_effect_html`: the words it changed, before and after, and how many places it
+merged) and the pair table *after* merge k (`pair_table_html(view, k + 1)`: the table
+merge k+1 is picked from, `events[k].top_pairs`), its "change" column and its "gone"
+rows being what merge k did to each count. After the last merge no event holds that
+table: `table_after` derives it from the last table and the last merge's count changes.
 
 Every token is drawn with ui/shared/chips.py, the one chip renderer (HTML-escaped,
 whitespace and invisible characters drawn with bpe_core.display's one table, the
@@ -15,6 +18,7 @@ tests call these directly.
 """
 from __future__ import annotations
 
+import heapq
 import html
 from dataclasses import dataclass
 from typing import Sequence
@@ -27,7 +31,8 @@ from ui.shared.chips import CHIP_CSS, chips_html
 from ui.train.run_view import RECENT_SHOWN, RunView, symbol_label
 
 __all__ = [
-    "RunView", "PAGE_CSS", "explain_step", "pair_table_html", "merge_list_html",
+    "RunView", "PAGE_CSS", "explain_step", "pair_table_html", "merge_list_html", "merge_effect_html",
+    "table_after", "pair_section_html", "merge_row_label",
     "corpus_html", "vocab_html", "figures", "corpus_chart", "pair_label", "chips_inline", "symbol_label",
 ]
 
@@ -76,7 +81,7 @@ table.tp-table tr.now td:first-child { box-shadow: inset 6px 0 0 #D55E00; }
 .tp-d { font-weight: 700; white-space: nowrap; }
 .tp-d.new { color: #007A52; } .tp-d.up { color: #007A52; } .tp-d.down { color: #C0392B; }
 .tp-note { font-size: .9em; opacity: .85; margin-top: .3em; }
-.tp-words { display: grid; grid-template-columns: repeat(auto-fill, minmax(15em, 1fr)); gap: .35em .8em; }
+.tp-words { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(15em, 100%), 1fr)); gap: .35em .8em; }
 .tp-word { padding: .15em .4em; border: 1px solid rgba(128,128,128,.3); border-radius: 6px; }
 .tp-word.long { grid-column: 1 / -1; }
 .tp-word.changed { border: 2px solid #D55E00; background: rgba(213, 94, 0, .08); }
@@ -87,14 +92,34 @@ table.tp-table tr.now td:first-child { box-shadow: inset 6px 0 0 #D55E00; }
 .tp.present { font-size: 1.3rem; }
 .tp.present .bpe-tokens { font-size: 1.6rem; line-height: 1.9; }
 .tp.present .tp-barbox { width: 4em; }
+.tp.present table.tp-table .bpe-tokens { font-size: 1.35rem; line-height: 1.5; }
 .tp.present table.tp-table td, .tp.present table.tp-table th { padding: 2px 6px; }
-.tp.present .tp-words { grid-template-columns: repeat(auto-fill, minmax(18em, 1fr)); }
+.tp.present .tp-words { grid-template-columns: repeat(auto-fill, minmax(min(18em, 100%), 1fr)); }
 .tp-sentence.present, .tp-sentence.present .bpe-tokens { font-size: 1.6rem; }
 .tp-fb { font-size: 1.15rem; line-height: 2.0; padding: .4rem 1rem; border-left: 6px solid; border-radius: 4px; margin: .3rem 0; }
 .tp-fb.ok { border-color: #009E73; background: rgba(0, 158, 115, .10); }
 .tp-fb.bad { border-color: #C0392B; background: rgba(192, 57, 43, .08); }
 .tp-fb .bpe-tokens { font-size: 1.15rem; }
 .tp-option { margin: .1em 0; }
+table.tp-table tr.gone td { opacity: .8; }
+table.tp-table tr.gone td:first-child .bpe-tokens > span { text-decoration: line-through; border-style: dashed; }
+.tp-d.gone { color: #555; }
+.tp-effect { margin: .1rem 0 .3rem 0; }
+.tp-effect-head { margin-bottom: .15rem; }
+.tp-exs { display: flex; flex-wrap: wrap; gap: .1rem 2rem; }
+.tp-ex { max-width: 100%; }
+.tp-ex .tp-arrow { margin: 0 .2em; }
+.tp-effect .bpe-tokens { font-size: 1.05rem; line-height: 1.9; }
+.tp-effect.present, .tp-effect.present .bpe-tokens { font-size: 1.35rem; }
+.bpe-tok.tp-part { outline: 2px dashed #D55E00; outline-offset: 1px; }
+/* The pair's two chips join into one: the new chip starts wide, spaced and ringed, and
+   closes up. No motion for readers who ask for less (prefers-reduced-motion). */
+.bpe-tok.tp-join { animation: tp-join .7s ease-out both; }
+@keyframes tp-join {
+  from { letter-spacing: .7em; padding-left: .5em; padding-right: .1em; box-shadow: 0 0 0 5px rgba(213, 94, 0, .35); }
+  to { letter-spacing: normal; box-shadow: 0 0 0 0 rgba(213, 94, 0, 0); }
+}
+@media (prefers-reduced-motion: reduce) { .bpe-tok.tp-join { animation: none; } }
 </style>
 """
 
@@ -207,16 +232,57 @@ def rule_reason(view: RunView, k: int) -> tuple[str, str]:
 
 
 # ---- the pair table -----------------------------------------------------------------------
-def _delta_html(change) -> str:
+def _delta_html(change, merge: int) -> str:
+    """The change column: what merge `merge` did to a count, in words and arrows (a cue
+    that does not rest on colour)."""
     if change is None:
         return ""
     kind = change.kind
     if kind == "appeared":
-        return '<span class="tp-d new" title="this pair did not exist before the last merge">new</span>'
+        return f'<span class="tp-d new" title="this pair did not exist before merge {merge}">new</span>'
     diff = change.after - change.before
     if kind == "up":
-        return f'<span class="tp-d up" title="count went up at the last merge">&#9650; +{diff}</span>'
-    return f'<span class="tp-d down" title="count went down at the last merge">&#9660; &minus;{-diff}</span>'
+        return f'<span class="tp-d up" title="merge {merge} raised this count">&#9650; +{diff}</span>'
+    return f'<span class="tp-d down" title="merge {merge} lowered this count">&#9660; &minus;{-diff}</span>'
+
+
+#: "Gone" rows drawn under the pair table (the rest are counted in a note).
+GONE_SHOWN = 5
+
+
+def table_after(view: RunView, k: int) -> tuple[tuple[tuple[tuple[int, int], int], ...], bool]:
+    """The pair table after merge k (best first), and whether it is complete (top N).
+
+    Merge k+1's event holds it (`events[k].top_pairs`: the table before merge k+1).
+    After the last merge no event does, so it is derived: the last table with the last
+    merge's count changes applied. Rows above the last table's smallest count are exact
+    (every count that changed is in the changes); rows at that count may be missing,
+    hence the flag. Equal counts keep the last table's order, new pairs after them (the
+    tie rule orders them only when it picks among them, and no merge does here).
+
+    >>> from bpe_core import WordTable, TrainerSettings, train
+    >>> v = RunView(train(WordTable.from_word_counts("low 5\\nlower 2"), TrainerSettings(merges=2)))
+    >>> table_after(v, 1) == (v.run.events[1].top_pairs, True)
+    True
+    >>> [(pair_label(v, p), c) for p, c in table_after(v, 2)[0]][:2]
+    [('e + r', 2), ('low + e', 2)]
+    """
+    events = view.run.events
+    if k < len(events):
+        return events[k].top_pairs, True
+    if k == 0:
+        return (), True
+    ev = events[k - 1]
+    old = dict(ev.top_pairs)
+    top_n = view.run.settings.top_n
+    held_all = len(old) < top_n  # the last table held every pair there was
+    floor = min(old.values(), default=0)
+    counts = dict(old)
+    for c in ev.count_changes:
+        counts[c.pair] = c.after
+    kept = [(p, c) for p, c in counts.items() if c > 0 and (held_all or c > floor or p in old)]
+    kept.sort(key=lambda pc: -pc[1])  # stable: the old order breaks ties
+    return tuple(kept[:top_n]), held_all or len(kept) >= top_n and kept[top_n - 1][1] > floor
 
 
 def pair_table_html(
@@ -231,27 +297,32 @@ def pair_table_html(
     max_rows: int | None = None,
     winner_badge: str = "merged",
 ) -> str:
-    """The pair table before merge j (1-based): counts as bars, the change each count
-    saw at merge j-1, and (if `reveal`) the winner highlighted and its ties marked.
+    """The pair table before merge j (1-based), i.e. after merge j-1: counts as bars,
+    what merge j-1 did to each count (new, up, down, and the pairs it made disappear as
+    struck-through "gone" rows), and (if `reveal`) merge j's winner and its ties marked.
 
     `order` re-orders the rows (predict mode shuffles tied rows so the order does not
     give the answer away); `numbered` shows row numbers for answers to refer to.
+    j may be one past the last merge: the table after the last merge (no winner).
     """
-    ev = view.run.events[j - 1]
-    rows = list(ev.top_pairs)
+    run = view.run
+    ev = run.events[j - 1] if j <= run.steps else None
+    rows, complete = table_after(view, j - 1)
+    rows = list(rows)
     if order is not None:
         rows = [rows[i] for i in order]
     if max_rows is not None:
         rows = rows[:max_rows]
-    prev = {c.pair: c for c in view.run.events[j - 2].count_changes} if j >= 2 else {}
+    merge = j - 1  # the merge whose changes the table shows
+    prev = {c.pair: c for c in run.events[j - 2].count_changes} if j >= 2 else {}
     top = max((c for _, c in rows), default=1) or 1
     head = ("<th>#</th>" if numbered else "") + (
-        "<th>Pair</th><th>Count</th><th title='how the last merge changed this count'>Change</th><th></th>"
+        f"<th>Pair</th><th>Count</th><th title='how merge {merge} changed this count'>Change</th><th></th>"
     )
     out = [f'<div class="tp{" present" if present else ""}"><div class="tp-scroll"><table class="tp-table"><thead><tr>{head}</tr></thead><tbody>']
     for n, (pair, count) in enumerate(rows, start=1):
-        win = reveal and pair == ev.pair
-        tie = reveal and not win and count == ev.count
+        win = reveal and ev is not None and pair == ev.pair
+        tie = reveal and ev is not None and not win and count == ev.count
         cls = "win" if win else "tie" if tie else ""
         badge = (
             f'<span class="tp-badge win">{html.escape(winner_badge)}</span>' if win
@@ -267,18 +338,101 @@ def pair_table_html(
             f'<tr class="{cls}" data-pair="{html.escape(pair_label(view, pair), quote=True)}">'
             + (f'<td class="num">{n}</td>' if numbered else "")
             + f"<td>{_pair_html(view, pair)}</td><td class=\"cnt\">{count_cell}</td>"
-            f"<td>{'' if hide_counts else _delta_html(prev.get(pair))}</td><td>{badge}</td></tr>"
+            f"<td>{'' if hide_counts else _delta_html(prev.get(pair), merge)}</td><td>{badge}</td></tr>"
         )
-    out.append("</tbody></table></div>")
     gone = [c for c in prev.values() if c.kind == "vanished"]
     if gone and not hide_counts:
-        shown = ", ".join(f"{_pair_html(view, c.pair)} (was {c.before})" for c in gone[:8])
-        extra = f" and {len(gone) - 8} more" if len(gone) > 8 else ""
-        out.append(f'<div class="tp-note">Gone since the last merge: {shown}{extra}.</div>')
-    if ev.tie_count > len([1 for _, c in rows if c == ev.count]) and reveal:
+        for c in gone[:GONE_SHOWN]:
+            out.append(
+                f'<tr class="gone" data-gone="{html.escape(pair_label(view, c.pair), quote=True)}">'
+                + ('<td class="num"></td>' if numbered else "")
+                + f"<td>{_pair_html(view, c.pair)}</td><td class=\"cnt\">was {c.before}</td>"
+                f'<td><span class="tp-d gone" title="merge {merge} used up every occurrence of this pair">'
+                f"&#10005; gone</span></td><td></td></tr>"
+            )
+    out.append("</tbody></table></div>")
+    if len(gone) > GONE_SHOWN and not hide_counts:
+        out.append(f'<div class="tp-note">{len(gone) - GONE_SHOWN} more pairs are gone after merge {merge}.</div>')
+    if ev is not None and reveal and ev.tie_count > len([1 for _, c in rows if c == ev.count]):
         out.append(f'<div class="tp-note">{ev.tie_count} pairs are tied at {ev.count}; the table shows the first {len(rows)} rows.</div>')
+    if ev is None and not complete:
+        out.append('<div class="tp-note">Training stopped here, so no later merge counted this table: it is '
+                   "the last table with this merge's changes applied (pairs at the lowest count may be missing).</div>")
+    if ev is None and not rows:
+        out.append('<div class="tp-note">No pairs are left: every word is a single token.</div>')
     out.append("</div>")
     return "".join(out)
+
+
+def pair_section_html(view: RunView, k: int, *, present: bool = False, max_rows: int | None = None) -> str:
+    """The heading and the pair table after merge k (the table merge k+1 is picked
+    from), merge k's changes marked, merge k+1's winner and ties badged."""
+    nxt = k + 1
+    title = f"Pair counts after merge {k}" if k else "Pair counts at step 0"
+    sub = (f"Merge {nxt} is picked from these." if k < view.steps else "The last merge: nothing is picked from these.")
+    if k:
+        sub += f" Change, new and gone: what merge {k} did."
+    return (f'<div class="tp-h">{title}</div><div class="tp-note tp-sub">{sub}</div>'
+            + pair_table_html(view, nxt, reveal=k < view.steps, present=present, max_rows=max_rows,
+                              winner_badge="merges next"))
+
+
+# ---- what merge k did -----------------------------------------------------------------------
+#: Changed words drawn before and after a merge.
+EFFECT_EXAMPLES = 4
+
+
+def _mark_pair(tokens: Sequence[int], pair: tuple[int, int]) -> list[tuple[str, ...]]:
+    """Classes marking each occurrence of `pair` (left to right, not overlapping, as a
+    merge applies it) in a word's tokens before the merge.
+
+    >>> _mark_pair([1, 1, 1, 2], (1, 1))
+    [('tp-part',), ('tp-part',), (), ()]
+    """
+    classes: list[tuple[str, ...]] = [() for _ in tokens]
+    i = 0
+    while i < len(tokens) - 1:
+        if (tokens[i], tokens[i + 1]) == pair:
+            classes[i] = classes[i + 1] = ("tp-part",)
+            i += 2
+        else:
+            i += 1
+    return classes
+
+
+def merge_effect_html(view: RunView, k: int, *, present: bool = False, examples: int = EFFECT_EXAMPLES) -> str:
+    """Merge k's own effect: how many places it merged, the corpus's change in tokens,
+    and a few of the words it changed before and after (the most frequent first), the
+    pair's two chips joining into the new one (a short CSS animation, none when the
+    reader asks for reduced motion). At step 0, what will appear here.
+    """
+    cls = "tp tp-effect present" if present else "tp tp-effect"
+    if k == 0:
+        return (f'<div class="{cls}" data-merge="0"><div class="tp-effect-head">No merge yet: after each Step, '
+                "the words the merge changed appear here, before and after.</div></div>")
+    run = view.run
+    ev = run.events[k - 1]
+    before_len, after_len = run.corpus_length(k - 1), run.corpus_length(k)
+    places = ev.merged_occurrences
+    changed = ev.changed_words
+    counts = run.words.counts
+    shown = heapq.nsmallest(examples, changed, key=lambda w: (-counts[w], w))
+    nwords = len(changed)
+    head = (f'<strong>{places:,} place{"s" if places != 1 else ""} merged</strong>, corpus &minus;{before_len - after_len:,} '
+            f"token{'s' if before_len - after_len != 1 else ''} ({before_len:,} &rarr; {after_len:,}), "
+            f"in {nwords:,} distinct word{'s' if nwords != 1 else ''}")
+    rows = []
+    for w in shown:
+        before = view.tokens_at(w, k - 1)[:TOKENS_PER_WORD]
+        after = view.tokens_at(w, k)[:TOKENS_PER_WORD]
+        b_html = chips_inline(view, before, _mark_pair(before, ev.pair))
+        a_html = chips_inline(view, after, [("hl", "tp-join") if t == ev.token_id else () for t in after])
+        rows.append(f'<div class="tp-ex" data-word="{w}">{b_html} <span class="tp-arrow">&rarr;</span> {a_html}'
+                    f'<span class="cnt">&times;{counts[w]:,}</span></div>')
+    more = nwords - len(shown)
+    note = f'<div class="tp-note">…and {more:,} more word{"s" if more != 1 else ""}.</div>' if more > 0 else ""
+    return (f'<div class="{cls}" data-merge="{k}"><div class="tp-effect-head">What merge {k} did: {head}.</div>'
+            f'<div class="tp-exs">{"".join(rows)}</div>{note}</div>')
 
 
 # ---- the merge list -----------------------------------------------------------------------
@@ -315,16 +469,37 @@ def merge_list_html(view: RunView, k: int, *, window: int = MERGES_SHOWN, presen
     return "".join(out)
 
 
+#: Longest merge-list label (a token without a pre-tokenizer can be very long).
+MERGE_LABEL_CHARS = 60
+
+
+def merge_row_label(view: RunView, rank: int, max_chars: int = MERGE_LABEL_CHARS) -> str:
+    """One merge as plain text for the merge list's buttons (cut to `max_chars`).
+
+    >>> from bpe_core import WordTable, TrainerSettings, train
+    >>> merge_row_label(RunView(train(WordTable.from_word_counts("low 5\\nlower 2"), TrainerSettings(merges=2))), 1)
+    '1 · l + o → lo  (7, 2-way tie)'
+    """
+    ev = view.run.events[rank - 1]
+    again = ", made before" if not ev.is_new_token else ""
+    tie = f", {ev.tie_count}-way tie" if ev.tie_count > 1 else ""
+    label = f"{rank} · {pair_label(view, ev.pair)} → {view.label(ev.token_id)}  ({ev.count}{tie}{again})"
+    return label if len(label) <= max_chars else label[: max_chars - 1] + "…"
+
+
+def merge_window(k: int, window: int = MERGES_SHOWN) -> range:
+    """The ranks the merge list shows at step k: the last `window` merges so far."""
+    return range(max(1, k - window + 1), k + 1)
+
+
 def tables_html(view: RunView, k: int, *, present: bool = False, max_rows: int | None = None,
                 window: int = MERGES_SHOWN) -> str:
-    """The pair table (before merge k) and the merge list side by side; they wrap under
+    """The pair table after merge k and the merge list side by side; they wrap under
     each other when the page is narrow (one HTML block, so CSS decides, not columns)."""
-    j = max(k, 1)
-    title = f"Pair counts before merge {k}" if k else "Pair counts now (before merge 1)"
     cls = "tp-grid present" if present else "tp-grid"
     return (
-        f'<div class="{cls}"><section><div class="tp-h">{title}</div>'
-        + pair_table_html(view, j, reveal=k > 0, present=present, max_rows=max_rows)
+        f'<div class="{cls}"><section>'
+        + pair_section_html(view, k, present=present, max_rows=max_rows)
         + '</section><section><div class="tp-h">Merge list</div>'
         + merge_list_html(view, k, present=present, window=window)
         + "</section></div>"
@@ -406,7 +581,8 @@ def vocab_summary(view: RunView, k: int) -> str:
     in_use = run.tokens_in_use(k)
     retired = len(run.retired_tokens(k))
     again = sum(1 for ev in run.events[:k] if not ev.is_new_token)
-    parts = [f"{size:,} tokens: {run.base_size:,} base symbols + {merged:,} merged tokens."]
+    parts = [f"{size:,} tokens: {run.base_size:,} base symbol{'s' if run.base_size != 1 else ''} + "
+             f"{merged:,} merged token{'s' if merged != 1 else ''}."]
     if again:
         parts.append(f"{again} merge{'s' if again != 1 else ''} re-made a token that already existed, adding nothing.")
     unused_base = run.base_size - len(view.base_in_corpus)
@@ -437,9 +613,15 @@ def vocab_html(view: RunView, k: int) -> str:
     merged = list(range(run.base_size, run.vocab_size(k)))
     hidden = max(0, len(merged) - MERGED_TOKENS_SHOWN)
     merged = merged[hidden:]
-    out = ['<div class="tp tp-vocab">', f'<div class="tp-group">Base symbols ({len(base)} in the corpus)</div>',
+    gone = sum(1 for t in base if t in retired)
+    head = f"Base symbols ({len(base)} in the corpus at step 0"
+    head += f"; {gone} struck through: no longer in the corpus)" if gone else ")"
+    out = ['<div class="tp tp-vocab">', f'<div class="tp-group">{head}</div>',
            chips_inline(view, base, [classes(t) for t in base])]
-    out.append(f'<div class="tp-group">Merged tokens ({run.vocab_size(k) - run.base_size})</div>')
+    n_merged = run.vocab_size(k) - run.base_size
+    gone_m = sum(1 for t in range(run.base_size, run.vocab_size(k)) if t in retired)
+    head = f"Merged tokens ({n_merged}" + (f"; {gone_m} struck through: used up by later merges)" if gone_m else ")")
+    out.append(f'<div class="tp-group">{head}</div>')
     if merged:
         if hidden:
             out.append(f'<div class="tp-note">The latest {len(merged)} (ids {merged[0]} to {merged[-1]}):</div>')

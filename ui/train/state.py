@@ -61,6 +61,7 @@ RESULTS = "train.results"    # predict mode: (run key, step) -> {"pair": grade, 
 SKIP_TICK = "train.skip_tick"
 APP_RERUN = "train.app_rerun"
 END_PENDING = "train.end_pending"  # play reached the end; the next tick stops the timer
+EDITING = "train.editing"    # the reader is changing the corpus or settings: keep them open
 
 SETTING = "train.s."         # + a Settings field name
 
@@ -72,8 +73,8 @@ PROGRESS_FROM = 20_000
 DEFAULTS: dict[str, Any] = {
     SOURCE: "preset", PRESET: DEFAULT_PRESET, TEXT: DEFAULT_TEXT, WORDS: DEFAULT_WORDS,
     UPLOAD_TEXT: None, UPLOAD_NAME: "", UPLOAD_KIND: "text", UPLOAD_ERROR: None,
-    STEP: 0, PLAYING: False, SPEED: "normal", LAYOUT: "normal", MODE: "explore", HIDE_COUNTS: False,
-    ERROR: None, RESET_STEP: False, PENDING_STEP: None, LINK_PROBLEMS: (),
+    STEP: 0, PLAYING: False, SPEED: "normal", LAYOUT: "normal", MODE: "explore", HIDE_COUNTS: True,
+    ERROR: None, RESET_STEP: False, PENDING_STEP: None, LINK_PROBLEMS: (), EDITING: False,
 }
 
 
@@ -253,9 +254,11 @@ def step() -> int:
     return ss[STEP]
 
 
-def interaction() -> None:
-    """Every callback: this rerun comes from the user, not the play timer."""
+def interaction(*, editing: bool = False) -> None:
+    """Every callback: this rerun comes from the user, not the play timer. `editing`:
+    the corpus or a setting changed (the settings stay open); stepping folds them."""
     ss[SKIP_TICK] = True
+    ss[EDITING] = editing
 
 
 def set_step(k: int) -> None:
@@ -282,9 +285,34 @@ def on_reset() -> None:
     set_step(0)
 
 
-def on_jump(widget_key: str) -> None:
+def on_goto(k: int) -> None:
+    """A row of the merge list: go to that merge's step (play stops)."""
     interaction()
-    set_step(int(ss[widget_key]))
+    if ss[PLAYING]:
+        ss[PLAYING], ss[APP_RERUN] = False, True
+    set_step(k)
+
+
+def on_skip(key: str, k: int) -> None:
+    """Predict mode's Skip: the question at step k counts as skipped, then the merge."""
+    interaction()
+    view = current_view()
+    if view.key != key or ss[STEP] != k or k >= view.steps:
+        return
+    if (key, k) not in ss[RESULTS]:
+        record_answer(key, k, {"pair": "skipped", "picked": None, "split": None})
+    set_step(k + 1)
+
+
+def on_jump(widget_key: str) -> None:
+    """The slider moved. While playing, a value one step behind is the browser's echo
+    of a tick whose drawing a newer tick cut short (the slider still shows the previous
+    step), not a jump: taking it would step play backwards."""
+    interaction()
+    value = int(ss[widget_key])
+    if ss[PLAYING] and ss[STEP] - 1 <= value <= ss[STEP]:
+        return
+    set_step(value)
 
 
 def on_play_pause() -> None:
@@ -328,7 +356,7 @@ def take_app_rerun() -> bool:
 
 # ---- inputs --------------------------------------------------------------------------------
 def on_source(widget_key: str) -> None:
-    interaction()
+    interaction(editing=True)
     stop_playing()
     ss[SOURCE] = ss[widget_key]
     ss[RESET_STEP] = True
@@ -338,7 +366,7 @@ def on_source(widget_key: str) -> None:
 
 def on_preset(widget_key: str) -> None:
     """A new preset brings its own default settings and starts at step 0."""
-    interaction()
+    interaction(editing=True)
     stop_playing()
     ss[PRESET] = ss[widget_key]
     set_settings(load_presets()[ss[PRESET]].settings)
@@ -346,7 +374,7 @@ def on_preset(widget_key: str) -> None:
 
 
 def on_corpus_text(widget_key: str, store_key: str) -> None:
-    interaction()
+    interaction(editing=True)
     stop_playing()
     ss[store_key] = ss[widget_key]
     ss[RESET_STEP] = True
@@ -355,7 +383,7 @@ def on_corpus_text(widget_key: str, store_key: str) -> None:
 def on_setting(widget_key: str, name: str) -> None:
     """A setting changed: retrain (cached); the step stays where it was if it exists, so
     a student can flip the tie rule at step 4 and compare."""
-    interaction()
+    interaction(editing=True)
     stop_playing()
     value = ss[widget_key]
     if name in ("merges", "vocab_size", "min_count") and value is not None:
@@ -383,7 +411,7 @@ def handle_upload(data: bytes | None, name: str) -> str | None:
 
 
 def on_upload(widget_key: str) -> None:
-    interaction()
+    interaction(editing=True)
     stop_playing()
     f = ss.get(widget_key)
     if f is not None:
@@ -391,7 +419,7 @@ def on_upload(widget_key: str) -> None:
 
 
 def on_upload_kind(widget_key: str) -> None:
-    interaction()
+    interaction(editing=True)
     ss[UPLOAD_KIND] = ss[widget_key]
     ss[RESET_STEP] = True
 
