@@ -26,6 +26,10 @@ def test_the_helpers_are_wrapped_and_draw_exactly_what_they_drew_before():
             assert render.tables_html(v, k, present=present) == render.tables_html.__wrapped__(v, k, present=present)
             assert render.corpus_html(v, k, present=present) == render.corpus_html.__wrapped__(v, k, present=present)
         assert render.vocab_html(v, k) == render.vocab_html.__wrapped__(v, k)
+        assert render.merge_effect_html(v, k) == render.merge_effect_html.__wrapped__(v, k)
+        assert render.pair_section_html(v, k, max_rows=5) == render.pair_section_html.__wrapped__(v, k, max_rows=5)
+        if k:
+            assert render.merge_row_label(v, k) == render.merge_row_label.__wrapped__(v, k)
         assert render.figures(v, k) == render.figures.__wrapped__(v, k)
         # twice: the second comes from the cache, and is still right
         assert render.corpus_html(v, k) == render.corpus_html.__wrapped__(v, k)

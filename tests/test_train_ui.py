@@ -6,6 +6,7 @@ plain values or HTML strings, so these tests check them directly against the eng
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import html
 import re
 import tomllib
@@ -26,16 +27,22 @@ SENNRICH = "low 5\nlower 2\nnewest 6\nwidest 3"
 FIGURE1 = "low 1\nlowest 1\nnewer 1\nwider 1"
 
 
+def _key(*parts) -> str:
+    """A content key, as the page gives its runs (the step cache shares drawings by it)."""
+    return "test-" + hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
+
+
 def run_of(words: str, **settings) -> render.RunView:
     s = dict(end_of_word="separate", merges=10)
     s.update(settings)
-    return render.RunView(train(WordTable.from_word_counts(words), TrainerSettings(**s)), key="t")
+    return render.RunView(train(WordTable.from_word_counts(words), TrainerSettings(**s)), key=_key(words, s))
 
 
 def text_run(text: str, pretokenizer: str = "gpt2", **settings) -> render.RunView:
     s = dict(units="byte", merges=60)
     s.update(settings)
-    return render.RunView(train(WordTable.from_text(text, pretokenizer), TrainerSettings(**s)), key="t")
+    return render.RunView(train(WordTable.from_text(text, pretokenizer), TrainerSettings(**s)),
+                          key=_key(text, pretokenizer, s))
 
 
 def strip(h: str) -> str:
