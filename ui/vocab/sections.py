@@ -34,6 +34,8 @@ from ui.shared.markdown import md_error, md_escape
 from ui.shared.state import persist, remember, session_label, session_run, session_step
 from ui.vocab.charts import (
     CHOSEN,
+    CURVES_AXIS_ROOM,
+    fit_titles,
     cost_share_chart,
     set_param,
     display_height,
@@ -101,12 +103,13 @@ class RunChoice:
 def _spec(cache_key: str, _build, extra: int = 170) -> tuple[dict, int | None]:
     """Build a chart once per distinct input (`cache_key` names all of them) and keep
     its Vega-Lite spec: building and validating an Altair chart takes longer than
-    everything else on this page, and the spec is read-only."""
+    everything else on this page, and the spec is read-only. Titles wrap to the
+    chart's width in the browser (`fit_titles`)."""
     chart = _build()
     height = display_height(chart, extra) if not isinstance(chart, alt.VConcatChart) else None
     # Tests validate every chart builder against the Vega-Lite schema (chart.to_dict());
     # the page skips that second validation, which costs more than building the chart.
-    return chart.to_dict(validate=False), height
+    return fit_titles(chart.to_dict(validate=False)), height
 
 
 def _show(cache_key: str, build, *, key: str, chosen: int | None = None, extra: int = 170, **kwargs):
@@ -132,12 +135,15 @@ def _widget(widget_key: str, store_key: str, default) -> dict:
 TOOLTIP_CSS = """<style>
 #vg-tooltip-element { font-size: 15px; }
 #vg-tooltip-element table tr td.key { color: #333; }
+.st-key-vocab-curves { padding-right: %dpx; }
 </style>"""
 
 
 def readable_tooltips() -> None:
     """Chart tooltips in a projector-friendly size (Vega's default is 11 px)."""
-    st.html(TOOLTIP_CSS)
+    # Streamlit makes each curve panel's plot as wide as the chart's container; the
+    # padding leaves the room its y axis takes, so the whole chart fits the page.
+    st.html(TOOLTIP_CSS % CURVES_AXIS_ROOM)
 
 
 # ---- which run ------------------------------------------------------------------------
@@ -266,8 +272,7 @@ def curves_section(choice: RunChoice, vocab: int, k: int) -> None:
     held_grid = held[held["step"].isin(held_steps(choice))]
     _show(f"curves:{choice.key}", lambda: curves_chart(
         curve, held_grid, retired, chosen_vocab=vocab, unit=unit, training_label=f"Training text ({choice.label})"),
-        key=CURVES_KEY, chosen=vocab, on_select=_pick_callback(choice), selection_mode=["pick"],
-        width="content")  # three linked panels: Vega cannot fit a concatenation to the page
+        key=CURVES_KEY, chosen=vocab, on_select=_pick_callback(choice), selection_mode=["pick"])
     _explain_curves(choice, vocab, k, curve, held, retired)
 
 
