@@ -123,9 +123,10 @@ def new_page(browser, url: str, path: str, *, clipboard: bool = False):
     return page, settled(page, since_navigation=True)
 
 
-def first_loads(browser, url: str, repeats: int) -> dict[str, list[float]]:
+def first_loads(browser, url: str, repeats: int, names: list[str]) -> dict[str, list[float]]:
     out: dict[str, list[float]] = {}
-    for name, path in PAGES.items():
+    for name in names:
+        path = PAGES[name]
         page, cold = new_page(browser, url, path)  # warm-up: the server loads what the page needs
         page.context.close()
         out[f"first load: {name}"] = []
@@ -231,7 +232,12 @@ def table(results: dict[str, list[float]]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--only", choices=["first-load", "steps", "upload", "paste"], action="append",
+                        help="measure only these (repeatable); default: all")
+    parser.add_argument("--pages", nargs="+", choices=list(PAGES), metavar="PAGE",
+                        help=f"first loads of these pages only (of {', '.join(PAGES)})")
     args = parser.parse_args()
+    only = set(args.only or ["first-load", "steps", "upload", "paste"])
     from playwright.sync_api import sync_playwright
 
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
@@ -244,17 +250,22 @@ def main() -> None:
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            results |= first_loads(browser, url, args.repeats)
-            results |= steps(browser, url, args.repeats)
-            results |= upload(browser, url, args.repeats, text)
-            results |= paste(browser, url, args.repeats, text)
+            if "first-load" in only:
+                results |= first_loads(browser, url, args.repeats, args.pages or list(PAGES))
+            if "steps" in only:
+                results |= steps(browser, url, args.repeats)
+            if "upload" in only:
+                results |= upload(browser, url, args.repeats, text)
+            if "paste" in only:
+                results |= paste(browser, url, args.repeats, text)
             browser.close()
     finally:
         proc.terminate()
         proc.wait(timeout=10)
     load_after = os.getloadavg()
     print(f"# bench_browser.py · {time.strftime('%Y-%m-%d %H:%M')} · commit {commit} · {os.cpu_count()} cores · "
-          f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after · {args.repeats} repeats")
+          f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after · {args.repeats} repeats"
+          + (f" · only {', '.join(sorted(only))}" if args.only else ""))
     print()
     print(table(results))
 
