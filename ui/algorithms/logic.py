@@ -267,7 +267,7 @@ def overlap_chart(rows: Sequence[dict]) -> alt.Chart:
     )
     bars = base.mark_bar(color="#0072B2")
     labels = base.mark_text(align="left", dx=3).encode(text="tokens:Q")
-    return (bars + labels).properties(height=alt.Step(28))
+    return _on_canvas((bars + labels).properties(height=alt.Step(28)))
 
 
 # ---- chips ---------------------------------------------------------------------------
@@ -438,6 +438,13 @@ def unigram_rows(run: UnigramRun) -> list[dict]:
     } for i, ev in enumerate(run.events)]
 
 
+def _on_canvas(chart):
+    """Drawn on a canvas, without a screen-reader label per mark: an SVG element per
+    point and label is what made the browser slow on a first load (the page's text
+    says what each chart shows, the tooltips give the numbers)."""
+    return chart.properties(usermeta={"embedOptions": {"renderer": "canvas"}}).configure(aria=False)
+
+
 #: the y axis's labels in each Unigram panel get exactly this many pixels
 UNIGRAM_LABEL_ROOM = 44
 #: what the page leaves beside the Unigram panels, whose plots Streamlit makes as wide as
@@ -463,7 +470,7 @@ def unigram_chart(rows: Sequence[dict], chosen: int) -> alt.Chart:
             tooltip=tips)
         return (line + rule).properties(height=160)
 
-    return alt.vconcat(panel("vocabulary size", "#0072B2"), panel("log-likelihood", "#009E73"))
+    return _on_canvas(alt.vconcat(panel("vocabulary size", "#0072B2"), panel("log-likelihood", "#009E73")))
 
 
 def table_height(rows: int, *, most: int = 420) -> int:

@@ -15,6 +15,7 @@ Colours are Okabe-Ito (colour-blind safe); series also differ by dash pattern.
 """
 from __future__ import annotations
 
+import json
 import warnings
 
 import altair as alt
@@ -36,6 +37,7 @@ __all__ = [
     "truncation_chart",
     "truncation_cost_chart",
     "fit_titles",
+    "fast_render",
     "CURVES_AXIS_ROOM",
 ]
 
@@ -143,11 +145,10 @@ def _hover_layers(curve: pd.DataFrame, tooltip: list, pick: alt.Parameter, hover
     The same two layer objects go into every panel, so Altair writes the parameters
     once, listing the panels as their views, and a hover in one panel shows in all.
     """
-    fields = list(dict.fromkeys(["vocab_size"] + [t.to_dict()["field"] for t in tooltip]))
-    catcher = alt.Chart(curve[fields]).mark_rule(strokeWidth=8, opacity=0).encode(
+    catcher = alt.Chart(curve).mark_rule(strokeWidth=8, opacity=0).encode(
         x="vocab_size:Q", tooltip=tooltip
     ).add_params(pick, hover)
-    rule = alt.Chart(curve[["vocab_size"]]).mark_rule(color="#555", strokeWidth=1.5).encode(
+    rule = alt.Chart(curve).mark_rule(color="#555", strokeWidth=1.5).encode(
         x="vocab_size:Q"
     ).transform_filter(hover)
     return [catcher, rule]
@@ -190,7 +191,11 @@ def curves_chart(
         keep = set(retirements["step"]) if retirements is not None and len(retirements) else set()
         idx = _thin(len(curve), MAX_POINTS)
         curve = curve[curve["step"].isin(set(curve["step"].iloc[idx]) | keep)]
-    curve = curve.reset_index(drop=True)
+    # One table for every layer (Altair writes it into the spec once): the columns the
+    # lines and tooltips read, ratios rounded. The spec is what the browser parses.
+    fields = ["step", "vocab_size", "corpus_length", "units_per_token", "tokens_in_use", "base_in_use",
+              "token", "count", "merged_occurrences"]
+    curve = curve[fields].reset_index(drop=True).assign(units_per_token=curve["units_per_token"].round(4).to_numpy())
     domain = [int(curve["vocab_size"].min()), int(curve["vocab_size"].max())]
     if domain[0] == domain[1]:
         domain[1] += 1
@@ -201,7 +206,7 @@ def curves_chart(
     x = _vocab_x(domain=domain)
 
     # 1. corpus length
-    length_line = alt.Chart(curve[["vocab_size", "corpus_length"]]).mark_line(color=BLUE, strokeWidth=3).encode(
+    length_line = alt.Chart(curve).mark_line(color=BLUE, strokeWidth=3).encode(
         x=x,
         y=alt.Y("corpus_length:Q", title="Tokens in training corpus", axis=_curves_y_axis(format=",d"),
                 scale=alt.Scale(zero=False)),
@@ -218,10 +223,10 @@ def curves_chart(
     color = alt.Color("text:N", title=None, scale=alt.Scale(domain=series, range=SERIES_COLORS[: len(series)]),
                       legend=alt.Legend(orient="top", direction="horizontal", columns=1, labelLimit=220))
     dash = alt.StrokeDash("text:N", legend=None, scale=alt.Scale(domain=series, range=[[1, 0], [8, 4], [3, 3], [10, 3, 2, 3]][: len(series)]))
-    train_rows = curve[["vocab_size", "units_per_token"]].assign(text=training_label)
+    train_rows = alt.Chart(curve).transform_calculate(text=json.dumps(training_label))
     ydef = alt.Y("units_per_token:Q", title=f"{unit.capitalize()} per token", axis=_curves_y_axis(format=",.1f"),
                  scale=alt.Scale(zero=False))
-    layers2 = [alt.Chart(train_rows).mark_line(strokeWidth=3).encode(x=x, y=ydef, color=color, strokeDash=dash)]
+    layers2 = [train_rows.mark_line(strokeWidth=3).encode(x=x, y=ydef, color=color, strokeDash=dash)]
     if held_out is not None and len(held_out):
         held_tooltip = [
             alt.Tooltip("text:N", title="Text"),
@@ -244,10 +249,10 @@ def curves_chart(
 
     # 3. vocabulary vs tokens in use
     use_series = ["Vocabulary size (every token)", "Tokens the corpus uses", "Base symbols it still uses"]
-    long = curve.assign(vocab_size_y=curve["vocab_size"]).melt(
-        id_vars=["vocab_size"], value_vars=["vocab_size_y", "tokens_in_use", "base_in_use"],
-        var_name="series", value_name="tokens")
-    long["series"] = long["series"].map(dict(zip(["vocab_size_y", "tokens_in_use", "base_in_use"], use_series)))
+    # the three series folded from the one table in the browser, not written out three times
+    columns = dict(zip(["vocab_size", "tokens_in_use", "base_in_use"], use_series))
+    long = alt.Chart(curve).transform_fold(list(columns), as_=["column", "tokens"]).transform_calculate(
+        series=f"{json.dumps(columns)}[datum.column]")
     use_color = alt.Color("series:N", title=None, sort=use_series,
                           scale=alt.Scale(domain=use_series, range=["#999999", BLUE, ORANGE]),
                           legend=alt.Legend(orient="top", direction="horizontal", columns=1, labelLimit=220))
@@ -255,11 +260,11 @@ def curves_chart(
                               scale=alt.Scale(domain=use_series, range=[[6, 4], [1, 0], [1, 0]]))
     # A logarithmic (symlog, so 0 is allowed) axis: the few dozen base symbols in use
     # would otherwise be a flat line under a vocabulary of thousands.
-    top = max(1, int(long["tokens"].max()))
+    top = max(1, int(curve[list(columns)].to_numpy().max()))
     ticks = [0] + [m * 10**e for e in range(6) for m in (1, 2, 5) if m * 10**e <= top * 1.2]
     y3 = alt.Y("tokens:Q", title="Tokens (logarithmic scale)", scale=alt.Scale(type="symlog", constant=1),
                axis=_curves_y_axis(format=",d", values=ticks))
-    layers3 = [alt.Chart(long).mark_line(strokeWidth=3).encode(x=x, y=y3, color=use_color, strokeDash=use_dash)]
+    layers3 = [long.mark_line(strokeWidth=3).encode(x=x, y=y3, color=use_color, strokeDash=use_dash)]
     if retirements is not None and len(retirements):
         base_at = curve.set_index("step")["base_in_use"]
         marks = retirements.assign(tokens=[int(base_at.get(s, 0)) for s in retirements["step"]])
@@ -361,6 +366,20 @@ def fit_titles(spec: dict, *, title_px: float = 20, subtitle_px: float = 15) -> 
         if key in out:
             out[key] = [dict(p, title=fit(p["title"])) if "title" in p else p for p in out[key]]
     return out
+
+
+def fast_render(spec: dict) -> dict:
+    """A copy of a chart spec that the browser draws quickly: on a canvas rather than as
+    SVG (an SVG element, with its attributes, per point, rule and label: most of the
+    page's first-load time went into setting them) and without a screen-reader label
+    per mark (the page's text says what each chart shows; the tooltips give the numbers).
+
+    >>> fast_render({"mark": "line"})["usermeta"], fast_render({"config": {"view": {}}})["config"]["aria"]
+    ({'embedOptions': {'renderer': 'canvas'}}, False)
+    """
+    meta = dict(spec.get("usermeta") or {})
+    meta["embedOptions"] = {**meta.get("embedOptions", {}), "renderer": "canvas"}
+    return {**spec, "usermeta": meta, "config": {**spec.get("config", {}), "aria": False}}
 
 
 def _thin(n: int, max_points: int) -> list[int]:
