@@ -16,6 +16,10 @@ MutationObserver records the time of every mutation; each figure is the last mut
 time minus the user's action (pointerdown, keydown or the file input's change event), or
 minus the navigation start for a first load. So the 300 ms of quiet is not counted.
 
+For each first load it also reports the CPU seconds the server process and the browser
+(all its processes) spent on it, read from /proc: on a shared machine these move far less
+with the load average than the wall times, so they compare two versions of a page.
+
 What it leaves out: server start-up, the very first (cold) visit after it (printed
 separately), and network latency (everything is on 127.0.0.1).
 
@@ -37,7 +41,9 @@ import urllib.request
 from _common import ROOT, corpus
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+#: an argument Chromium ignores, by which the bench finds the browser's processes
+MARKER = "--bench-browser-cpu-marker"
+ARGS = [MARKER, "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 QUIET_MS = 300
 #: the app's own output, to read when a measurement fails
@@ -123,18 +129,64 @@ def new_page(browser, url: str, path: str, *, clipboard: bool = False):
     return page, settled(page, since_navigation=True)
 
 
-def first_loads(browser, url: str, repeats: int, names: list[str]) -> dict[str, list[float]]:
+def cpu_seconds(root: int | None) -> float:
+    """CPU seconds (user + system) a process and all its descendants have used (Linux /proc;
+    0 elsewhere). Unlike wall time, this hardly moves with the load other programs put on
+    the machine, so it compares two versions of a page on a busy machine."""
+    if root is None:
+        return 0.0
+    children: dict[int, list[int]] = {}
+    used: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid = int(entry.name)
+        children.setdefault(int(fields[1]), []).append(pid)
+        used[pid] = (int(fields[11]) + int(fields[12])) / tick
+    total, todo = 0.0, [root]
+    while todo:
+        pid = todo.pop()
+        total += used.get(pid, 0.0)
+        todo += children.get(pid, [])
+    return total
+
+
+def browser_pid() -> int | None:
+    """The Chromium process this bench launched (the one given MARKER)."""
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            if MARKER.encode() in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return min(found, default=None)
+
+
+def first_loads(browser, url: str, repeats: int, names: list[str], server: int) -> dict[str, list[float]]:
+    """Wall seconds of each first load, and the CPU seconds it cost the server process
+    and the browser (all its processes), which the load average moves far less."""
     out: dict[str, list[float]] = {}
+    chromium = browser_pid()
     for name in names:
         path = PAGES[name]
         page, cold = new_page(browser, url, path)  # warm-up: the server loads what the page needs
         page.context.close()
         out[f"first load: {name}"] = []
         out[f"first load: {name} (cold, once)"] = [cold]
+        server_cpu, browser_cpu = [], []
         for _ in range(repeats):
+            before = cpu_seconds(server), cpu_seconds(chromium)
             page, seconds = new_page(browser, url, path)
+            server_cpu.append(cpu_seconds(server) - before[0])
+            browser_cpu.append(cpu_seconds(chromium) - before[1])
             out[f"first load: {name}"].append(seconds)
             page.context.close()
+        out[f"CPU per first load: {name}, server"] = server_cpu
+        out[f"CPU per first load: {name}, browser"] = browser_cpu
     return out
 
 
@@ -251,7 +303,7 @@ def main() -> None:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             if "first-load" in only:
-                results |= first_loads(browser, url, args.repeats, args.pages or list(PAGES))
+                results |= first_loads(browser, url, args.repeats, args.pages or list(PAGES), proc.pid)
             if "steps" in only:
                 results |= steps(browser, url, args.repeats)
             if "upload" in only:
