@@ -129,12 +129,12 @@ def new_page(browser, url: str, path: str, *, clipboard: bool = False):
     return page, settled(page, since_navigation=True)
 
 
-def cpu_seconds(root: int | None) -> float:
-    """CPU seconds (user + system) a process and all its descendants have used (Linux /proc;
-    0 elsewhere). Unlike wall time, this hardly moves with the load other programs put on
-    the machine, so it compares two versions of a page on a busy machine."""
+def cpu_seconds(root: int | None) -> dict[int, float]:
+    """CPU seconds (user + system) each process of a tree has used so far (Linux /proc;
+    empty elsewhere). Unlike wall time, this hardly moves with the load other programs
+    put on the machine, so it compares two versions of a page on a busy machine."""
     if root is None:
-        return 0.0
+        return {}
     children: dict[int, list[int]] = {}
     used: dict[int, float] = {}
     tick = os.sysconf("SC_CLK_TCK")
@@ -146,12 +146,18 @@ def cpu_seconds(root: int | None) -> float:
         pid = int(entry.name)
         children.setdefault(int(fields[1]), []).append(pid)
         used[pid] = (int(fields[11]) + int(fields[12])) / tick
-    total, todo = 0.0, [root]
+    out, todo = {}, [root]
     while todo:
         pid = todo.pop()
-        total += used.get(pid, 0.0)
+        out[pid] = used.get(pid, 0.0)
         todo += children.get(pid, [])
-    return total
+    return out
+
+
+def cpu_spent(before: dict[int, float], after: dict[int, float]) -> float:
+    """What the processes alive at the end used in between (a process that ended, such
+    as a closed tab's renderer, is left out rather than counted as negative)."""
+    return sum(t - before.get(pid, 0.0) for pid, t in after.items())
 
 
 def browser_pid() -> int | None:
@@ -181,8 +187,8 @@ def first_loads(browser, url: str, repeats: int, names: list[str], server: int) 
         for _ in range(repeats):
             before = cpu_seconds(server), cpu_seconds(chromium)
             page, seconds = new_page(browser, url, path)
-            server_cpu.append(cpu_seconds(server) - before[0])
-            browser_cpu.append(cpu_seconds(chromium) - before[1])
+            server_cpu.append(cpu_spent(before[0], cpu_seconds(server)))
+            browser_cpu.append(cpu_spent(before[1], cpu_seconds(chromium)))
             out[f"first load: {name}"].append(seconds)
             page.context.close()
         out[f"CPU per first load: {name}, server"] = server_cpu
