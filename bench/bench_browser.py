@@ -16,10 +16,14 @@ MutationObserver records the time of every mutation; each figure is the last mut
 time minus the user's action (pointerdown, keydown or the file input's change event), or
 minus the navigation start for a first load. So the 300 ms of quiet is not counted.
 
+For each first load it also reports the CPU seconds the server process and the browser
+(all its processes) spent on it, read from /proc: on a shared machine these move far less
+with the load average than the wall times, so they compare two versions of a page.
+
 What it leaves out: server start-up, the very first (cold) visit after it (printed
 separately), and network latency (everything is on 127.0.0.1).
 
-    python bench/bench_browser.py [--repeats 7] [--only paste]
+    python bench/bench_browser.py [--repeats 7]
 """
 from __future__ import annotations
 
@@ -37,7 +41,9 @@ import urllib.request
 from _common import ROOT, corpus
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+#: an argument Chromium ignores, by which the bench finds the browser's processes
+MARKER = "--bench-browser-cpu-marker"
+ARGS = [MARKER, "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 QUIET_MS = 300
 #: the app's own output, to read when a measurement fails
@@ -123,17 +129,70 @@ def new_page(browser, url: str, path: str, *, clipboard: bool = False):
     return page, settled(page, since_navigation=True)
 
 
-def first_loads(browser, url: str, repeats: int) -> dict[str, list[float]]:
+def cpu_seconds(root: int | None) -> dict[int, float]:
+    """CPU seconds (user + system) each process of a tree has used so far (Linux /proc;
+    empty elsewhere). Unlike wall time, this hardly moves with the load other programs
+    put on the machine, so it compares two versions of a page on a busy machine."""
+    if root is None:
+        return {}
+    children: dict[int, list[int]] = {}
+    used: dict[int, float] = {}
+    tick = os.sysconf("SC_CLK_TCK")
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid = int(entry.name)
+        children.setdefault(int(fields[1]), []).append(pid)
+        used[pid] = (int(fields[11]) + int(fields[12])) / tick
+    out, todo = {}, [root]
+    while todo:
+        pid = todo.pop()
+        out[pid] = used.get(pid, 0.0)
+        todo += children.get(pid, [])
+    return out
+
+
+def cpu_spent(before: dict[int, float], after: dict[int, float]) -> float:
+    """What the processes alive at the end used in between (a process that ended, such
+    as a closed tab's renderer, is left out rather than counted as negative)."""
+    return sum(t - before.get(pid, 0.0) for pid, t in after.items())
+
+
+def browser_pid() -> int | None:
+    """The Chromium process this bench launched (the one given MARKER)."""
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            if MARKER.encode() in (entry / "cmdline").read_bytes():
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return min(found, default=None)
+
+
+def first_loads(browser, url: str, repeats: int, names: list[str], server: int) -> dict[str, list[float]]:
+    """Wall seconds of each first load, and the CPU seconds it cost the server process
+    and the browser (all its processes), which the load average moves far less."""
     out: dict[str, list[float]] = {}
-    for name, path in PAGES.items():
+    chromium = browser_pid()
+    for name in names:
+        path = PAGES[name]
         page, cold = new_page(browser, url, path)  # warm-up: the server loads what the page needs
         page.context.close()
         out[f"first load: {name}"] = []
         out[f"first load: {name} (cold, once)"] = [cold]
+        server_cpu, browser_cpu = [], []
         for _ in range(repeats):
+            before = cpu_seconds(server), cpu_seconds(chromium)
             page, seconds = new_page(browser, url, path)
+            server_cpu.append(cpu_spent(before[0], cpu_seconds(server)))
+            browser_cpu.append(cpu_spent(before[1], cpu_seconds(chromium)))
             out[f"first load: {name}"].append(seconds)
             page.context.close()
+        out[f"CPU per first load: {name}, server"] = server_cpu
+        out[f"CPU per first load: {name}, browser"] = browser_cpu
     return out
 
 
@@ -231,9 +290,12 @@ def table(results: dict[str, list[float]]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=7)
-    parser.add_argument("--only", choices=("loads", "steps", "upload", "paste"), action="append",
-                        help="run only these measures (repeatable); default: all")
+    parser.add_argument("--only", choices=["first-load", "steps", "upload", "paste"], action="append",
+                        help="measure only these (repeatable); default: all")
+    parser.add_argument("--pages", nargs="+", choices=list(PAGES), metavar="PAGE",
+                        help=f"first loads of these pages only (of {', '.join(PAGES)})")
     args = parser.parse_args()
+    only = set(args.only or ["first-load", "steps", "upload", "paste"])
     from playwright.sync_api import sync_playwright
 
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
@@ -246,9 +308,8 @@ def main() -> None:
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            only = set(args.only or ("loads", "steps", "upload", "paste"))
-            if "loads" in only:
-                results |= first_loads(browser, url, args.repeats)
+            if "first-load" in only:
+                results |= first_loads(browser, url, args.repeats, args.pages or list(PAGES), proc.pid)
             if "steps" in only:
                 results |= steps(browser, url, args.repeats)
             if "upload" in only:
@@ -261,7 +322,8 @@ def main() -> None:
         proc.wait(timeout=10)
     load_after = os.getloadavg()
     print(f"# bench_browser.py · {time.strftime('%Y-%m-%d %H:%M')} · commit {commit} · {os.cpu_count()} cores · "
-          f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after · {args.repeats} repeats")
+          f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after · {args.repeats} repeats"
+          + (f" · only {', '.join(sorted(only))}" if args.only else ""))
     print()
     print(table(results))
 

@@ -49,7 +49,19 @@ def test_page_draws_every_section(opened):
     # claims: some hold, some do not, each says so in words
     text = _all_markdown(opened)
     assert "does not hold" in text and "**holds**" in text
-    assert len(opened.dataframe) >= 10
+    assert len(opened.table) >= 10  # static tables: lighter than data grids on a first load
+
+
+def test_tables_escape_markdown_in_every_text_cell():
+    """st.table reads Markdown in its cells: a link, an image or bold stays text."""
+    from ui.quirks.widgets import escaped_frame
+    from ui.shared.markdown import md_escape
+
+    hostile = "[x](http://evil.example/a) ![i](http://evil.example/i.png) **b**"
+    frame = escaped_frame([{"word": hostile, "tokens": 3, hostile: "x"}])
+    assert frame["word"].iloc[0] == md_escape(hostile) != hostile
+    assert list(frame.columns) == ["word", "tokens", md_escape(hostile)]
+    assert frame["tokens"].iloc[0] == 3
 
 
 @pytest.mark.parametrize("key", [f"quirks_w_try_{q.id}" for q in QUIRKS])
@@ -136,3 +148,4 @@ def test_train_page_opens_each_new_preset():
         at.run()
         at.switch_page("views/train.py").run()
         _ok(at)
+

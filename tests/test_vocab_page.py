@@ -282,3 +282,18 @@ def _language_texts():
     from ui.vocab.sources import language_texts
 
     return language_texts()
+
+
+def test_the_tables_are_drawn_only_once_their_expander_opens():
+    """A first visit draws no data table (they cost the browser more than the charts);
+    opening an expander draws its table."""
+    at = _open()
+    labels = [e.label for e in at.expander]
+    assert "Exact numbers" in labels and "The ten texts" in labels
+    assert len(at.dataframe) == 0 and not any("English" == m.value.strip("*") for m in at.markdown)
+    at.session_state["vocab_w_lang_table"] = True
+    at.run()
+    assert len(_ok(at).dataframe) == 1
+    at.session_state["vocab_w_lang_texts"] = True
+    at.run()
+    assert any(m.value == "**English** (Latin)" for m in _ok(at).markdown)

@@ -402,3 +402,25 @@ def test_a_run_without_pre_tokenizer_encodes_held_out_text_line_by_line():
     tok = run.tokenizer(3, special_tokens={})
     assert held.loc[1, "tokens"] == len(tok.encode("aaab aaab")) + len(tok.encode("daaabac"))
     assert held.loc[0, "tokens"] == len("aaab aaab") + len("daaabac")
+
+
+def test_titles_wrap_to_the_chart_width_in_the_browser(curves_spec):
+    """fit_titles: each panel's title and subtitle pick, by the container's width, lines
+    that fit it (a phone's 358 px gets short lines; a projector one line)."""
+    import json
+    import re
+
+    from ui.vocab.charts import fit_titles
+
+    spec = fit_titles(curves_spec)
+    assert spec["vconcat"][0]["title"]["text"]["expr"].startswith("containerSize()[0] >= ")
+    assert "signal" in spec["vconcat"][1]["title"]["subtitle"]
+    assert curves_spec["vconcat"][0]["title"]["text"] == "Training corpus length shrinks with every merge"  # a copy
+    for panel in spec["vconcat"]:
+        for part, px in (("text", 20), ("subtitle", 15)):
+            expr = panel["title"][part].get("expr") or panel["title"][part]["signal"]
+            narrowest = json.loads(re.split(r" : (?=[\[\"])", expr)[-1])
+            lines = [narrowest] if isinstance(narrowest, str) else narrowest
+            assert all(len(line) * 0.48 * px <= 300 for line in lines), lines
+    one = fit_titles({"title": "Short", "mark": "bar"})
+    assert one["title"]["text"] == {"expr": '"Short"'}

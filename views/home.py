@@ -1,6 +1,17 @@
 """Home: what each page teaches, with links."""
 import streamlit as st
 
+# Streamlit draws a page link's label on one line, cut with an ellipsis; these labels
+# are sentences, so let them wrap (on a phone they were cut after a few words).
+st.html("""<style>
+[data-testid="stPageLink-NavLink"] { align-items: flex-start; height: auto; }
+[data-testid="stPageLink-NavLink"] span:has(> [data-testid="stMarkdownContainer"]),
+[data-testid="stPageLink-NavLink"] [data-testid="stMarkdownContainer"],
+[data-testid="stPageLink-NavLink"] [data-testid="stMarkdownContainer"] p {
+  white-space: normal; overflow: visible; text-overflow: clip; line-height: 1.5;
+}
+</style>""")
+
 st.title("Byte-pair encoding, step by step")
 st.markdown(
     "Language models do not read letters or words: they read **tokens**. Most of them "

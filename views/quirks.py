@@ -3,9 +3,10 @@ source texts' worked examples reproduced exactly. A thin view: ui.quirks.widgets
 import streamlit as st
 
 from ui.quirks.logic import QUIRKS
-from ui.quirks.widgets import quirk_section, worked_examples
+from ui.quirks.widgets import page_css, quirk_section, worked_examples
 
 st.title("Tokenizer quirks")
+page_css()
 st.markdown(
     "Models read token ids, not letters. Each section below puts one tricky text through five real "
     "tokenizers (GPT-2, GPT-4's cl100k, GPT-4o's o200k, Mistral 7B and Mistral's Tekken) and draws "

@@ -4,6 +4,8 @@ links to the Train page with its preset; screenshots at 1440x900 and on a 390x84
 go to test-artifacts/ (look at them)."""
 from playwright.sync_api import expect
 
+from tests.browser.phone import open_phone, too_wide
+
 from ui.quirks.logic import QUIRKS
 
 
@@ -52,10 +54,17 @@ def test_quiz_reveals_after_a_try_and_example_links_to_train(page, app_url, arti
     page.screenshot(path=str(artifacts / "quirks_to_train.png"))
 
 
-def test_phone_layout(page, app_url, artifacts):
-    _open(page, app_url, width=390, height=844)
-    page.screenshot(path=str(artifacts / "quirks_phone_top.png"))
-    page.get_by_role("heading", name="Numbers come in arbitrary chunks").scroll_into_view_if_needed()
-    page.screenshot(path=str(artifacts / "quirks_phone_numbers.png"))
-    page.get_by_role("heading", name="Worked examples of the source texts").scroll_into_view_if_needed()
-    page.screenshot(path=str(artifacts / "quirks_phone_examples.png"))
+def test_phone_layout(browser, app_url, artifacts):
+    """390x844: nothing is wider than the screen; screenshots of the top, a section and
+    the worked examples."""
+    context, page = open_phone(browser)
+    try:
+        _open(page, app_url, width=390, height=844)
+        assert too_wide(page) == []
+        page.screenshot(path=str(artifacts / "quirks_phone_top.png"))
+        page.get_by_role("heading", name="Numbers come in arbitrary chunks").scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts / "quirks_phone_numbers.png"))
+        page.get_by_role("heading", name="Worked examples of the source texts").scroll_into_view_if_needed()
+        page.screenshot(path=str(artifacts / "quirks_phone_examples.png"))
+    finally:
+        context.close()

@@ -269,7 +269,7 @@ def overlap_chart(rows: Sequence[dict]) -> alt.Chart:
     )
     bars = base.mark_bar(color="#0072B2")
     labels = base.mark_text(align="left", dx=3).encode(text="tokens:Q")
-    return (bars + labels).properties(height=alt.Step(28))
+    return _on_canvas((bars + labels).properties(height=alt.Step(28)))
 
 
 # ---- chips ---------------------------------------------------------------------------
@@ -416,9 +416,24 @@ def unigram_rows(run: UnigramRun) -> list[dict]:
     } for i, ev in enumerate(run.events)]
 
 
+def _on_canvas(chart):
+    """Drawn on a canvas, without a screen-reader label per mark: an SVG element per
+    point and label is what made the browser slow on a first load (the page's text
+    says what each chart shows, the tooltips give the numbers)."""
+    return chart.properties(usermeta={"embedOptions": {"renderer": "canvas"}}).configure(aria=False)
+
+
+#: the y axis's labels in each Unigram panel get exactly this many pixels
+UNIGRAM_LABEL_ROOM = 44
+#: what the page leaves beside the Unigram panels, whose plots Streamlit makes as wide as
+#: the chart's container: the y axis (labels, title) and what sticks out on the right
+UNIGRAM_AXIS_ROOM = 80
+
+
 def unigram_chart(rows: Sequence[dict], chosen: int) -> alt.Chart:
     """Vocabulary size and log-likelihood per event, one panel each, the chosen event
-    drawn as a rule."""
+    drawn as a rule. Every y axis takes UNIGRAM_LABEL_ROOM pixels, so the panels line
+    up and the page can leave UNIGRAM_AXIS_ROOM for them beside a stretched chart."""
     data = alt.Data(values=list(rows))
     x = alt.X("event:Q", title="event (EM iteration or pruning round)", axis=alt.Axis(tickMinStep=1))
     tips = [alt.Tooltip("label:N"), alt.Tooltip("vocabulary size:Q"), alt.Tooltip("log-likelihood:Q"),
@@ -428,10 +443,12 @@ def unigram_chart(rows: Sequence[dict], chosen: int) -> alt.Chart:
 
     def panel(field: str, color: str) -> alt.Chart:
         line = alt.Chart(data).mark_line(point=True, color=color).encode(
-            x=x, y=alt.Y(f"{field}:Q", scale=alt.Scale(zero=False)), tooltip=tips)
+            x=x, y=alt.Y(f"{field}:Q", scale=alt.Scale(zero=False),
+                         axis=alt.Axis(minExtent=UNIGRAM_LABEL_ROOM, maxExtent=UNIGRAM_LABEL_ROOM)),
+            tooltip=tips)
         return (line + rule).properties(height=160)
 
-    return alt.vconcat(panel("vocabulary size", "#0072B2"), panel("log-likelihood", "#009E73"))
+    return _on_canvas(alt.vconcat(panel("vocabulary size", "#0072B2"), panel("log-likelihood", "#009E73")))
 
 
 def removed_rows(event: UnigramEvent, limit: int = 200) -> list[dict]:

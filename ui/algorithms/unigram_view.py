@@ -9,6 +9,7 @@ from ui.shared.markdown import md_error, md_escape
 from ui.shared.word_views import lattice_html, table_height
 
 from .logic import (
+    UNIGRAM_AXIS_ROOM,
     WORD_LIMIT,
     PageCorpus,
     Trained,
@@ -38,7 +39,11 @@ def show(trained: Trained, corpus: PageCorpus) -> None:
     st.markdown(f"**Event {k} of {last}: {md_escape(event_label(event))}** — vocabulary "
                 f"{event.vocab_size:,} pieces, log-likelihood {event.log_likelihood:,.2f}, "
                 f"the corpus in {event.tokens:,} tokens.")
-    st.altair_chart(unigram_chart(unigram_rows(run), k), width="stretch")
+    # Streamlit makes each panel's plot as wide as the chart's container; the padding
+    # leaves the room the axes take, so the chart fits a phone's screen.
+    st.html(f"<style>.st-key-algorithms-unigram-chart {{ padding-right: {UNIGRAM_AXIS_ROOM}px; }}</style>")
+    with st.container(key="algorithms-unigram-chart"):
+        st.altair_chart(unigram_chart(unigram_rows(run), k), width="stretch")
     if event.removed:
         st.markdown(f"This step removed **{len(event.removed):,}** pieces (by {event.value_name}, smallest first):")
         rows = removed_rows(event)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 import unicodedata
 
+import pandas as pd
 import streamlit as st
 
 from bpe_core.display import visible_text
@@ -25,7 +26,7 @@ from . import examples as ex
 from . import logic
 from .quiz import Question, explanation, grade_choice, grade_number, questions_for
 
-__all__ = ["chips", "comparison", "quirk_section", "worked_examples", "ask_quiz", "QUIRKS_CSS"]
+__all__ = ["chips", "comparison", "page_css", "quirk_section", "worked_examples", "ask_quiz", "QUIRKS_CSS"]
 
 NAMES = tuple(PRETRAINED)
 
@@ -37,6 +38,22 @@ QUIRKS_CSS = """<style>
 .qk-row .bpe-tokens { flex: 1 1 16rem; font-size: 1.1rem; line-height: 2.0; }
 .qk-text { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 </style>"""
+
+
+def _table(rows) -> None:
+    """A small table drawn as plain HTML: lighter for the browser than an interactive
+    data grid (this page has ten of them), and its cells wrap on a phone. st.table reads
+    Markdown in every cell, so each text cell (some hold what the user typed) and header
+    goes through md_escape."""
+    st.table(escaped_frame(rows), hide_index=True)
+
+
+def escaped_frame(rows) -> pd.DataFrame:
+    """`rows` as a frame whose headers and text cells are Markdown-escaped (numbers stay numbers)."""
+    frame = pd.DataFrame(rows).rename(columns=lambda c: md_escape(str(c)))
+    for column in frame.columns:
+        frame[column] = [md_escape(v) if isinstance(v, str) else v for v in frame[column]]
+    return frame
 
 
 @byte_cached("quirks.encodings")
@@ -59,8 +76,15 @@ def comparison(text: str, *, allow_special: bool = False, names=NAMES) -> dict[s
         count = f"{enc.count} token{'s' if enc.count != 1 else ''}"
         rows.append(f'<div class="qk-row"><span class="qk-name">{html.escape(PRETRAINED[name].short)}</span>'
                     f'<span class="qk-count">{count}</span>{chips(name, text, enc.spans)}</div>')
-    st.html(CHIP_CSS + QUIRKS_CSS + "".join(rows))
+    st.html("".join(rows))
     return encodings
+
+
+def page_css() -> None:
+    """The chips' and rows' CSS, once at the top of the page (it applies page-wide):
+    repeated in each of the page's forty drawings it was 180 kB of the 250 kB of HTML
+    the browser had to sanitize and apply on a first load."""
+    st.html(CHIP_CSS + QUIRKS_CSS)
 
 
 def _label(text: str) -> str:
@@ -121,7 +145,7 @@ def _letters(quirk: logic.Quirk) -> None:
         rows.append({"tokenizer": PRETRAINED[name].short, "tokens": enc.count,
                      "tokens holding an r": logic.tokens_with_letter(enc.pieces, "r"),
                      "r's in the word": logic.letter_count(word, "r")})
-    st.dataframe(rows, hide_index=True)
+    _table(rows)
 
 
 def _letters_try(quirk: logic.Quirk) -> None:
@@ -146,7 +170,7 @@ def _numbers(quirk: logic.Quirk) -> None:
             row[PRETRAINED[name].short] = " | ".join(encoded(name, text).pieces)
         rows.append(row)
     st.caption("Digit chunks per tokenizer:")
-    st.dataframe(rows, hide_index=True)
+    _table(rows)
     nxt = logic.next_different_split("gpt2", 1234)
     if nxt is not None:
         st.markdown(f"GPT-2 cuts 1234 and 1235 the same way, but not every number: the first number after "
@@ -176,7 +200,7 @@ def _spaces(quirk: logic.Quirk) -> None:
 
 def _scripts(quirk: logic.Quirk) -> None:
     texts = [(lang, script, text) for _, lang, script, text in logic.language_texts()]
-    st.dataframe(logic.script_rows(texts), hide_index=True)
+    _table(logic.script_rows(texts))
     st.caption("The paragraph is the one on the Vocabulary size page (corpora/languages/).")
 
 
@@ -184,7 +208,7 @@ def _scripts_try(quirk: logic.Quirk) -> None:
     text = _try_your_own(quirk, "你好，世界！")
     if text:
         comparison(text)
-        st.dataframe(logic.script_rows([("your text", "", text)]), hide_index=True)
+        _table(logic.script_rows([("your text", "", text)]))
 
 
 def _zero_width(quirk: logic.Quirk) -> None:
@@ -226,7 +250,7 @@ def _glitch(quirk: logic.Quirk) -> None:
             n = encoded(name, text).count
             row[PRETRAINED[name].short] = "one token" if n == 1 else f"{n} tokens"
         rows.append(row)
-    st.dataframe(rows, hide_index=True)
+    _table(rows)
 
 
 def _unicode(quirk: logic.Quirk) -> None:
@@ -236,7 +260,7 @@ def _unicode(quirk: logic.Quirk) -> None:
         for name in NAMES:
             row[PRETRAINED[name].short] = encoded(name, text).count
         rows.append(row)
-    st.dataframe(rows, hide_index=True)
+    _table(rows)
 
 
 def _unicode_try(quirk: logic.Quirk) -> None:
@@ -253,7 +277,7 @@ def _unicode_try(quirk: logic.Quirk) -> None:
             row[PRETRAINED[name].short] = encoded(name, t).count
         rows.append(row)
     comparison(text)
-    st.dataframe(rows, hide_index=True)
+    _table(rows)
 
 
 def _structured(quirk: logic.Quirk) -> None:
@@ -263,7 +287,7 @@ def _structured(quirk: logic.Quirk) -> None:
         enc = encoded(name, text)
         rows.append({"tokenizer": PRETRAINED[name].short, "ids": ", ".join(map(str, enc.ids)),
                      "tokens": " | ".join(enc.pieces)})
-    st.dataframe(rows, hide_index=True)
+    _table(rows)
 
 
 _EXTRAS = {"letters": _letters, "numbers": _numbers, "spaces": _spaces, "scripts": _scripts,
@@ -293,7 +317,7 @@ def _trace_table(example: ex.WorkedExample) -> None:
         if example.restored:
             row["with </w> restored"] = "yes" if restored[i] else "no"
         rows.append(row)
-    st.dataframe(rows, hide_index=True)
+    _table(rows)
 
 
 def _encoding_table(example: ex.WorkedExample) -> None:
@@ -301,7 +325,7 @@ def _encoding_table(example: ex.WorkedExample) -> None:
     ours = dict(ex.our_encodings(example.preset, example.merges, words))
     rows = [{"word": w, "printed": " + ".join(p), "ours": " + ".join(ours[w]),
              "same": "yes" if tuple(p) == ours[w] else "no"} for w, p in example.printed_encodings]
-    st.dataframe(rows, hide_index=True)
+    _table(rows)
 
 
 def _byte_bpe() -> None:
@@ -309,7 +333,7 @@ def _byte_bpe() -> None:
     st.subheader("Byte-level BPE to vocabulary 280", anchor="seed000_bytebpe")
     st.caption(f"{logic.SOURCES['000']}: its ByteBPE code, on its own corpus, with its simplified regex "
                "(our “simple” pre-tokenizer), 256 bytes + 24 merges.")
-    st.html(chips_html([chip_for(b, False, "") for b in r.tokens], css=True, block=True))
+    st.html(chips_html([chip_for(b, False, "") for b in r.tokens], css=False, block=True))
     facts = [
         ("“the lowest newest 你好” is 24 bytes", r.n_bytes == 24, f"{r.n_bytes} bytes"),
         ("it becomes 12 tokens", r.n_tokens == 12, f"{r.n_tokens} tokens"),

@@ -15,6 +15,7 @@ Colours are Okabe-Ito (colour-blind safe); series also differ by dash pattern.
 """
 from __future__ import annotations
 
+import json
 import warnings
 
 import altair as alt
@@ -35,6 +36,9 @@ __all__ = [
     "picked_vocab",
     "truncation_chart",
     "truncation_cost_chart",
+    "fit_titles",
+    "fast_render",
+    "CURVES_AXIS_ROOM",
 ]
 
 #: curves are thinned to about this many rows (Altair's default limit is 5,000)
@@ -49,6 +53,13 @@ BLUE, ORANGE, GREEN, VERMILLION, PURPLE, SKY, YELLOW = (
 SERIES_COLORS = [BLUE, VERMILLION, GREEN, PURPLE, ORANGE, SKY]
 PANEL_WIDTH = 820
 PANEL_HEIGHT = 230
+#: the curve panels' y-axis labels get exactly this many pixels, so the three plots line
+#: up and the page knows how much room the axis takes beside a stretched plot
+CURVES_LABEL_ROOM = 64
+#: what the page leaves free beside the curves (Streamlit makes each panel's plot as wide
+#: as the chart's container): the y axis (labels, title padding, the title's line, 90 px)
+#: plus what sticks out on the right (the last x label, the last points)
+CURVES_AXIS_ROOM = 112
 TRUNCATION_HEIGHT = 380
 
 
@@ -74,10 +85,15 @@ def _readable(chart):
 
 def _vocab_x(title: str = "Vocabulary size (tokens)", domain=None) -> alt.X:
     scale = alt.Scale(domain=domain, nice=False, zero=False) if domain else alt.Scale(zero=False, nice=False)
-    return alt.X("vocab_size:Q", title=title, scale=scale, axis=alt.Axis(format=",d", tickCount=8))
+    # labelFlush: the last label ends at the plot's edge instead of sticking out past it
+    return alt.X("vocab_size:Q", title=title, scale=scale, axis=alt.Axis(format=",d", tickCount=8, labelFlush=True))
 
 
-def _chosen_layers(label: bool) -> list:
+def _curves_y_axis(**kwargs) -> alt.Axis:
+    return alt.Axis(minExtent=CURVES_LABEL_ROOM, maxExtent=CURVES_LABEL_ROOM, **kwargs)
+
+
+def _chosen_layers(label: bool, middle: float = 0) -> list:
     """A dashed rule at the chosen vocabulary size (and its label in the top panel).
 
     The size is the `chosen` variable parameter, not data, so the chart does not change
@@ -94,7 +110,10 @@ def _chosen_layers(label: bool) -> list:
     )
     if not label:
         return [rule]
-    text = base.mark_text(align="left", dx=6, dy=-6, fontSize=15, fontWeight="bold", color="#000").encode(
+    # Written on the side of the rule with more room, so it never runs off a narrow chart.
+    right = f"{CHOSEN} > {middle}"
+    text = base.mark_text(align=alt.expr(f"{right} ? 'right' : 'left'"), dx=alt.expr(f"{right} ? -6 : 6"), dy=-6,
+                          fontSize=15, fontWeight="bold", color="#000").encode(
         x="vocab_size:Q", y=alt.value(12), text="label:N"
     )
     return [rule, text]
@@ -126,11 +145,10 @@ def _hover_layers(curve: pd.DataFrame, tooltip: list, pick: alt.Parameter, hover
     The same two layer objects go into every panel, so Altair writes the parameters
     once, listing the panels as their views, and a hover in one panel shows in all.
     """
-    fields = list(dict.fromkeys(["vocab_size"] + [t.to_dict()["field"] for t in tooltip]))
-    catcher = alt.Chart(curve[fields]).mark_rule(strokeWidth=8, opacity=0).encode(
+    catcher = alt.Chart(curve).mark_rule(strokeWidth=8, opacity=0).encode(
         x="vocab_size:Q", tooltip=tooltip
     ).add_params(pick, hover)
-    rule = alt.Chart(curve[["vocab_size"]]).mark_rule(color="#555", strokeWidth=1.5).encode(
+    rule = alt.Chart(curve).mark_rule(color="#555", strokeWidth=1.5).encode(
         x="vocab_size:Q"
     ).transform_filter(hover)
     return [catcher, rule]
@@ -173,7 +191,11 @@ def curves_chart(
         keep = set(retirements["step"]) if retirements is not None and len(retirements) else set()
         idx = _thin(len(curve), MAX_POINTS)
         curve = curve[curve["step"].isin(set(curve["step"].iloc[idx]) | keep)]
-    curve = curve.reset_index(drop=True)
+    # One table for every layer (Altair writes it into the spec once): the columns the
+    # lines and tooltips read, ratios rounded. The spec is what the browser parses.
+    fields = ["step", "vocab_size", "corpus_length", "units_per_token", "tokens_in_use", "base_in_use",
+              "token", "count", "merged_occurrences"]
+    curve = curve[fields].reset_index(drop=True).assign(units_per_token=curve["units_per_token"].round(4).to_numpy())
     domain = [int(curve["vocab_size"].min()), int(curve["vocab_size"].max())]
     if domain[0] == domain[1]:
         domain[1] += 1
@@ -184,13 +206,13 @@ def curves_chart(
     x = _vocab_x(domain=domain)
 
     # 1. corpus length
-    length_line = alt.Chart(curve[["vocab_size", "corpus_length"]]).mark_line(color=BLUE, strokeWidth=3).encode(
+    length_line = alt.Chart(curve).mark_line(color=BLUE, strokeWidth=3).encode(
         x=x,
-        y=alt.Y("corpus_length:Q", title="Tokens in training corpus", axis=alt.Axis(format=",d"),
+        y=alt.Y("corpus_length:Q", title="Tokens in training corpus", axis=_curves_y_axis(format=",d"),
                 scale=alt.Scale(zero=False)),
     )
     panel1 = alt.layer(length_line, *hover_layers,
-                       *_chosen_layers(label=True)).properties(
+                       *_chosen_layers(label=True, middle=(domain[0] + domain[1]) / 2)).properties(
         width=width, height=PANEL_HEIGHT,
         title=alt.Title("Training corpus length shrinks with every merge",
                         subtitle="Tokens needed to write the whole training corpus, read off the merge events"),
@@ -201,10 +223,10 @@ def curves_chart(
     color = alt.Color("text:N", title=None, scale=alt.Scale(domain=series, range=SERIES_COLORS[: len(series)]),
                       legend=alt.Legend(orient="top", direction="horizontal", columns=1, labelLimit=220))
     dash = alt.StrokeDash("text:N", legend=None, scale=alt.Scale(domain=series, range=[[1, 0], [8, 4], [3, 3], [10, 3, 2, 3]][: len(series)]))
-    train_rows = curve[["vocab_size", "units_per_token"]].assign(text=training_label)
-    ydef = alt.Y("units_per_token:Q", title=f"{unit.capitalize()} per token", axis=alt.Axis(format=",.1f"),
+    train_rows = alt.Chart(curve).transform_calculate(text=json.dumps(training_label))
+    ydef = alt.Y("units_per_token:Q", title=f"{unit.capitalize()} per token", axis=_curves_y_axis(format=",.1f"),
                  scale=alt.Scale(zero=False))
-    layers2 = [alt.Chart(train_rows).mark_line(strokeWidth=3).encode(x=x, y=ydef, color=color, strokeDash=dash)]
+    layers2 = [train_rows.mark_line(strokeWidth=3).encode(x=x, y=ydef, color=color, strokeDash=dash)]
     if held_out is not None and len(held_out):
         held_tooltip = [
             alt.Tooltip("text:N", title="Text"),
@@ -227,10 +249,10 @@ def curves_chart(
 
     # 3. vocabulary vs tokens in use
     use_series = ["Vocabulary size (every token)", "Tokens the corpus uses", "Base symbols it still uses"]
-    long = curve.assign(vocab_size_y=curve["vocab_size"]).melt(
-        id_vars=["vocab_size"], value_vars=["vocab_size_y", "tokens_in_use", "base_in_use"],
-        var_name="series", value_name="tokens")
-    long["series"] = long["series"].map(dict(zip(["vocab_size_y", "tokens_in_use", "base_in_use"], use_series)))
+    # the three series folded from the one table in the browser, not written out three times
+    columns = dict(zip(["vocab_size", "tokens_in_use", "base_in_use"], use_series))
+    long = alt.Chart(curve).transform_fold(list(columns), as_=["column", "tokens"]).transform_calculate(
+        series=f"{json.dumps(columns)}[datum.column]")
     use_color = alt.Color("series:N", title=None, sort=use_series,
                           scale=alt.Scale(domain=use_series, range=["#999999", BLUE, ORANGE]),
                           legend=alt.Legend(orient="top", direction="horizontal", columns=1, labelLimit=220))
@@ -238,11 +260,11 @@ def curves_chart(
                               scale=alt.Scale(domain=use_series, range=[[6, 4], [1, 0], [1, 0]]))
     # A logarithmic (symlog, so 0 is allowed) axis: the few dozen base symbols in use
     # would otherwise be a flat line under a vocabulary of thousands.
-    top = max(1, int(long["tokens"].max()))
+    top = max(1, int(curve[list(columns)].to_numpy().max()))
     ticks = [0] + [m * 10**e for e in range(6) for m in (1, 2, 5) if m * 10**e <= top * 1.2]
     y3 = alt.Y("tokens:Q", title="Tokens (logarithmic scale)", scale=alt.Scale(type="symlog", constant=1),
-               axis=alt.Axis(format=",d", values=ticks))
-    layers3 = [alt.Chart(long).mark_line(strokeWidth=3).encode(x=x, y=y3, color=use_color, strokeDash=use_dash)]
+               axis=_curves_y_axis(format=",d", values=ticks))
+    layers3 = [long.mark_line(strokeWidth=3).encode(x=x, y=y3, color=use_color, strokeDash=use_dash)]
     if retirements is not None and len(retirements):
         base_at = curve.set_index("step")["base_in_use"]
         marks = retirements.assign(tokens=[int(base_at.get(s, 0)) for s in retirements["step"]])
@@ -256,7 +278,9 @@ def curves_chart(
         ))
         first = marks.iloc[[0]].assign(label=lambda f: f"first base symbol used up: '{f['symbol'].iloc[0]}' at {int(f['vocab_size'].iloc[0]):,}")
         layers3.append(alt.Chart(first).mark_rule(color=VERMILLION, strokeWidth=2).encode(x="vocab_size:Q"))
-        layers3.append(alt.Chart(first).mark_text(align="left", dx=6, dy=14, fontSize=15, color=VERMILLION, fontWeight="bold").encode(
+        late = float(first["vocab_size"].iloc[0]) > (domain[0] + domain[1]) / 2
+        layers3.append(alt.Chart(first).mark_text(align="right" if late else "left", dx=-6 if late else 6, dy=14,
+                                                  fontSize=15, color=VERMILLION, fontWeight="bold").encode(
             x="vocab_size:Q", y=alt.value(0), text="label:N"))
     panel3 = alt.layer(*layers3, *hover_layers,
                        *_chosen_layers(label=False)).properties(
@@ -271,9 +295,91 @@ def curves_chart(
         chart = alt.vconcat(panel1, panel2, panel3, spacing=36).resolve_scale(
             color="independent", strokeDash="independent")
     chart = chart.add_params(alt.param(name=CHOSEN, value=int(chosen_vocab if chosen_vocab is not None else domain[0])))
-    # Fit the panels' width to the page (a phone or a projector): the page passes
-    # width="stretch" and Vega shrinks or grows each panel to the container.
+    # The page passes width="stretch": Streamlit then makes each panel's plot as wide as
+    # the chart's container, and the page leaves CURVES_AXIS_ROOM beside it for the axis.
     return _readable(chart)
+
+
+#: container widths (px) at which a title is wrapped afresh, widest first
+_TITLE_WIDTHS = (1400, 1000, 760, 560, 420, 300)
+#: a generous average glyph width, in ems, of the title font (measured: 0.42)
+_EM_PER_CHAR = 0.48
+
+
+def _wrapped(text: str, font_px: float, width: int) -> str | list[str]:
+    """`text` in lines that fit `width` pixels at `font_px` (one string if it fits).
+
+    >>> _wrapped("Tokens for the same paragraph", 20, 200)
+    ['Tokens for the same', 'paragraph']
+    >>> _wrapped("Short", 20, 200)
+    'Short'
+    """
+    import textwrap
+
+    lines = textwrap.wrap(text, max(8, int(width / (_EM_PER_CHAR * font_px))), break_on_hyphens=False)
+    return lines[0] if len(lines) == 1 else lines
+
+
+def _fitted(text: str, font_px: float) -> str:
+    """A Vega expression that picks `text` wrapped for the chart's container width.
+
+    >>> _fitted("a b", 20)
+    '"a b"'
+    >>> _fitted("Tokens for the same paragraph in ten languages", 20)
+    'containerSize()[0] >= 560 ? "Tokens for the same paragraph in ten languages" : containerSize()[0] >= 420 ? ["Tokens for the same paragraph in ten", "languages"] : ["Tokens for the same paragraph", "in ten languages"]'
+    """
+    import json
+
+    variants = [(w, json.dumps(_wrapped(text, font_px, w))) for w in _TITLE_WIDTHS]
+    expr = variants[-1][1]
+    narrower = expr
+    for w, lines in reversed(variants[:-1]):
+        if lines != narrower:
+            expr = f"containerSize()[0] >= {w} ? {lines} : {expr}"
+        narrower = lines
+    return expr
+
+
+def fit_titles(spec: dict, *, title_px: float = 20, subtitle_px: float = 15) -> dict:
+    """A copy of a chart spec (from `to_dict`) whose titles and subtitles wrap to the
+    width of the chart's container when the browser draws it, so a long title never
+    makes a chart wider than a phone's screen (Vega titles do not wrap by themselves).
+
+    The top level and each concatenated panel are handled; datasets are shared, not
+    copied. Tests validate the charts without this (Vega-Lite's schema allows a
+    subtitle only as text; Vega itself takes a signal there).
+    """
+    def fit(title):
+        if isinstance(title, str):
+            title = {"text": title}
+        if not isinstance(title, dict) or not isinstance(title.get("text"), str):
+            return title
+        out = dict(title, text={"expr": _fitted(title["text"], title_px)})
+        if isinstance(out.get("subtitle"), str):
+            out["subtitle"] = {"signal": _fitted(out["subtitle"], subtitle_px)}
+        return out
+
+    out = dict(spec)
+    if "title" in out:
+        out["title"] = fit(out["title"])
+    for key in ("vconcat", "hconcat", "concat"):
+        if key in out:
+            out[key] = [dict(p, title=fit(p["title"])) if "title" in p else p for p in out[key]]
+    return out
+
+
+def fast_render(spec: dict) -> dict:
+    """A copy of a chart spec that the browser draws quickly: on a canvas rather than as
+    SVG (an SVG element, with its attributes, per point, rule and label: most of the
+    page's first-load time went into setting them) and without a screen-reader label
+    per mark (the page's text says what each chart shows; the tooltips give the numbers).
+
+    >>> fast_render({"mark": "line"})["usermeta"], fast_render({"config": {"view": {}}})["config"]["aria"]
+    ({'embedOptions': {'renderer': 'canvas'}}, False)
+    """
+    meta = dict(spec.get("usermeta") or {})
+    meta["embedOptions"] = {**meta.get("embedOptions", {}), "renderer": "canvas"}
+    return {**spec, "usermeta": meta, "config": {**spec.get("config", {}), "aria": False}}
 
 
 def _thin(n: int, max_points: int) -> list[int]:
@@ -456,7 +562,8 @@ def _size_x(sizes: list[int]) -> alt.X:
     """A base-2 logarithmic size axis with a tick at every drawn size (256, 1K, ...);
     on a narrow screen Vega drops the labels that would overlap."""
     lo, hi = min(sizes), max(sizes)
-    return alt.X("size:Q", title="Vocabulary size: o200k's first k ranks (logarithmic)",
+    # two lines, so the title fits under a phone-wide plot
+    return alt.X("size:Q", title=["Vocabulary size: o200k's first k ranks", "(logarithmic scale)"],
                  scale=alt.Scale(type="log", base=2, domain=[lo, hi * 1.12], nice=False),
                  axis=alt.Axis(values=sizes, labelExpr=_SIZE_LABEL, labelOverlap="greedy", labelFlush=True,
                                grid=True, tickCount=len(sizes)))

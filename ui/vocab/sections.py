@@ -34,6 +34,9 @@ from ui.shared.markdown import md_error, md_escape
 from ui.shared.state import persist, remember, session_label, session_run, session_step
 from ui.vocab.charts import (
     CHOSEN,
+    CURVES_AXIS_ROOM,
+    fast_render,
+    fit_titles,
     cost_share_chart,
     set_param,
     display_height,
@@ -101,12 +104,13 @@ class RunChoice:
 def _spec(cache_key: str, _build, extra: int = 170) -> tuple[dict, int | None]:
     """Build a chart once per distinct input (`cache_key` names all of them) and keep
     its Vega-Lite spec: building and validating an Altair chart takes longer than
-    everything else on this page, and the spec is read-only."""
+    everything else on this page, and the spec is read-only. Titles wrap to the
+    chart's width in the browser (`fit_titles`)."""
     chart = _build()
     height = display_height(chart, extra) if not isinstance(chart, alt.VConcatChart) else None
     # Tests validate every chart builder against the Vega-Lite schema (chart.to_dict());
     # the page skips that second validation, which costs more than building the chart.
-    return chart.to_dict(validate=False), height
+    return fast_render(fit_titles(chart.to_dict(validate=False))), height
 
 
 def _show(cache_key: str, build, *, key: str, chosen: int | None = None, extra: int = 170, **kwargs):
@@ -123,6 +127,14 @@ def _show(cache_key: str, build, *, key: str, chosen: int | None = None, extra: 
     return st.vega_lite_chart(spec=spec, key=key, height=height if height else "content", **kwargs)
 
 
+def _folded(label: str, key: str):
+    """An expander whose contents are drawn only while it is open (a rerun opens it):
+    the tables behind these cost the browser more to lay out than the charts above
+    them, and a first visit rarely opens them. Returns the expander, or None when shut."""
+    box = st.expander(label, key=key, on_change="rerun")
+    return box if box.open else None
+
+
 def _widget(widget_key: str, store_key: str, default) -> dict:
     """Copy the stored value into the widget key; return the callback arguments."""
     persist(widget_key, store_key, default)
@@ -132,12 +144,15 @@ def _widget(widget_key: str, store_key: str, default) -> dict:
 TOOLTIP_CSS = """<style>
 #vg-tooltip-element { font-size: 15px; }
 #vg-tooltip-element table tr td.key { color: #333; }
+.st-key-vocab-curves { padding-right: %dpx; }
 </style>"""
 
 
 def readable_tooltips() -> None:
     """Chart tooltips in a projector-friendly size (Vega's default is 11 px)."""
-    st.html(TOOLTIP_CSS)
+    # Streamlit makes each curve panel's plot as wide as the chart's container; the
+    # padding leaves the room its y axis takes, so the whole chart fits the page.
+    st.html(TOOLTIP_CSS % CURVES_AXIS_ROOM)
 
 
 # ---- which run ------------------------------------------------------------------------
@@ -266,8 +281,7 @@ def curves_section(choice: RunChoice, vocab: int, k: int) -> None:
     held_grid = held[held["step"].isin(held_steps(choice))]
     _show(f"curves:{choice.key}", lambda: curves_chart(
         curve, held_grid, retired, chosen_vocab=vocab, unit=unit, training_label=f"Training text ({choice.label})"),
-        key=CURVES_KEY, chosen=vocab, on_select=_pick_callback(choice), selection_mode=["pick"],
-        width="content")  # three linked panels: Vega cannot fit a concatenation to the page
+        key=CURVES_KEY, chosen=vocab, on_select=_pick_callback(choice), selection_mode=["pick"])
     _explain_curves(choice, vocab, k, curve, held, retired)
 
 
@@ -351,8 +365,9 @@ def _explain_curves(choice, vocab, k, curve, held, retired) -> None:
                "; none is used up in this run.")
         )
     if len(retired):
-        with st.expander(f"All {len(retired):,} base symbols used up in this run"):
-            st.dataframe(retired.rename(columns={"step": "merge", "vocab_size": "vocabulary size",
+        box = _folded(f"All {len(retired):,} base symbols used up in this run", "vocab_w_retired_table")
+        if box is not None:
+            box.dataframe(retired.rename(columns={"step": "merge", "vocab_size": "vocabulary size",
                                                  "symbol": "base symbol", "token": "token made",
                                                  "merge": "pair merged"}),
                          hide_index=True, width="stretch")
@@ -554,9 +569,10 @@ def _explain_real_sizes(table: pd.DataFrame, cost: pd.DataFrame) -> None:
         "that got few of the early merges. The dotted lines are real models' sizes; only o200k's own is this tokenizer: "
         "the others learned different merges, so their text would split differently."
     )
-    with st.expander("Exact numbers at each size"):
+    box = _folded("Exact numbers at each size", "vocab_w_trunc_table")
+    if box is not None:
         wide = table.pivot(index="size", columns="language", values="tokens")
-        st.dataframe(wide.join(costs[["embedding_params", "output_flops"]]).reset_index(), hide_index=True,
+        box.dataframe(wide.join(costs[["embedding_params", "output_flops"]]).reset_index(), hide_index=True,
                      width="stretch",
                      column_config={"size": st.column_config.NumberColumn("ranks kept", format="%d")})
 
@@ -588,8 +604,9 @@ def languages_section(choice: RunChoice, vocab: int, k: int) -> None:
           extra=170 + 22 * table["tokenizer"].nunique())
     _show("lang-ratio:" + lang_key, lambda: language_ratio_chart(table), key="vocab_w_lang_ratio", extra=420)
     _explain_languages(table, list(ours))
-    with st.expander("Exact numbers"):
-        st.dataframe(
+    box = _folded("Exact numbers", "vocab_w_lang_table")
+    if box is not None:
+        box.dataframe(
             table[["tokenizer", "language", "script", "tokens", "ratio", "chars", "bytes", "bytes_per_char",
                    "chars_per_token", "unknown"]],
             hide_index=True, width="stretch",
@@ -600,10 +617,11 @@ def languages_section(choice: RunChoice, vocab: int, k: int) -> None:
                 "unknown": st.column_config.NumberColumn("unknown characters"),
             },
         )
-    with st.expander("The ten texts"):
+    box = _folded("The ten texts", "vocab_w_lang_texts")
+    if box is not None:
         for code, text in texts.items():
-            st.markdown(f"**{LANGUAGES[code][0]}** ({LANGUAGES[code][1]})")
-            st.text(text)
+            box.markdown(f"**{LANGUAGES[code][0]}** ({LANGUAGES[code][1]})")
+            box.text(text)
 
 
 def _explain_languages(table: pd.DataFrame, ours: list[str]) -> None:
