@@ -10,6 +10,7 @@ st.error, the page keeps working, and another session never sees the upload.
 """
 from __future__ import annotations
 
+import html
 import io
 import json
 import re
@@ -261,7 +262,7 @@ def test_uploaded_bpe_json_replays_its_merges_one_by_one():
     replay = tok.work.replay("Ġhuggingface")
     n = len(replay.steps)
     assert n >= 5
-    assert "Your file's model is **BPE**" in " ".join(m.value for m in at.markdown)
+    assert "This tokenizer's model is **BPE**" in " ".join(m.value for m in at.markdown)
     page = _page_html(at)
     assert "bpe-ladder" in page and "base symbols" in page and "merge 1 · rank" not in page
     at.button(key="tokenize_w_explain_next").click().run()
@@ -285,7 +286,7 @@ def test_uploaded_wordpiece_json_shows_the_longest_match_trace():
                pre=P.BertPreTokenizer(), norm=N.BertNormalizer(), decoder=D.WordPiece())
     at = _replay_view(data, "Tokenizers hugging")
     _pick_token(at, "token")
-    assert "Your file's model is **WordPiece**" in " ".join(m.value for m in at.markdown)
+    assert "This tokenizer's model is **WordPiece**" in " ".join(m.value for m in at.markdown)
     trace = at.dataframe[-1].value
     assert list(trace.columns) == ["position", "tried", "in the vocabulary"]
     assert trace["tried"].iloc[0] == "tokenizers"  # lower-cased by the file's BertNormalizer
@@ -303,7 +304,7 @@ def test_uploaded_unigram_json_shows_the_lattice_and_best_path():
                pre=P.Metaspace(), decoder=D.Metaspace())
     at = _replay_view(data, "hugging tokenizers")
     _pick_token(at, "#")  # the last token: part of ▁tokenizers
-    assert "Your file's model is **Unigram**" in " ".join(m.value for m in at.markdown)
+    assert "This tokenizer's model is **Unigram**" in " ".join(m.value for m in at.markdown)
     page = _page_html(at)
     assert 'class="ulat"' in page and "ulb best" in page
     lattice = at.session_state["tokenize.upload"]["tok"].work.lattice("▁tokenizers")
@@ -326,6 +327,27 @@ def test_uploaded_sentencepiece_unigram_model_shows_the_lattice():
     theirs = spm.SentencePieceProcessor(model_proto=out.getvalue()).encode("pieces", out_type=str)
     lattice = at.session_state["tokenize.upload"]["tok"].work.lattice("▁pieces")
     assert lattice.best_pieces == theirs and page.count("ulb best") == len(theirs)
+
+
+
+def test_uploaded_sentencepiece_bpe_model_replays_by_piece_score():
+    """A SentencePiece BPE .model has no merge list; the Replay view steps through the
+    merges it makes by piece score, and ends on the library's own pieces."""
+    import sentencepiece as spm
+
+    out = io.BytesIO()
+    spm.SentencePieceTrainer.train(sentence_iterator=iter(WORDS.split(" ")), model_writer=out,
+                                   model_type="bpe", vocab_size=60, minloglevel=2, num_threads=1)
+    at = _replay_view(out.getvalue(), "huggingface pieces", name="tiny-bpe.model")
+    assert any("SentencePiece BPE" in m.value and "highest score" in m.value for m in at.markdown)
+    _pick_token(at, "#")  # the last token: part of ▁pieces
+    theirs = spm.SentencePieceProcessor(model_proto=out.getvalue()).encode("pieces", out_type=str)
+    tok = at.session_state["tokenize.upload"]["tok"]
+    replay = tok.replay("▁pieces")
+    assert [tok.pieces[i] for i in replay.ids] == theirs and replay.steps
+    at.button(key="tokenize_w_explain_last").click().run()
+    page = _page_html(at)
+    assert "bpe-ladder" in page and page.count('class="bpe-row') == len(replay.steps) + 1
 
 
 # ---- large files: the 40 MB limit and progress ------------------------------------------------
@@ -364,3 +386,23 @@ def test_a_hostile_file_name_is_escaped_in_the_status_box():
     label = at.get("status")[0].proto.label
     assert label.startswith("Read ") and "\\*\\*bold\\*\\*" in label and "\\[x\\]" in label
     assert "http://" not in label  # md_escape breaks the scheme, so no live link
+
+
+def test_uploaded_tokenizer_json_shows_its_pre_tokenizers_words():
+    """The Pieces view of a tokenizer.json draws the words its normalizer and pre-tokenizer
+    cut the text into: the same words as the library's own pre-tokenizer, each with its
+    token count. (Before, the view only said the file had no pre-tokenization to show.)"""
+    data = _wordpiece_json()
+    text = "Hello, world! Tokenizers split unbelievable words."
+    at = open_page(TOKENIZE)
+    _upload(at, [("tokenizer.json", data)])
+    at.session_state["tokenize.view"] = "pieces"
+    _set_text(at, text)
+    assert not at.exception and not at.error, errors(at)
+    assert not any("no pre-tokenization" in i.value for i in at.info)
+    hf = HFTokenizer.from_str(data.decode())
+    words = hf.pre_tokenizer.pre_tokenize_str(hf.normalizer.normalize_str(text))
+    assert any(f"**{len(words):,} words**" in m.value for m in at.markdown)
+    page = _page_html(at)
+    for (word, _), (start, end) in zip(words, [w[1] for w in words]):
+        assert html.escape(text[start:end]) in page  # each word of the original text is drawn

@@ -491,3 +491,49 @@ def test_cli_as_scripted_checks_run_it(tmp_path):
     )
     assert proc.returncode == 0 and proc.stderr == "", proc.stderr
     assert json.loads(proc.stdout) == spm.SentencePieceProcessor(model_file=str(model)).encode(text)
+
+
+# ---- the replay of a BPE model (the Tokenize page's Replay view) -----------------------------
+BPE_BY_WORD = [n for n in ALL if n.startswith(("mistral", "bpe")) and pair(n)[0].work is not None]
+
+
+def test_most_bpe_models_replay_word_by_word():
+    """A BPE model replays when no piece joins a character to a following space (then the
+    page's words are the model's); Mistral 7B and most trained models qualify."""
+    assert "mistral" in BPE_BY_WORD and len(BPE_BY_WORD) >= 4
+    assert all(pair(n)[0].work.algorithm == "BPE" for n in BPE_BY_WORD)
+
+
+@pytest.mark.parametrize("name", BPE_BY_WORD)
+def test_bpe_replay_ends_on_sentencepieces_own_pieces(name):
+    """For every word of varied texts the replay's last symbols are the pieces
+    sentencepiece itself gives the text there, each step joins exactly the two symbols it
+    names, at the position it names, into a piece that is in the model."""
+    ours, theirs = pair(name)
+    checked = 0
+    for text in texts()[:60]:
+        pieces = theirs.encode(text, out_type=str)
+        words = [w for w in ours.model_words(text) if not w.added]
+        got: list[str] = []
+        for w in words:
+            r = ours.replay(w.text)
+            prev = list(r.base)
+            for s in r.steps:
+                assert (prev[s.position], prev[s.position + 1]) == (s.left, s.right)
+                joined = ours.pieces[s.left] + ours.pieces[s.right]
+                assert ours.pieces[s.token_id] == joined and s.rank == s.token_id
+                assert list(s.symbols) == prev[: s.position] + [s.token_id] + prev[s.position + 2:]
+                prev = list(s.symbols)
+            got.extend(ours.pieces[i] if i != ours.unk_id else None for i in r.ids)
+            checked += len(r.steps)
+        # where every piece is known (no byte fallback, no unknown), the replays spell the text's pieces
+        if all(p in ours._ids for p in pieces) and None not in got:
+            assert got == pieces, text
+    assert checked > 50
+
+
+def test_a_unigram_model_has_no_replay():
+    ours, _ = pair("unigram-nfkc")
+    assert ours.work.algorithm == "Unigram"
+    with pytest.raises(ValueError, match="Unigram model: it has no merges"):
+        ours.replay("▁hello")

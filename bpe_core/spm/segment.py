@@ -48,11 +48,20 @@ def bpe_segment(
     frozen: list[bool],
     score_of: Mapping[str, float],
     unused: Callable[[str], bool],
+    on_merge: Callable[[list[str], int], None] | None = None,
 ) -> list[str]:
-    """SentencePiece BPE on one run of symbols.
+    """SentencePiece BPE on one run of symbols. `on_merge(symbols, position)`, if given,
+    is called after each merge with the symbols as they are then and the position of
+    the new one (the replay on the Tokenize page).
 
     >>> bpe_segment(list("abc"), [False] * 3, {"ab": -2.0, "bc": -1.0}, lambda p: False)
     ['a', 'bc']
+    >>> seen = []
+    >>> bpe_segment(list("abcd"), [False] * 4, {"ab": -2.0, "cd": -1.0, "abcd": -3.0}, lambda p: False,
+    ...             lambda symbols, at: seen.append((symbols, at)))
+    ['abcd']
+    >>> seen
+    [(['a', 'b', 'cd'], 2), (['ab', 'cd'], 0), (['abcd'], 0)]
     """
     n = len(symbols)
     parts = list(symbols)
@@ -87,6 +96,14 @@ def bpe_segment(
             prv[nxt[right]] = left
         push(prv[left], left)
         push(left, nxt[left])
+        if on_merge is not None:
+            live, at, i = [], 0, 0
+            while i != -1:
+                if i == left:
+                    at = len(live)
+                live.append(parts[i])
+                i = nxt[i]
+            on_merge(live, at)
     out: list[str] = []
     i = 0
     while i != -1:

@@ -22,7 +22,7 @@ from typing import Collection, Iterable, Literal
 
 from ..display import bytes_label
 from ..encode.special import allowed_specials, split_specials
-from ..encode.tokenizer import TokenSpan
+from ..encode.tokenizer import Replay, ReplayStep, TokenSpan
 from ..model_work import ModelWord, ModelWork
 from .normalizer import SPACE_SYMBOL, Normalizer
 from .proto import ModelProto, byte_of_piece, read_model
@@ -32,6 +32,7 @@ from ..algorithms.unigram import build_lattice
 __all__ = ["SentencePieceSpan", "SentencePieceTokenizer", "looks_like_sentencepiece"]
 
 _CACHE_LIMIT = 200_000
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,14 +214,7 @@ class SentencePieceTokenizer:
     def _bpe(self, text: str) -> list[str]:
         if not text:
             return []
-        if not self._user:
-            return bpe_segment(list(text), [False] * len(text), self._scores, self._unused.__contains__)
-        symbols, frozen, i = [], [], 0
-        while i < len(text):
-            sym = self.normalizer.user_symbol_at(text, i)
-            symbols.append(sym or text[i])
-            frozen.append(sym is not None)
-            i += len(symbols[-1])
+        symbols, frozen = self._symbols(text)
         return bpe_segment(symbols, frozen, self._scores, self._unused.__contains__)
 
     def _piece_ids(self, pieces: list[str]) -> Iterable[tuple[str, tuple[int, ...], bool]]:
@@ -314,10 +308,58 @@ class SentencePieceTokenizer:
     # ---- the model's work on one word ------------------------------------------------------
     @property
     def work(self) -> ModelWork | None:
-        """A Unigram model's lattice of one word (`model_words`); None for BPE."""
-        if self._lattice is None:
-            return None
-        return ModelWork("Unigram", lattice=self.lattice)
+        """What the model can show of its work on one word (`model_words`): a Unigram
+        model's lattice, a BPE model's replay (when its merges never cross a word, which
+        is when the page's words are the model's), else None."""
+        if self._lattice is not None:
+            return ModelWork("Unigram", lattice=self.lattice)
+        if self._by_word:
+            return ModelWork("BPE", replay=self.replay)
+        return None
+
+    def _symbols(self, text: str) -> tuple[list[str], list[bool]]:
+        """A text's starting symbols for BPE (characters; a user-defined piece is one
+        frozen symbol) and which of them are frozen."""
+        if not self._user:
+            return list(text), [False] * len(text)
+        symbols, frozen, i = [], [], 0
+        while i < len(text):
+            sym = self.normalizer.user_symbol_at(text, i)
+            symbols.append(sym or text[i])
+            frozen.append(sym is not None)
+            i += len(symbols[-1])
+        return symbols, frozen
+
+    def replay(self, word: str) -> Replay:
+        """The merges that build an already normalized word (`▁` for spaces), in the
+        order SentencePiece applies them: each step joins the adjacent pair whose joined
+        piece scores highest, the leftmost on equal scores. A step's `rank` is the new
+        piece's id (a BPE model's pieces are stored best score first). A symbol no piece
+        covers is the unknown id here (byte fallback writes it as its bytes).
+        """
+        if self._lattice is not None:
+            raise ValueError(f"{self.name} is a Unigram model: it has no merges. Its lattice shows its work.")
+        ids = self._ids
+        unk = self.unk_id
+        symbols, frozen = self._symbols(word)
+        base = tuple(ids.get(p, unk) for p in symbols)
+        steps: list[ReplayStep] = []
+        before = [list(base)]
+
+        def on_merge(live: list[str], at: int) -> None:
+            now = tuple(ids.get(p, unk) for p in live)
+            prev = before[0]
+            steps.append(ReplayStep(rank=now[at], left=prev[at], right=prev[at + 1], token_id=now[at],
+                                    position=at, symbols=now))
+            before[0] = list(now)
+
+        if symbols:
+            bpe_segment(symbols, frozen, self._scores, self._unused.__contains__, on_merge)
+        return Replay(word, base, tuple(steps))
+
+    def token_label(self, token_id: int) -> str:
+        """A token as the page writes it: its piece (`▁the`, `<0x0A>`)."""
+        return self.pieces[self._check_id(token_id)]
 
     def lattice(self, word: str):
         """The lattice of an already normalized word (`▁` for spaces): every piece that

@@ -91,7 +91,7 @@ def test_upload_a_unigram_tokenizer_json_and_see_its_lattice(page: Page, app_url
     idle(page)
     page.get_by_role("radio", name="Replay merges").click()
     idle(page)
-    expect(page.get_by_text("Your file's model is Unigram")).to_be_visible()
+    expect(page.get_by_text("This tokenizer's model is Unigram")).to_be_visible()
     # the word of the default token (the longest, ▁hugging): its lattice, the best path outlined
     expected = theirs.encode("huggingface", add_special_tokens=False).tokens
     assert expected[0] == "▁hugging"

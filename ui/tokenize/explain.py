@@ -14,8 +14,9 @@ taken from a token of the text (outlined there) or typed. The lattice, the trace
 chips are ui/shared/word_views.py's, which the Algorithms page draws too.
 
 widgets.py calls `explains(tok)`, `from_text()` and `show(...)`; everything else is here.
-What it leaves out: sampling and n-best on the lattice; SentencePiece BPE models (merged
-by piece score, with no merge list) keep the page's note.
+A SentencePiece BPE model (an uploaded .model, or Mistral 7B) replays too: it has no
+merge list, so each step joins the pair whose joined piece scores highest, and the intro
+says so. What it leaves out: sampling and n-best on the lattice.
 """
 from __future__ import annotations
 
@@ -28,6 +29,7 @@ import streamlit as st
 from bpe_core.display import bytes_label, visible_text
 from bpe_core.formats.pipeline import PipelineTokenizer, byte_chars_to_bytes
 from bpe_core.model_work import ModelWord
+from bpe_core.spm import SentencePieceTokenizer
 from ui.shared.chips import TokenChip, chips_html as chip_run
 from ui.shared.markdown import md_error, md_escape
 from ui.shared.state import persist, remember
@@ -47,17 +49,27 @@ WORD_LIMIT = 60
 REPLAY_LIMIT = 1000
 
 INTROS = {
-    "BPE": "Your file's model is **BPE**: a word starts as single characters (or bytes), and the model "
+    "BPE": "This tokenizer's model is **BPE**: a word starts as single characters (or bytes), and the model "
            "merges the adjacent pair that comes first in the file's **merges** list (the lowest rank), "
            "again and again, until no pair of the word is in the list. Step through the merges of one word.",
-    "WordPiece": "Your file's model is **WordPiece**: it has no merges to replay. At each position of a word "
+    "WordPiece": "This tokenizer's model is **WordPiece**: it has no merges to replay. At each position of a word "
                  "it takes the **longest** vocabulary entry that matches (a continuation written with its prefix, "
                  "`##`), then goes on after it. If nothing matches at some position, the **whole word** becomes "
                  "the unknown token. Every lookup it makes:",
-    "Unigram": "Your file's model is **Unigram**: it has no merges to replay. Every piece of its vocabulary that "
+    "Unigram": "This tokenizer's model is **Unigram**: it has no merges to replay. Every piece of its vocabulary that "
                "matches somewhere in the word is a candidate with a score (its log-probability); the model "
                "keeps the segmentation with the highest total score (Viterbi). The word's **lattice**:",
+    # SentencePiece BPE: merged by piece score, not by a merge list
+    "BPE-score": "This tokenizer's model is **SentencePiece BPE**: a word starts as single characters, and the "
+                 "model joins the adjacent pair whose joined piece has the **highest score** in its vocabulary "
+                 "(the leftmost on equal scores), again and again, until no adjacent pair joins into a piece. "
+                 "Step through the merges of one word.",
 }
+
+
+def _by_score(tok) -> bool:
+    """A SentencePiece BPE model: merges ordered by piece score, no merge list."""
+    return isinstance(tok, SentencePieceTokenizer)
 
 
 def explains(tok) -> bool:
@@ -118,7 +130,7 @@ def show(tok, a: Analysis, text: str, *, token: int | None, on_token: Callable[[
     page's callback when another is picked.
     """
     work = tok.work
-    st.markdown(INTROS[work.algorithm])
+    st.markdown(INTROS["BPE-score" if work.algorithm == "BPE" and _by_score(tok) else work.algorithm])
     if work.note:
         st.caption(md_escape(work.note))
     persist(W + "source", K + "source", "text")
@@ -219,7 +231,8 @@ def _replay(tok, word: str, show_ws: bool) -> None:
     unit = "bytes" if getattr(tok, "byte_level", False) else "characters"
     st.markdown(f"The word starts as **{len(replay.base)} symbols** ({unit}); **{n} merge{'s' if n != 1 else ''}** "
                 f"make{'s' if n == 1 else ''} its **{len(replay.ids)} token{'s' if len(replay.ids) != 1 else ''}**. "
-                "A rank is the merge's place in the file's merges list, from 0."
+                + ("The rank shown is the new piece's id (pieces are stored best score first)." if _by_score(tok)
+                   else "A rank is the merge's place in the file's merges list, from 0.")
                 + (" Keys: → next merge, ← back." if n else ""))
     if n:
         b = st.columns([1, 1.3, 1.3, 1, 3.4], vertical_alignment="center")
@@ -235,7 +248,8 @@ def _replay(tok, word: str, show_ws: bool) -> None:
         b[4].slider("Merge", 0, n, key=W + "step", on_change=_slider_changed, label_visibility="collapsed")
         st.html(TOKENIZE_CSS + _merge_caption(tok, replay, k, show_ws))
     else:
-        st.caption("No merge applies: no adjacent pair of this word is in the file's merges list.")
+        st.caption("No merge applies: no adjacent pair of this word joins into a piece of the model."
+                   if _by_score(tok) else "No merge applies: no adjacent pair of this word is in the file's merges list.")
     st.html(ladder_html(tok, replay, k, show_whitespace=show_ws))
     if n:
         with st.expander("All merges as a table"):

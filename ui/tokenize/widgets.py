@@ -25,6 +25,7 @@ import streamlit as st
 
 from bpe_core import Tokenizer
 from bpe_core.display import visible_text
+from bpe_core.formats.pipeline import PipelineTokenizer
 from bpe_core.pretrained import PRETRAINED, TITLES, load_pretrained
 from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_error, md_escape
@@ -442,6 +443,9 @@ def no_merges_note(tok, what: str) -> bool:
 
 def view_pieces(a: Analysis) -> None:
     tok = tokenizer_for(get("tokenizer"))
+    if isinstance(tok, PipelineTokenizer):  # a tokenizer.json: its own normalizer and pre-tokenizer
+        _file_pieces(tok, a)
+        return
     if no_merges_note(tok, "pre-tokenization"):
         return
     text = get("text")
@@ -458,6 +462,21 @@ def view_pieces(a: Analysis) -> None:
         name = tok.pretokenizer or "none"
         st.caption(f"Pre-tokenizer: {name}")
         st.code(tok.pattern or "(none: the whole text is one piece)", language=None, wrap_lines=True)
+
+
+def _file_pieces(tok: PipelineTokenizer, a: Analysis) -> None:
+    """The words a tokenizer.json's normalizer and pre-tokenizer cut the text into (its
+    tokens are numbered by word, so the pieces come from the spans as for the others)."""
+    pieces = pieces_of(get("text"), a.spans)
+    distinct = len({p.text for p in pieces})
+    st.markdown(
+        f"Before its **{md_escape(tok.model_type or 'model')}** model runs, your file's normalizer and "
+        f"pre-tokenizer cut the text into **{len(pieces):,} words** ({distinct:,} distinct"
+        f"{' in the drawn part' if not a.complete else ''}). The model runs inside each word on its own, so a "
+        "token never crosses a cut. **Replay merges** shows one word as the model receives it (normalized) "
+        "and how the model splits it."
+    )
+    st.html(TOKENIZE_CSS + pieces_html(pieces, show_whitespace=get("show_ws"), css=False))
 
 
 def ensure_replay_token(a: Analysis) -> None:
