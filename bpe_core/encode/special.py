@@ -4,8 +4,8 @@ Every tokenizer here (BPE, WordPiece, SentencePiece) treats special tokens the s
 typed special-token text is ordinary text unless the caller allows it, by name or "all"
 (tiktoken's `allowed_special`). These two functions are that rule, shared.
 
->>> allowed_specials("all", {"<s>": 1, "</s>": 2}, name="t")
-{'</s>', '<s>'}
+>>> sorted(allowed_specials("all", {"<s>": 1, "</s>": 2}, name="t"))
+['</s>', '<s>']
 >>> split_specials("a<s>b</s>", {"<s>", "</s>"})
 [(0, 1, False), (1, 4, True), (4, 5, False), (5, 9, True)]
 """
