@@ -144,10 +144,12 @@ def test_sentencepiece_unigram_word_lattices_give_its_segmentation(name):
             assert 0 <= w.start <= w.end <= len(text)
 
 
-def test_sentencepiece_bpe_has_no_lattice():
+def test_sentencepiece_bpe_replays_and_has_no_lattice():
     from bpe_core.pretrained import load_pretrained
 
     mistral = load_pretrained("mistral-7b-v1")
-    assert mistral.work is None
+    assert mistral.work.algorithm == "BPE" and mistral.work.lattice is None
+    replay = mistral.replay("▁tokenization")
+    assert [mistral.pieces[i] for i in replay.ids] == mistral.encode_pieces("tokenization")
     with pytest.raises(ValueError, match="no lattice"):
         mistral.lattice("▁hello")

@@ -27,6 +27,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlencode
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import Page, expect
 
 from hostile import hostile, long_hostile
@@ -341,7 +342,20 @@ def choose_source(page: Page, label: str) -> None:
     if not radio.is_visible():  # the settings fold away while a run is on screen
         page.get_by_text("Corpus and settings").first.click()
     expect(radio).to_be_visible()
-    rerun(page, radio.get_by_text(label, exact=True).click)
+    idle(page)  # the expander has opened and its run (if any) has ended
+    option = radio.get_by_text(label, exact=True)
+    for attempt in range(3):  # a click that lands while the expander still moves is lost: click again
+        before = page.evaluate(RUNS)
+        option.click()
+        try:
+            page.wait_for_function("(n) => window.__runs > n", arg=before, timeout=15_000)
+            break
+        except PlaywrightTimeout:
+            if radio.get_by_role("radio", name=label, exact=True).is_checked():
+                break  # it took: the run was not seen, but the radio shows the choice
+            if attempt == 2:
+                raise
+    idle(page)
 
 
 def test_train_inputs(secure: Page, app_url, listener):
