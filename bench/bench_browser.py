@@ -229,12 +229,14 @@ def _check_step(page, k: int) -> None:
 
 def upload(browser, url: str, repeats: int, text: str) -> dict[str, list[float]]:
     page, _ = new_page(browser, url, "train-bpe")
+    _open_settings(page)
     arm(page)
     page.get_by_role("radio", name="Upload a .txt file").check(force=True)
     settled(page)
     out = []
     for i in range(repeats):
         data = _megabyte(text, i)
+        _open_settings(page)
         arm(page)
         page.locator("[data-testid='stFileUploaderDropzoneInput']").set_input_files(
             files=[{"name": f"bench{i}.txt", "mimeType": "text/plain", "buffer": data}])
@@ -243,6 +245,13 @@ def upload(browser, url: str, repeats: int, text: str) -> dict[str, list[float]]
             raise RuntimeError(f"the Train page does not name the uploaded file bench{i}.txt")
     page.context.close()
     return {"1 MB upload, first view": out}
+
+
+def _open_settings(page) -> None:
+    """The Train page folds its corpus and settings once a run is on screen: open them."""
+    if not page.locator(".st-key-train_w_source").is_visible():
+        page.get_by_text("Corpus and settings").first.click()
+        page.locator(".st-key-train_w_source").wait_for(state="visible")
 
 
 def _megabyte(text: str, i: int) -> bytes:
