@@ -382,12 +382,16 @@ def test_upload_with_hostile_file_name(secure: Page, app_url, listener, artifact
     visit(page, app_url, "train-bpe", {})
     choose_source(page, "Upload a .txt file")
     name = listener.short("filename") + ".txt"
-    rerun(page, lambda: page.locator(".st-key-train_w_upload input[type=file]").set_input_files(
-        files=[{"name": name, "mimeType": "text/plain", "buffer": b"low lower newest widest lowest\n"}]))
+    # Wait for what the upload shows, not for a counted run: under a loaded machine (two
+    # test workers) the run counter can miss the upload's run while the page still shows it.
+    page.locator(".st-key-train_w_upload input[type=file]").set_input_files(
+        files=[{"name": name, "mimeType": "text/plain", "buffer": b"low lower newest widest lowest\n"}])
+    idle(page)
+    expect(page.get_by_text("Using", exact=False).first).to_be_attached(timeout=60_000)
     idle(page)
     if not page.locator(".st-key-train_w_upload").is_visible():  # the settings fold once the upload trained
         page.get_by_text("Corpus and settings").first.click()
-    expect(page.get_by_text("Using", exact=False).first).to_be_visible()
+    expect(page.get_by_text("Using", exact=False).first).to_be_visible(timeout=30_000)
     idle(page)
     assert_clean(every_page_after(page, listener, "an upload with a hostile file name", artifacts / "security-upload"))
 
