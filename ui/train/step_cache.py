@@ -66,21 +66,26 @@ def _key(name: str, view: Any, args: tuple, kwargs: dict) -> Hashable | None:
     return key
 
 
+def _get_or_draw(key: Hashable, draw: Callable[[], Any], weigh: Callable[[Any], int]) -> Any:
+    """The cached value for `key`, or `draw()` stored with the size `weigh` gives it."""
+    cache = cache_named(CACHE_NAME)
+    hit = cache.get(key)
+    if hit is not None:
+        _hits["hit"] += 1
+        return hit
+    _hits["miss"] += 1
+    value = draw()
+    cache.put(key, value, weigh(value))
+    return value
+
+
 def _wrap_view_helper(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
     @functools.wraps(fn)
     def cached(view, *args, **kwargs):
         key = _key(name, view, args, kwargs)
         if key is None:
             return fn(view, *args, **kwargs)
-        cache = cache_named(CACHE_NAME)
-        hit = cache.get(key)
-        if hit is not None:
-            _hits["hit"] += 1
-            return hit
-        _hits["miss"] += 1
-        value = fn(view, *args, **kwargs)
-        cache.put(key, value, approx_size(value) + approx_size(key))
-        return value
+        return _get_or_draw(key, lambda: fn(view, *args, **kwargs), lambda v: approx_size(v) + approx_size(key))
 
     cached.__wrapped_by_step_cache__ = True  # type: ignore[attr-defined]
     return cached
@@ -94,16 +99,9 @@ def _wrap_chart_spec_at(fn: Callable[..., Any]) -> Callable[..., Any]:
         key = _key("chart_spec_at", view, (k,), {})
         if key is None:
             return fn(spec, view, k)
-        cache = cache_named(CACHE_NAME)
-        hit = cache.get(key)
-        if hit is not None:
-            _hits["hit"] += 1
-            return hit
-        _hits["miss"] += 1
-        value = fn(spec, view, k)
         # the layers' data are new; the rest is the run's spec, already weighed in "charts"
-        cache.put(key, value, approx_size(value["layer"][1:]) + approx_size(key) + 200)
-        return value
+        return _get_or_draw(key, lambda: fn(spec, view, k),
+                            lambda v: approx_size(v["layer"][1:]) + approx_size(key) + 200)
 
     cached.__wrapped_by_step_cache__ = True  # type: ignore[attr-defined]
     return cached
