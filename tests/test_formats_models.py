@@ -82,33 +82,33 @@ def case(request, tmp_path_factory):
     return request.param, path, HFTokenizer.from_file(str(path)), load_tokenizer(path)
 
 
-def _scores(path) -> dict[str, float] | None:
-    model = json.loads(path.read_text(encoding="utf-8"))["model"]
-    return {piece: score for piece, score in model["vocab"]} if model["type"] == "Unigram" else None
-
-
-def _near_tie(scores, ours: list[str], theirs: list[str]) -> bool:
-    """Two Unigram segmentations whose total scores agree to 1e-12 (relative): the same
-    pieces in another order, whose float sums differ in the last bit. The library does not
-    always keep the one with the larger float sum there; we keep the larger."""
-    total = lambda tokens: sum(scores.get(t, 0.0) for t in tokens)  # noqa: E731
-    return sorted(ours) == sorted(theirs) and abs(total(ours) - total(theirs)) <= 1e-12 * abs(total(theirs))
+def test_scores_are_read_as_the_library_reads_them(tmp_path):
+    """The library reads a JSON float with two roundings (serde_json's fast path), which
+    can be one unit in the last place off; `serde_float` must give its exact reading."""
+    import random
+    from bpe_core.formats.checks import serde_float
+    rng = random.Random(7)
+    vocab = [("<unk>", 0.0)] + [(f"p{i}", -rng.uniform(0.5, 20.0)) for i in range(3000)]
+    vocab += [(f"q{i}", -rng.uniform(1e-9, 1e-3)) for i in range(500)] + [("big", -123456.78901234567)]
+    tok = HFTokenizer(models.Unigram(vocab, unk_id=0))
+    path = tmp_path / "tokenizer.json"
+    tok.save(str(path))
+    written = [text for _, text in json.loads(path.read_text(encoding="utf-8"), parse_float=str)["model"]["vocab"]]
+    library = [score for _, score in json.loads(HFTokenizer.from_file(str(path)).to_str())["model"]["vocab"]]
+    ours = [serde_float(text) if isinstance(text, str) else float(text) for text in written]
+    assert ours == library
+    off = sum(float(text) != score for text, score in zip(written, library) if isinstance(text, str))
+    assert off > 100, off  # the library's reading differs from Python's for many 17-digit scores
 
 
 def test_ids_and_tokens_match_the_library(case):
     name, path, theirs, ours = case
     assert ours.model_type == json.loads(path.read_text(encoding="utf-8"))["model"]["type"]
-    scores, ties = _scores(path), 0
-    for text in TEXTS:
+    for text in TEXTS:  # exact, near-ties included: Unigram scores are read as the library reads them
         got = theirs.encode(text, add_special_tokens=False)
         pairs = ours.encode_pairs(text, allowed_special="all")
-        if scores is not None and [s for _, s in pairs] != got.tokens:
-            assert _near_tie(scores, [s for _, s in pairs], got.tokens), (name, text)
-            ties += 1
-            continue
         assert [i for i, _ in pairs] == got.ids, (name, text)
         assert [s for _, s in pairs] == got.tokens, (name, text)
-    assert ties <= len(TEXTS) // 200, ties
 
 
 def test_decode_matches_the_library(case):
@@ -135,9 +135,7 @@ def test_token_spans_match_the_library_offsets(case):
     for text in TEXTS:
         got = theirs.encode(text, add_special_tokens=False)
         spans = ours.token_spans(text, allowed_special="all")
-        assert [s.id for s in spans] == ours.encode(text, allowed_special="all"), (name, text)
-        if [s.id for s in spans] != got.ids:  # a near tie (see test_ids_and_tokens_match_the_library)
-            continue
+        assert [s.id for s in spans] == ours.encode(text, allowed_special="all") == got.ids, (name, text)
         for span, (start, end) in zip(spans, got.offsets):
             assert 0 <= span.start <= span.end <= len(text)
             checked += 1
@@ -208,6 +206,4 @@ def test_cli_prints_the_library_output(case, tmp_path, flag):
     got = theirs.encode(text, add_special_tokens=False)
     mine = load_tokenizer(path).encode_pairs(text, allowed_special="all")
     assert json.loads(out) == ([i for i, _ in mine] if flag == "--json" else [t for _, t in mine]), name
-    scores = _scores(path)
-    if scores is None or not _near_tie(scores, [t for _, t in mine], got.tokens):
-        assert json.loads(out) == (got.ids if flag == "--json" else got.tokens), name
+    assert json.loads(out) == (got.ids if flag == "--json" else got.tokens), name

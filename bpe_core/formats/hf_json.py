@@ -42,7 +42,7 @@ import regex
 from ..display import byte_to_unicode
 from ..encode.tokenizer import Replay, ReplayStep
 from . import unicode_align
-from .checks import Field, Source, parse_json
+from .checks import Field, Source, parse_json, serde_float
 from .pipeline import (
     BEHAVIORS,
     AddedToken,
@@ -77,7 +77,9 @@ def looks_like_hf_json(data: Any) -> bool:
 def load_hf_json(data: str | bytes | dict, *, name: str = "tokenizer.json") -> PipelineTokenizer:
     """Read a tokenizer.json (its text, bytes, or the parsed dict)."""
     source = Source(f"the tokenizer file {name!r}", _FIX)
-    root = parse_json(data, source) if isinstance(data, (str, bytes)) else Field(data, source)
+    # floats as the library reads them (`serde_float`): Unigram scores decide near-ties
+    root = (parse_json(data, source, parse_float=serde_float) if isinstance(data, (str, bytes))
+            else Field(data, source))
     if not looks_like_hf_json(root.value):
         raise source.error(
             "it is not a Hugging Face tokenizer.json (it has no 'model' object). "

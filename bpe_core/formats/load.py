@@ -138,7 +138,11 @@ def _from_data(file_name: str, data: bytes, *, label: str, name: str | None, pat
     if isinstance(value, dict) and isinstance(value.get("format"), str):  # ours, or a damaged copy
         return ("saved", None) if detect_only else ("saved", tokenizer_from_json(value, name=label))
     if looks_like_hf_json(value):
-        return ("hf", None) if detect_only else ("hf", load_hf_json(value, name=label))
+        if detect_only:
+            return ("hf", None)
+        # a Unigram model's scores are read again as the library reads floats (serde_float)
+        unigram = value["model"].get("type") == "Unigram" or isinstance(value["model"].get("vocab"), list)
+        return ("hf", load_hf_json(data if unigram else value, name=label))
     if looks_like_tekken(value):
         return ("tekken", None) if detect_only else ("tekken", load_tekken(value, name=label))
     if looks_like_vocab_json(value):
