@@ -51,6 +51,30 @@ def test_md_escape_leaves_no_link_or_image(payload):
     assert "](" not in escaped.replace("\\]", "") and "\\[" in escaped
 
 
+SHOWN_AS_TYPED = [
+    "1. first", "2) second", "10. ten", "- dash", "+ plus", "= equals", "# heading", "> quote",
+    "a *b* _c_ ~d~ `e` $f$ <b>g</b> &amp; h|i", "back\\slash \\[x]", "[x](http://h/y) ![p](http://h/p.png)",
+    ":red[x] :smile: www.evil.com a@b.c", "Line 1: 'low' (e.g. low 5) - fine in bpe_core",
+    "1986. A great year", "***", "___", "x\n===", "y\n---",
+]
+
+
+@pytest.mark.parametrize("text", SHOWN_AS_TYPED)
+def test_md_escape_renders_as_the_characters_typed(text):
+    """A CommonMark renderer (markdown-it, with GFM's tables and strikethrough, as Streamlit's
+    markdown has) shows the escaped text as exactly the characters typed: no element, no
+    stray backslash (a backslash before a digit, say, is shown, not an escape)."""
+    import html
+    import re
+
+    from markdown_it import MarkdownIt
+
+    rendered = MarkdownIt("commonmark").enable(["table", "strikethrough"]).render(md_escape(text))
+    inner = re.sub(r"^<p>|</p>\n$", "", rendered)
+    assert "<" not in inner.replace("&lt;", ""), rendered  # one paragraph of text, no element in it
+    assert html.unescape(inner).replace("\u2060", "") == text
+
+
 @pytest.mark.parametrize("page, params", [
     ("views/train.py", {"eow": "separate", "marker": IMAGE[:12]}),
     ("views/train.py", {"words": f"low 5\n{IMAGE} x"}),

@@ -22,13 +22,14 @@ Screenshots: test-artifacts/security-*.png (look at them).
 from __future__ import annotations
 
 import threading
+import time
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import urlencode
 
 import pytest
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import Page, expect
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 
 from hostile import hostile, long_hostile
 
@@ -109,9 +110,37 @@ def served(app_url, browser):
     return app_url
 
 
+class RunCounter:
+    """Counts the script runs the server reports finished to this page (ForwardMsg
+    `script_finished` frames on its websocket), so a test can wait for the run an action
+    starts. Read from the wire, not the page: a run that starts and ends between two
+    paints may change nothing a DOM observer sees."""
+
+    def __init__(self, page: Page):
+        self.finished = 0
+        page.on("websocket", lambda ws: ws.on("framereceived", self._frame))
+
+    def _frame(self, payload) -> None:
+        if isinstance(payload, bytes) and ForwardMsg.FromString(payload).WhichOneof("type") == "script_finished":
+            self.finished += 1
+
+    def wait_past(self, page: Page, before: int, timeout: float = 30.0) -> bool:
+        """Wait (letting Playwright deliver the frames) until a run after `before` ended."""
+        deadline = time.monotonic() + timeout
+        while self.finished <= before:
+            if time.monotonic() > deadline:
+                return False
+            page.wait_for_timeout(25)
+        return True
+
+
+COUNTERS: dict[int, RunCounter] = {}
+
+
 @pytest.fixture
 def secure(page: Page, served, listener):
     """A fresh page that may paste; earlier requests to the listener forgotten."""
+    COUNTERS[id(page)] = RunCounter(page)
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=served)
     expect.set_options(timeout=30_000)
     listener.take()
@@ -200,23 +229,13 @@ def go(page: Page, path: str) -> None:
     expect(page.get_by_role("heading", name=HEADINGS[path])).to_be_visible(timeout=60_000)
 
 
-#: Count the script runs of this page load (every change of the app's run state), so a
-#: test can wait for the run an action starts rather than look before it has begun.
-RUNS = """() => { const app = document.querySelector('[data-testid="stApp"]');
-  if (window.__runs === undefined) { window.__runs = 0; }
-  if (window.__runsApp !== app) {  // a new page load, or the app element was drawn anew
-    window.__runsApp = app;
-    new MutationObserver((records) => { window.__runs += records.length; })
-      .observe(app, {attributes: true, attributeFilter: ['data-test-script-state']}); }
-  return window.__runs; }"""
-
-
 def rerun(page: Page, action) -> None:
     """Do `action` and wait until the script run it starts has ended."""
     idle(page)
-    before = page.evaluate(RUNS)
+    counter = COUNTERS[id(page)]
+    before = counter.finished
     action()
-    page.wait_for_function("(n) => window.__runs > n", arg=before, timeout=30_000)
+    assert counter.wait_past(page, before), "the action started no script run within 30 s"
     idle(page)
 
 
@@ -344,17 +363,15 @@ def choose_source(page: Page, label: str) -> None:
     expect(radio).to_be_visible()
     idle(page)  # the expander has opened and its run (if any) has ended
     option = radio.get_by_text(label, exact=True)
+    counter = COUNTERS[id(page)]
     for attempt in range(3):  # a click that lands while the expander still moves is lost: click again
-        before = page.evaluate(RUNS)
+        before = counter.finished
         option.click()
-        try:
-            page.wait_for_function("(n) => window.__runs > n", arg=before, timeout=15_000)
+        if counter.wait_past(page, before, timeout=15.0):
             break
-        except PlaywrightTimeout:
-            if radio.get_by_role("radio", name=label, exact=True).is_checked():
-                break  # it took: the run was not seen, but the radio shows the choice
-            if attempt == 2:
-                raise
+        if radio.get_by_role("radio", name=label, exact=True).is_checked():
+            break  # it took: the run was not seen, but the radio shows the choice
+        assert attempt < 2, f"clicking {label!r} started no script run"
     idle(page)
 
 

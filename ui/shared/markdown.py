@@ -30,8 +30,11 @@ _JOIN = "\u2060"
 # Autolinks: http://, https://, ftp://, www. and e-mail addresses.
 _SCHEME = re.compile(r"(?i)\b(https?|ftp|mailto|file|data|javascript)(?=\\?:)")
 _WWW = re.compile(r"(?i)\b(www)\.")
-# List items, rules and setext headings start a line with - + = (or digits and a dot).
-_LINE_START = re.compile(r"(?m)^(\s*)([-+=]|\d+(?=[.)]))")
+# List items, rules and setext headings start a line with - + =; an ordered list item with
+# digits and a dot or parenthesis, whose punctuation is escaped (a backslash before a digit
+# is no escape in markdown: it would be shown).
+_LINE_START = re.compile(r"(?m)^(\s*)([-+=])")
+_ORDERED = re.compile(r"(?m)^(\s*\d+)([.)])")
 
 
 def md_escape(text: object) -> str:
@@ -45,6 +48,8 @@ def md_escape(text: object) -> str:
     '!\\[p\\](http\u2060\\:\u2060//h/x.png)'
     >>> md_escape("Line 1: 'low' (e.g. low 5) - fine in bpe_core, not _this_")
     "Line 1: 'low' (e.g. low 5) - fine in bpe_core, not \\_this\\_"
+    >>> md_escape("1. first\n2) second\n- third")
+    '1\\. first\n2\\) second\n\\- third'
     >>> md_escape(":red[x] :material/home: www.evil.com a@b.c")
     '\\:\u2060red\\[x\\] \\:\u2060material/home: www\u2060\\.evil.com a\u2060\\@b.c'
     """
@@ -53,6 +58,7 @@ def md_escape(text: object) -> str:
     out = _SCHEME.sub("\\1" + _JOIN, out)
     out = _WWW.sub("\\1" + _JOIN + "\\\\.", out)
     out = out.replace("\\@", _JOIN + "\\@")
+    out = _ORDERED.sub(r"\1\\\2", out)
     return _LINE_START.sub(r"\1\\\2", out)
 
 
