@@ -39,16 +39,23 @@ def patient_expect():
     expect.set_options(timeout=5_000)
 
 
-def test_upload_a_tokenizer_json_and_see_it_split_text(page: Page, app_url, artifacts, tmp_path):
-    path = tmp_path / "tokenizer.json"
-    theirs = _wordpiece_file(path)
+def upload(page: Page, app_url: str, path, model: str) -> None:
+    """Open Tokenize (after the home page: a first deep link can meet no pages yet), choose
+    "Your own tokenizer file", upload `path`, and wait for the page to name its model."""
     page.goto(app_url)
     expect(page.get_by_role("heading", name="Byte-pair encoding, step by step")).to_be_visible()
     page.goto(f"{app_url}/tokenize-text")
     expect(page.get_by_role("heading", name="Tokenize text")).to_be_visible()
     page.get_by_text("Your own tokenizer file").click()
     page.locator(".st-key-tokenize_w_upload_files input[type=file]").set_input_files(str(path))
-    expect(page.get_by_text(re.compile(r"^Your file\W*: tokenizer\.json \(tokenizer\.json, WordPiece")).first).to_be_visible()
+    name = re.escape(path.name)
+    expect(page.get_by_text(re.compile(rf"^Your file\W*: {name} \({name}, {model}")).first).to_be_visible()
+
+
+def test_upload_a_tokenizer_json_and_see_it_split_text(page: Page, app_url, artifacts, tmp_path):
+    path = tmp_path / "tokenizer.json"
+    theirs = _wordpiece_file(path)
+    upload(page, app_url, path, "WordPiece")
     text = page.locator(".st-key-tokenize_w_text textarea").input_value()
     ids = theirs.encode(text, add_special_tokens=False).ids
     assert load_tokenizer(path).encode(text) == ids
@@ -75,13 +82,7 @@ def test_upload_a_unigram_tokenizer_json_and_see_its_lattice(page: Page, app_url
     test-artifacts/formats_unigram_lattice.png)."""
     path = tmp_path / "tokenizer.json"
     theirs = _unigram_file(path)
-    page.goto(app_url)
-    expect(page.get_by_role("heading", name="Byte-pair encoding, step by step")).to_be_visible()
-    page.goto(f"{app_url}/tokenize-text")
-    expect(page.get_by_role("heading", name="Tokenize text")).to_be_visible()
-    page.get_by_text("Your own tokenizer file").click()
-    page.locator(".st-key-tokenize_w_upload_files input[type=file]").set_input_files(str(path))
-    expect(page.get_by_text(re.compile(r"^Your file\W*: tokenizer\.json \(tokenizer\.json, Unigram")).first).to_be_visible()
+    upload(page, app_url, path, "Unigram")
     idle(page)
     area = page.locator(".st-key-tokenize_w_text textarea")
     area.fill("huggingface tokenizers")
