@@ -64,6 +64,7 @@ SPLIT_CSS = """<style>
 </style>"""
 
 K = "tokenize."          # stored values
+_UNSET = object()
 W = "tokenize_w_"        # widget keys
 
 DEFAULTS = {
@@ -147,9 +148,16 @@ def _signature() -> tuple:
 
 
 def _bind(name: str) -> tuple[str, dict]:
-    """Copy a stored value into its widget; return the widget key and on_change kwargs."""
-    persist(W + name, K + name, DEFAULTS[name])
-    return W + name, {"on_change": remember, "args": (W + name, K + name)}
+    """Copy a stored value into its widget; return the widget key and on_change kwargs.
+
+    Only when the widget does not hold it already: a value written to a widget key is
+    sent back to the browser, which sets it again. For the text that is the whole paste
+    (100 kB echoed, then re-laid out and spell-checked in the text area at every rerun).
+    """
+    widget, stored = W + name, K + name
+    if stored not in st.session_state or st.session_state.get(widget, _UNSET) != st.session_state[stored]:
+        persist(widget, stored, DEFAULTS[name])
+    return widget, {"on_change": remember, "args": (widget, stored)}
 
 
 # ---- tokenizers -------------------------------------------------------------------------
@@ -419,7 +427,11 @@ def view_ids(a: Analysis) -> None:
         column_config={"share": st.column_config.ProgressColumn("share", format="percent", min_value=0.0,
                                                                 max_value=max((r["share"] for r in rows), default=1.0))},
     )
-    with st.expander(f"Token table (the first {min(len(a.spans), OPTION_LIMIT):,} tokens)"):
+    table_box = st.expander(f"Token table (the first {min(len(a.spans), OPTION_LIMIT):,} tokens)",
+                            key=W + "token_table", on_change="rerun")
+    if not table_box.open:  # drawn only once opened: 2,000 rows are ~150 kB sent at each paste
+        return
+    with table_box:
         table = [
             {"#": i + 1, "token": cell(tok, s.id) if s.id is not None else s.label, "id": s.id,
              "bytes": hex_bytes(s.token_bytes), "rank": token_rank(tok, s.id), "characters": f"{s.start}–{s.end}"}
