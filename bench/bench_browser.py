@@ -161,15 +161,25 @@ def cpu_spent(before: dict[int, float], after: dict[int, float]) -> float:
 
 
 def browser_pid() -> int | None:
-    """The Chromium process this bench launched (the one given MARKER)."""
-    found = []
+    """The Chromium process this bench launched (the one given MARKER, under this
+    process: another bench running at the same time has its own)."""
+    found, parent = [], {}
     for entry in Path("/proc").glob("[0-9]*"):
         try:
+            parent[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
             if MARKER.encode() in (entry / "cmdline").read_bytes():
                 found.append(int(entry.name))
         except OSError:
             continue
-    return min(found, default=None)
+
+    def ours(pid: int) -> bool:
+        while pid > 1:
+            if pid == os.getpid():
+                return True
+            pid = parent.get(pid, 1)
+        return False
+
+    return min((pid for pid in found if ours(pid)), default=None)
 
 
 def first_loads(browser, url: str, repeats: int, names: list[str], server: int) -> dict[str, list[float]]:
