@@ -124,8 +124,23 @@ def test_counts_and_ids_equal_tiktoken(name):
     assert list(zip(top["id"], top["count"]))[:3] == Counter(ids).most_common(3)
     assert at.download_button[0].proto.label == "Download all ids (JSON)"
     assert at.download_button[0].proto.url.endswith(".json")
-    table = at.dataframe[1].value  # the token table
+    assert len(at.dataframe) == 1  # the token table is drawn once its expander opens
+    at.session_state["tokenize_w_token_table"] = True
+    table = ok(at.run()).dataframe[1].value  # the token table
     assert list(table["id"]) == ids[:2000]
+
+
+def test_a_rerun_does_not_send_the_text_back_to_the_browser():
+    """The text area's value goes back to the browser only when the page changed it (an
+    example, a link), not at each rerun: that echo was the whole paste, 100 kB, set
+    again in the text area after every Ctrl+Enter."""
+    at = set_text(open_page(), "a pasted text")
+    assert not at.text_area(key="tokenize_w_text").proto.set_value
+    assert not ok(at.toggle(key="tokenize_w_show_ids").set_value(True).run()).text_area(
+        key="tokenize_w_text").proto.set_value
+    at.pills(key="tokenize_w_example").set_value("Code").run()
+    box = ok(at).text_area(key="tokenize_w_text")
+    assert box.proto.set_value and box.value == EXAMPLES["Code"]
 
 
 def test_tokens_that_are_part_of_a_character_get_their_own_chip_with_bytes():

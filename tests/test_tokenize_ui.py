@@ -65,6 +65,27 @@ def _long_texts():
 
 @pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("allow", [False, True])
+def test_drawn_text_makes_its_first_spans_at_once_and_the_rest_when_asked(name, allow):
+    """A paste of drawn text (up to 150 kB) makes the spans of its first ~8,000 characters,
+    enough for the first chips; all of them (most of a paste's server time) only when a
+    view asks for `spans`. What the page sees is what token_spans gives, offsets and all."""
+    tok = openai_tokenizer(name)
+    special = "all" if allow else ()
+    for text in ("The cat sat.\n" * 6000, "日本語 <|endoftext|> 12345\n\n  x" * 2500):
+        assert size_tier(len(text.encode())) == "draw"
+        ref = tok.token_spans(text, allowed_special=special)
+        a = analyse(tok, text, allow_special=allow)
+        assert "spans" not in vars(a)  # not made yet
+        assert a.complete and a.n_spans == a.n_tokens == len(ref)
+        assert list(a.ids) == [s.id for s in ref]
+        assert a.n_pieces == len({s.piece for s in ref})
+        assert 1000 <= len(a.first_spans) < len(ref)
+        assert list(a.first(1000)) == ref[:1000] and "spans" not in vars(a)
+        assert list(a.first(len(ref) - 1)) == ref[:-1] and list(a.spans) == ref
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("allow", [False, True])
 def test_long_text_is_counted_in_full_and_previewed_exactly(name, allow):
     tok = openai_tokenizer(name)
     for text in _long_texts():

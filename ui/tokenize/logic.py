@@ -19,9 +19,10 @@ import re
 import sys
 import weakref
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from functools import cached_property, partial
 from pathlib import Path
-from typing import Mapping
+from typing import Callable, Mapping, Sequence
 
 from bpe_core import Tokenizer, TokenSpan
 from bpe_core.pretrained import PRETRAINED
@@ -52,6 +53,9 @@ COMPARE_DRAW_LIMIT_BYTES = 20_000
 URL_TEXT_LIMIT = 1_000
 #: Characters drawn as a preview of text that is too long to draw in full.
 PREVIEW_CHARS = 5_000
+#: Drawn text: the spans of about this many first characters are made at once (enough for
+#: the first chips the page draws), the rest when a view needs them (Analysis.rest).
+FIRST_CHARS = 8_000
 #: Selectboxes listing tokens or pieces list at most this many.
 OPTION_LIMIT = 2_000
 #: The id list shows at most this many ids on screen (the download has them all).
@@ -143,16 +147,37 @@ class Analysis:
     `ids` holds every token id (None for a character a character-level vocabulary never
     saw); `spans` holds every token for drawn text, or the first tokens (a preview) for
     longer text, so `complete` says whether all are there.
+
+    `first_spans` are the spans known at once. For drawn text `rest`, when given, makes
+    all of them on first use of `spans` (then kept): a paste draws its first chips, and
+    100 kB of spans (23,000 objects, most of a paste's server time) wait until a view
+    needs every token (Show all, Pieces, Replay, Compare).
     """
 
     tokenizer: str
     n_chars: int
     n_bytes: int
     ids: tuple[int | None, ...]
-    spans: tuple[TokenSpan, ...]
+    first_spans: tuple[TokenSpan, ...]
     n_pieces: int
     tier: str
     allow_special: bool
+    rest: Callable[[], Sequence[TokenSpan]] | None = field(default=None, repr=False, compare=False)
+
+    @cached_property
+    def spans(self) -> tuple[TokenSpan, ...]:
+        return self.first_spans if self.rest is None else tuple(self.rest())
+
+    def first(self, n: int | None) -> tuple[TokenSpan, ...]:
+        """The first n spans (all if None), without making the rest when they are not needed."""
+        if n is not None and (n <= len(self.first_spans) or self.rest is None):
+            return self.first_spans[:n]
+        return self.spans if n is None else self.spans[:n]
+
+    @property
+    def n_spans(self) -> int:
+        """How many tokens can be drawn: every one for drawn text, else the preview's."""
+        return len(self.ids) if self.rest is not None else len(self.first_spans)
 
     @property
     def n_tokens(self) -> int:
@@ -160,7 +185,7 @@ class Analysis:
 
     @property
     def complete(self) -> bool:
-        return len(self.spans) == len(self.ids)
+        return self.n_spans == len(self.ids)
 
     @property
     def chars_per_token(self) -> float:
@@ -171,9 +196,10 @@ class Analysis:
         return sum(1 for i in self.ids if i is None)
 
     def nbytes(self) -> int:
-        """About how many bytes the analysis holds (for the shared caches' budgets)."""
-        per_span = approx_size(self.spans[0]) if self.spans else 0
-        return sys.getsizeof(self.ids) + sys.getsizeof(self.spans) + per_span * len(self.spans) + 200
+        """About how many bytes the analysis holds (for the shared caches' budgets), with
+        every span it can make counted from the start."""
+        per_span = approx_size(self.first_spans[0]) if self.first_spans else 0
+        return sys.getsizeof(self.ids) * 2 + per_span * self.n_spans + 200
 
 
 def analyse(tok: Tokenizer, text: str, *, allow_special: bool = False) -> Analysis:
@@ -196,6 +222,16 @@ def analyse(tok: Tokenizer, text: str, *, allow_special: bool = False) -> Analys
             f"line: python -m bpe_core encode --tokenizer {tok.name} --file FILE"
         )
     special = "all" if allow_special else ()
+    if tier == "draw" and type(tok) is Tokenizer:  # encode gives token_spans' ids (one piece loop)
+        try:
+            ids = tuple(tok.encode(text, allowed_special=special))
+        except ValueError:  # a character a character-level vocabulary lacks: spans give it id None
+            ids = None
+        if ids is not None:
+            first = _preview_spans(tok, text, ids, special, chars=FIRST_CHARS)
+            rest = None if len(first) == len(ids) else partial(_all_spans, tok, text, special)
+            return Analysis(tok.name, len(text), n_bytes, ids, first, _count_pieces(tok, text, allow_special),
+                            tier, allow_special, rest)
     if tier == "draw":
         spans = tuple(tok.token_spans(text, allowed_special=special))
         ids = tuple(s.id for s in spans)
@@ -219,7 +255,11 @@ def _utf8_len(text: str) -> int:
         return len(text.encode("utf-8", errors="surrogatepass"))
 
 
-def _preview_spans(tok: Tokenizer, text: str, ids, special) -> tuple[TokenSpan, ...]:
+def _all_spans(tok: Tokenizer, text: str, special) -> list[TokenSpan]:
+    return tok.token_spans(text, allowed_special=special)
+
+
+def _preview_spans(tok: Tokenizer, text: str, ids, special, *, chars: int = PREVIEW_CHARS) -> tuple[TokenSpan, ...]:
     """Spans of the first ~PREVIEW_CHARS characters that agree with the full encoding.
 
     The text is cut after a newline if there is one near the limit; the spans of the cut
@@ -229,9 +269,9 @@ def _preview_spans(tok: Tokenizer, text: str, ids, special) -> tuple[TokenSpan, 
     even one piece longer than the preview (a long run with no pre-tokenizer split) shows
     its first tokens.
     """
-    cut = text.find("\n", PREVIEW_CHARS)
-    if cut == -1 or cut > PREVIEW_CHARS * 2:
-        cut = PREVIEW_CHARS
+    cut = text.find("\n", chars)
+    if cut == -1 or cut > chars * 2:
+        cut = chars
     spans = tok.token_spans(text[: cut + 1], allowed_special=special)
     keep = 0
     for s, i in zip(spans, ids):

@@ -64,6 +64,7 @@ SPLIT_CSS = """<style>
 </style>"""
 
 K = "tokenize."          # stored values
+_UNSET = object()
 W = "tokenize_w_"        # widget keys
 
 DEFAULTS = {
@@ -147,9 +148,16 @@ def _signature() -> tuple:
 
 
 def _bind(name: str) -> tuple[str, dict]:
-    """Copy a stored value into its widget; return the widget key and on_change kwargs."""
-    persist(W + name, K + name, DEFAULTS[name])
-    return W + name, {"on_change": remember, "args": (W + name, K + name)}
+    """Copy a stored value into its widget; return the widget key and on_change kwargs.
+
+    Only when the widget does not hold it already: a value written to a widget key is
+    sent back to the browser, which sets it again. For the text that is the whole paste
+    (100 kB echoed, then re-laid out and spell-checked in the text area at every rerun).
+    """
+    widget, stored = W + name, K + name
+    if stored not in st.session_state or st.session_state.get(widget, _UNSET) != st.session_state[stored]:
+        persist(widget, stored, DEFAULTS[name])
+    return widget, {"on_change": remember, "args": (widget, stored)}
 
 
 # ---- tokenizers -------------------------------------------------------------------------
@@ -165,9 +173,9 @@ def _text_html_openai(name: str, text: str, allow_special: bool, show_ws: bool, 
                       _a: Analysis, ids: bool = False, limit: int | None = None) -> str:
     """The drawing of an analysis (`_a`, the one for the other arguments: not in the key),
     its first `limit` tokens (all if None)."""
-    spans = _a.spans if limit is None else _a.spans[:limit]
+    spans = _a.first(limit)
     return text_html(text, spans, load_pretrained(name), show_whitespace=show_ws, highlight=highlight,
-                     complete=_a.complete and len(spans) == len(_a.spans), css=False, ids=ids)
+                     complete=_a.complete and len(spans) == _a.n_spans, css=False, ids=ids)
 
 
 def tokenizer_for(choice: str) -> Tokenizer | None:
@@ -187,10 +195,10 @@ def analysis_for(choice: str, text: str, allow_special: bool) -> Analysis:
 def tokens_markup(choice: str, text: str, a: Analysis, *, show_ws: bool, highlight: int | None,
                   ids: bool = False, limit: int | None = None) -> str:
     """The text's chips (its first `limit` tokens, or all), ids under them if `ids`."""
-    if limit is not None and limit >= len(a.spans):
+    if limit is not None and limit >= a.n_spans:
         limit = None
     if choice in (YOURS, upload.UPLOADED):
-        spans = a.spans if limit is None else a.spans[:limit]
+        spans = a.first(limit)
         return text_html(text, spans, tokenizer_for(choice), show_whitespace=show_ws, highlight=highlight,
                          complete=a.complete and limit is None, css=False, ids=ids)
     return _text_html_openai(choice, text, a.allow_special, show_ws, highlight, a, ids, limit)
@@ -356,7 +364,7 @@ def tokens(a: Analysis, *, highlight: int | None) -> None:
     if not a.complete:
         st.info(
             f"This text is {human_bytes(a.n_bytes)}. Every one of its {a.n_tokens:,} tokens is counted, "
-            + (f"but only the first {len(a.spans):,} are drawn: drawing more than " if a.spans else
+            + (f"but only the first {a.n_spans:,} are drawn: drawing more than " if a.n_spans else
                "but none are drawn: the text's first piece is so long that its tokens cannot be told "
                "without reading all of it, and drawing more than ")
             + f"{human_bytes(DRAW_LIMIT_BYTES)} of text token by token would make the page slow "
@@ -366,11 +374,11 @@ def tokens(a: Analysis, *, highlight: int | None) -> None:
     limit = None if showing_all() else max(CHIP_LIMIT, -1 if highlight is None else highlight + 1)
     st.html(TOKENIZE_CSS + tokens_markup(get("tokenizer"), text, a, show_ws=get("show_ws"), highlight=highlight,
                                          ids=get("show_ids"), limit=limit))
-    if limit is not None and len(a.spans) > limit:
-        more = len(a.spans) - limit
-        st.caption(f"Showing the first {limit:,} of {len(a.spans):,} tokens ({more:,} more), "
+    if limit is not None and a.n_spans > limit:
+        more = a.n_spans - limit
+        st.caption(f"Showing the first {limit:,} of {a.n_spans:,} tokens ({more:,} more), "
                    "so a long paste appears at once.")
-        st.button(f"Show all {len(a.spans):,} tokens", key=W + "show_all", on_click=_show_all,
+        st.button(f"Show all {a.n_spans:,} tokens", key=W + "show_all", on_click=_show_all,
                   icon=":material/unfold_more:",
                   help="Draws every token of the text. A long text takes the browser a few seconds.")
     st.caption(
@@ -419,11 +427,15 @@ def view_ids(a: Analysis) -> None:
         column_config={"share": st.column_config.ProgressColumn("share", format="percent", min_value=0.0,
                                                                 max_value=max((r["share"] for r in rows), default=1.0))},
     )
-    with st.expander(f"Token table (the first {min(len(a.spans), OPTION_LIMIT):,} tokens)"):
+    table_box = st.expander(f"Token table (the first {min(a.n_spans, OPTION_LIMIT):,} tokens)",
+                            key=W + "token_table", on_change="rerun")
+    if not table_box.open:  # drawn only once opened: 2,000 rows are ~150 kB sent at each paste
+        return
+    with table_box:
         table = [
             {"#": i + 1, "token": cell(tok, s.id) if s.id is not None else s.label, "id": s.id,
              "bytes": hex_bytes(s.token_bytes), "rank": token_rank(tok, s.id), "characters": f"{s.start}–{s.end}"}
-            for i, s in enumerate(a.spans[:OPTION_LIMIT])
+            for i, s in enumerate(a.first(OPTION_LIMIT))
         ]
         st.dataframe(pd.DataFrame(table), hide_index=True)
 
@@ -481,17 +493,17 @@ def _file_pieces(tok: PipelineTokenizer, a: Analysis) -> None:
 
 def ensure_replay_token(a: Analysis) -> None:
     """A valid token to replay: kept while the text is the same, else the default one."""
-    n = min(len(a.spans), OPTION_LIMIT)
+    n = min(a.n_spans, OPTION_LIMIT)
     token = get("token")
     if st.session_state.get(K + "token_for") != _signature() or token is None or not 0 <= token < n:
-        put("token", default_replay_token(a.spans) if n else None)
+        put("token", default_replay_token(a.first(OPTION_LIMIT)) if n else None)
         put("replay_step", 0)
         st.session_state[K + "token_for"] = _signature()
 
 
 def replay_highlight(a: Analysis) -> int | None:
     """The token to outline in the text: the one being replayed, on the Replay view."""
-    if get("view") != "replay" or not a.spans:
+    if get("view") != "replay" or not a.n_spans:
         return None
     tok = tokenizer_for(get("tokenizer"))
     if not (explain.from_text() if explain.explains(tok) else get("replay_source") == "text" and has_merges(tok)):
