@@ -54,7 +54,13 @@ TARGETS = {"step": 0.2, "back": 0.2, "slider": 0.2, "first load": 2.0, "1 MB upl
            "100 kB paste, painted": 0.75}
 
 PAGES = {"Train": "train-bpe", "Tokenize": "tokenize-text", "Vocabulary size": "vocabulary-size",
-         "Algorithms": "algorithms", "Quirks": "tokenizer-quirks"}
+         "Algorithms": "algorithms", "Quirks": "tokenizer-quirks", "Home": "start"}
+#: measured when no --pages are given (Home only on request: it is a reference, not a target)
+DEFAULT_PAGES = [name for name in PAGES if name != "Home"]
+
+#: `--floor`: a page with one st.write, served with the app's .streamlit/config.toml. Its
+#: first load is what Streamlit's own scripts cost on this machine (the floor under every page).
+FLOOR_APP = 'import streamlit as st\n\nst.write("# One st.write")\n'
 
 # Runs at document start in every page: remembers the time of the last DOM mutation and
 # of the first user action since the bench last armed it.
@@ -85,11 +91,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_app(port: int) -> subprocess.Popen:
+def start_app(port: int, cwd: Path = ROOT, log: Path = LOG) -> subprocess.Popen:
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.address=127.0.0.1", f"--server.port={port}",
          "--server.headless=true", "--browser.gatherUsageStats=false", "--server.fileWatcherType=none"],
-        cwd=ROOT, stdout=LOG.open("w"), stderr=subprocess.STDOUT)
+        cwd=cwd, stdout=log.open("w"), stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -161,24 +167,36 @@ def cpu_spent(before: dict[int, float], after: dict[int, float]) -> float:
 
 
 def browser_pid() -> int | None:
-    """The Chromium process this bench launched (the one given MARKER)."""
-    found = []
+    """The Chromium process this bench launched (the one given MARKER, below this process:
+    other sessions on the machine may run this bench at the same time)."""
+    parent: dict[int, int] = {}
+    marked = []
     for entry in Path("/proc").glob("[0-9]*"):
         try:
+            parent[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
             if MARKER.encode() in (entry / "cmdline").read_bytes():
-                found.append(int(entry.name))
+                marked.append(int(entry.name))
         except OSError:
             continue
-    return min(found, default=None)
+
+    def ours(pid: int) -> bool:
+        while pid > 1:
+            pid = parent.get(pid, 0)
+            if pid == os.getpid():
+                return True
+        return False
+
+    return min((pid for pid in marked if ours(pid)), default=None)
 
 
-def first_loads(browser, url: str, repeats: int, names: list[str], server: int) -> dict[str, list[float]]:
+def first_loads(browser, url: str, repeats: int, names: list[str], server: int,
+                paths: dict[str, str] = PAGES) -> dict[str, list[float]]:
     """Wall seconds of each first load, and the CPU seconds it cost the server process
     and the browser (all its processes), which the load average moves far less."""
     out: dict[str, list[float]] = {}
     chromium = browser_pid()
     for name in names:
-        path = PAGES[name]
+        path = paths[name]
         page, cold = new_page(browser, url, path)  # warm-up: the server loads what the page needs
         page.context.close()
         out[f"first load: {name}"] = []
@@ -194,6 +212,21 @@ def first_loads(browser, url: str, repeats: int, names: list[str], server: int) 
         out[f"CPU per first load: {name}, server"] = server_cpu
         out[f"CPU per first load: {name}, browser"] = browser_cpu
     return out
+
+
+def floor_loads(browser, repeats: int, port: int) -> dict[str, list[float]]:
+    """First loads of FLOOR_APP, served from a temporary folder with the app's config."""
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / ".streamlit").mkdir()
+        (Path(folder) / ".streamlit" / "config.toml").write_text((ROOT / ".streamlit" / "config.toml").read_text())
+        (Path(folder) / "app.py").write_text(FLOOR_APP)
+        proc = start_app(port, cwd=Path(folder), log=LOG.with_name("bench_browser_floor.log"))
+        try:
+            return first_loads(browser, f"http://127.0.0.1:{port}", repeats, ["floor (one st.write)"], proc.pid,
+                               paths={"floor (one st.write)": ""})
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
 
 
 def steps(browser, url: str, repeats: int) -> dict[str, list[float]]:
@@ -303,13 +336,16 @@ def main() -> None:
                         help="measure only these (repeatable); default: all")
     parser.add_argument("--pages", nargs="+", choices=list(PAGES), metavar="PAGE",
                         help=f"first loads of these pages only (of {', '.join(PAGES)})")
+    parser.add_argument("--floor", action="store_true",
+                        help="also the first load of a one-st.write page with the app's config (Streamlit's own cost)")
+    parser.add_argument("--port", type=int, help="serve the app on this port (the floor page on the next); default: free ones")
     args = parser.parse_args()
     only = set(args.only or ["first-load", "steps", "upload", "paste"])
     from playwright.sync_api import sync_playwright
 
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
     load_before = os.getloadavg()
-    port = free_port()
+    port = args.port or free_port()
     proc = start_app(port)
     url = f"http://127.0.0.1:{port}"
     text = corpus()
@@ -317,8 +353,10 @@ def main() -> None:
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            if args.floor:
+                results |= floor_loads(browser, args.repeats, port + 1 if args.port else free_port())
             if "first-load" in only:
-                results |= first_loads(browser, url, args.repeats, args.pages or list(PAGES), proc.pid)
+                results |= first_loads(browser, url, args.repeats, args.pages or DEFAULT_PAGES, proc.pid)
             if "steps" in only:
                 results |= steps(browser, url, args.repeats)
             if "upload" in only:
