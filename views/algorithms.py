@@ -84,8 +84,7 @@ st.markdown(
     "all learn subword tokens from a corpus, but they choose them differently. Train all three on "
     "the same text and compare."
 )
-for name, algo in ALGORITHMS.items():
-    st.markdown(f"- **{md_escape(algo.title)}**: {md_escape(algo.summary)}")
+st.markdown("\n".join(f"- **{md_escape(algo.title)}**: {md_escape(algo.summary)}" for algo in ALGORITHMS.values()))
 
 corpus_col, size_col = st.columns([3, 1])
 with corpus_col:
