@@ -214,6 +214,30 @@ def first_loads(browser, url: str, repeats: int, names: list[str], server: int,
     return out
 
 
+def compared_loads(browser, repeats: int, names: list[str], here: tuple[str, int], there: tuple[str, int],
+                   label: str) -> dict[str, list[float]]:
+    """First loads of the same pages from two servers (this checkout and `--against`'s),
+    one after the other, repeat by repeat: on a shared machine whose load drifts, taking
+    turns compares the two at the same load, which two runs minutes apart do not."""
+    out: dict[str, list[float]] = {}
+    chromium = browser_pid()
+    for name in names:
+        for url, _ in (here, there):  # warm-up: each server loads what the page needs
+            page, _ = new_page(browser, url, PAGES[name])
+            page.context.close()
+        for _ in range(repeats):
+            for (url, server), tag in ((here, "this checkout"), (there, label)):
+                before = cpu_seconds(server), cpu_seconds(chromium)
+                page, seconds = new_page(browser, url, PAGES[name])
+                server_cpu = cpu_spent(before[0], cpu_seconds(server))
+                browser_cpu = cpu_spent(before[1], cpu_seconds(chromium))
+                page.context.close()
+                out.setdefault(f"first load: {name}, {tag}", []).append(seconds)
+                out.setdefault(f"CPU per first load: {name}, {tag}, server", []).append(server_cpu)
+                out.setdefault(f"CPU per first load: {name}, {tag}, browser", []).append(browser_cpu)
+    return dict(sorted(out.items(), key=lambda kv: (kv[0].startswith("CPU"), kv[0])))
+
+
 def floor_loads(browser, repeats: int, port: int) -> dict[str, list[float]]:
     """First loads of FLOOR_APP, served from a temporary folder with the app's config."""
     with tempfile.TemporaryDirectory() as folder:
@@ -338,6 +362,9 @@ def main() -> None:
                         help=f"first loads of these pages only (of {', '.join(PAGES)})")
     parser.add_argument("--floor", action="store_true",
                         help="also the first load of a one-st.write page with the app's config (Streamlit's own cost)")
+    parser.add_argument("--against", type=Path, metavar="CHECKOUT",
+                        help="first loads only: also serve the app from this other checkout (e.g. main's) and "
+                             "take turns between the two, page by page and repeat by repeat")
     parser.add_argument("--port", type=int, help="serve the app on this port (the floor page on the next); default: free ones")
     args = parser.parse_args()
     only = set(args.only or ["first-load", "steps", "upload", "paste"])
@@ -355,7 +382,18 @@ def main() -> None:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
             if args.floor:
                 results |= floor_loads(browser, args.repeats, port + 1 if args.port else free_port())
-            if "first-load" in only:
+            if "first-load" in only and args.against:
+                other_port = port + 2 if args.port else free_port()
+                other = start_app(other_port, cwd=args.against.resolve(), log=LOG.with_name("bench_browser_against.log"))
+                try:
+                    label = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=args.against,
+                                           capture_output=True, text=True).stdout.strip() or str(args.against)
+                    results |= compared_loads(browser, args.repeats, args.pages or DEFAULT_PAGES, (url, proc.pid),
+                                              (f"http://127.0.0.1:{other_port}", other.pid), label)
+                finally:
+                    other.terminate()
+                    other.wait(timeout=10)
+            elif "first-load" in only:
                 results |= first_loads(browser, url, args.repeats, args.pages or DEFAULT_PAGES, proc.pid)
             if "steps" in only:
                 results |= steps(browser, url, args.repeats)
