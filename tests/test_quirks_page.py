@@ -17,31 +17,11 @@ HOSTILE = '<img src=x onerror=alert(1)>[link](http://evil.example) :red[x] $x$ <
 
 @pytest.fixture(scope="module")
 def opened() -> AppTest:
-    """The page with its worked examples open (they are drawn only then)."""
     at = AppTest.from_file(APP, default_timeout=120)
     at.run()
-    at.session_state["quirks.examples_open"] = True
     at.switch_page(PAGE).run()
     assert not at.exception, at.exception
     return at
-
-
-def test_worked_examples_are_drawn_once_opened_and_stay_open():
-    """A first visit leaves the worked examples shut and undrawn (their tables cost a first
-    load; bench/README.md); opening them draws them, and they stay open across pages."""
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.run()
-    at.switch_page(PAGE).run()
-    _ok(at)
-    assert [e.label for e in at.expander] == ["The 5 worked examples, their tables and a question"]
-    assert not any("Train page" in p.proto.label for p in at.get("page_link"))
-    assert "Worked examples of the source texts" in [h.value for h in at.header]
-    at.session_state["quirks.examples_open"] = True  # what a click sets (the expander's on_change)
-    at.run()
-    assert sum("Train page" in p.proto.label for p in _ok(at).get("page_link")) == 5
-    at.switch_page("views/home.py").run()
-    at.switch_page(PAGE).run()
-    assert sum("Train page" in p.proto.label for p in _ok(at).get("page_link")) == 5
 
 
 def _ok(at: AppTest) -> AppTest:

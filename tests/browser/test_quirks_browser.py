@@ -1,5 +1,4 @@
-"""The Quirks page in a real browser: every section and the worked examples render (those
-once their expander is opened: a click reruns the page and draws them), the
+"""The Quirks page in a real browser: every section and the worked examples render, the
 "try your own" box recomputes, the quiz reveals its answer after a try, a worked example
 links to the Train page with its preset; screenshots at 1440x900 and on a 390x844 phone
 go to test-artifacts/ (look at them)."""
@@ -14,10 +13,7 @@ def _open(page, app_url, width=1440, height=900):
     page.set_viewport_size({"width": width, "height": height})
     page.goto(app_url + "/tokenizer-quirks")
     expect(page.get_by_role("heading", name="Tokenizer quirks")).to_be_visible(timeout=60_000)
-    # the worked examples are drawn once their expander opens; their last element is the
-    # last quiz question
-    expect(page.get_by_text("In the worked example, why is the end-of-word marker")).to_have_count(0)
-    page.get_by_text("worked examples, their tables and a question").click()
+    # the page is drawn in one run; its last element is the last quiz question
     expect(page.get_by_text("In the worked example, why is the end-of-word marker")).to_be_visible(timeout=60_000)
 
 

@@ -20,7 +20,6 @@ from bpe_core.display import visible_text
 from bpe_core.pretrained import PRETRAINED
 from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_escape
-from ui.shared.state import persist, remember
 from ui.shared.chips import CHIP_CSS, chip_for, chips_html, spans_html
 
 from . import examples as ex
@@ -362,40 +361,26 @@ def _unknown_letters() -> None:
         f"{md_escape(pieces)}, every piece with an id.")
 
 
-#: the worked examples' expander: open or shut, kept across page visits (quirks.examples_open)
-EXAMPLES_KEY = "quirks_w_examples"
-
-
 def worked_examples() -> None:
     """Each source text's worked example: our trace against the printed one, the encodings,
-    what is wrong, and a link to step through it on the Train page.
-
-    They sit in an expander that draws them only once opened (a rerun): at the end of a
-    long page, their tables cost a first load about half a second of browser CPU
-    (bench/README.md) for a part few readers scroll to at once."""
+    what is wrong, and a link to step through it on the Train page."""
     st.header("Worked examples of the source texts", anchor="worked-examples")
     st.markdown("Each example below is a Train page preset. The tables put our engine's merges next to "
                 "the ones the text prints; “same” is computed row by row.")
-    persist(EXAMPLES_KEY, "quirks.examples_open", False)
-    box = st.expander(f"The {len(ex.EXAMPLES) + 1} worked examples, their tables and a question",
-                      key=EXAMPLES_KEY, on_change=remember, args=(EXAMPLES_KEY, "quirks.examples_open"))
-    if not box.open:
-        return
-    with box:
-        _byte_bpe()
-        for example in ex.EXAMPLES:
-            st.subheader(md_escape(example.title), anchor=example.preset)
-            st.caption(md_escape(logic.SOURCES[example.source]))
-            _trace_table(example)
-            _encoding_table(example)
-            st.markdown(md_escape(example.note))
-            if example.preset == "seed001_five_words":
-                _unknown_letters()
-            st.page_link("views/train.py", label=f"Step through it on the Train page (step {example.merges})",
-                         query_params={"preset": example.preset, "step": str(example.merges)},
-                         icon=":material/model_training:")
-        for q in questions_for("quirks", "examples"):
-            ask_question(q)
+    _byte_bpe()
+    for example in ex.EXAMPLES:
+        st.subheader(md_escape(example.title), anchor=example.preset)
+        st.caption(md_escape(logic.SOURCES[example.source]))
+        _trace_table(example)
+        _encoding_table(example)
+        st.markdown(md_escape(example.note))
+        if example.preset == "seed001_five_words":
+            _unknown_letters()
+        st.page_link("views/train.py", label=f"Step through it on the Train page (step {example.merges})",
+                     query_params={"preset": example.preset, "step": str(example.merges)},
+                     icon=":material/model_training:")
+    for q in questions_for("quirks", "examples"):
+        ask_question(q)
 
 
 # --- quiz ----------------------------------------------------------------------------------
