@@ -24,6 +24,10 @@ What it leaves out: server start-up, the very first (cold) visit after it (print
 separately), and network latency (everything is on 127.0.0.1).
 
     python bench/bench_browser.py [--repeats 7]
+
+First loads only: `--floor` also times a one-`st.write` page served with the app's config
+(what Streamlit itself costs), `--against CHECKOUT` serves another checkout too (main's,
+say) and alternates the two load by load, `--pages Home ...` picks the pages.
 """
 from __future__ import annotations
 
