@@ -65,6 +65,10 @@ def test_every_tab_draws_and_screenshots(page, app_url, artifacts):
     expect(page.get_by_role("heading", name="Vocabulary overlap")).to_be_visible()
     _tab(page, "BPE")
     expect(page.get_by_label("Word to split")).to_have_value("pugs")  # kept while its tab was shut
+    page.get_by_role("link", name="Home", exact=True).click()
+    expect(page.get_by_role("heading", name="Byte-pair encoding, step by step")).to_be_visible(timeout=60_000)
+    page.get_by_role("link", name="Algorithms", exact=True).click()
+    expect(page.get_by_label("Word to split")).to_have_value("pugs", timeout=60_000)  # the tab and the word
     _tall(page, artifacts / "algorithms_bpe.png")
     _tab(page, "The course's examples")
     expect(page.get_by_text("numbers agree")).to_be_visible()
