@@ -24,6 +24,10 @@ What it leaves out: server start-up, the very first (cold) visit after it (print
 separately), and network latency (everything is on 127.0.0.1).
 
     python bench/bench_browser.py [--repeats 7]
+
+First loads only: `--floor` also times a one-`st.write` page served with the app's config
+(what Streamlit itself costs), `--against CHECKOUT` serves another checkout too (main's,
+say) and alternates the two load by load, `--pages Home ...` picks the pages.
 """
 from __future__ import annotations
 
@@ -54,7 +58,13 @@ TARGETS = {"step": 0.2, "back": 0.2, "slider": 0.2, "first load": 2.0, "1 MB upl
            "100 kB paste, painted": 0.75}
 
 PAGES = {"Train": "train-bpe", "Tokenize": "tokenize-text", "Vocabulary size": "vocabulary-size",
-         "Algorithms": "algorithms", "Quirks": "tokenizer-quirks"}
+         "Algorithms": "algorithms", "Quirks": "tokenizer-quirks", "Home": "start"}
+#: measured when no --pages are given (Home only on request: it is a reference, not a target)
+DEFAULT_PAGES = [name for name in PAGES if name != "Home"]
+
+#: `--floor`: a page with one st.write, served with the app's .streamlit/config.toml. Its
+#: first load is what Streamlit's own scripts cost on this machine (the floor under every page).
+FLOOR_APP = 'import streamlit as st\n\nst.write("# One st.write")\n'
 
 # Runs at document start in every page: remembers the time of the last DOM mutation and
 # of the first user action since the bench last armed it.
@@ -85,11 +95,11 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_app(port: int) -> subprocess.Popen:
+def start_app(port: int, cwd: Path = ROOT, log: Path = LOG) -> subprocess.Popen:
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.address=127.0.0.1", f"--server.port={port}",
          "--server.headless=true", "--browser.gatherUsageStats=false", "--server.fileWatcherType=none"],
-        cwd=ROOT, stdout=LOG.open("w"), stderr=subprocess.STDOUT)
+        cwd=cwd, stdout=log.open("w"), stderr=subprocess.STDOUT)
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline:
         try:
@@ -161,34 +171,36 @@ def cpu_spent(before: dict[int, float], after: dict[int, float]) -> float:
 
 
 def browser_pid() -> int | None:
-    """The Chromium process this bench launched (the one given MARKER, under this
-    process: another bench running at the same time has its own)."""
-    found, parent = [], {}
+    """The Chromium process this bench launched (the one given MARKER, below this process:
+    other sessions on the machine may run this bench at the same time)."""
+    parent: dict[int, int] = {}
+    marked = []
     for entry in Path("/proc").glob("[0-9]*"):
         try:
             parent[int(entry.name)] = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
             if MARKER.encode() in (entry / "cmdline").read_bytes():
-                found.append(int(entry.name))
+                marked.append(int(entry.name))
         except OSError:
             continue
 
     def ours(pid: int) -> bool:
         while pid > 1:
+            pid = parent.get(pid, 0)
             if pid == os.getpid():
                 return True
-            pid = parent.get(pid, 1)
         return False
 
-    return min((pid for pid in found if ours(pid)), default=None)
+    return min((pid for pid in marked if ours(pid)), default=None)
 
 
-def first_loads(browser, url: str, repeats: int, names: list[str], server: int) -> dict[str, list[float]]:
+def first_loads(browser, url: str, repeats: int, names: list[str], server: int,
+                paths: dict[str, str] = PAGES) -> dict[str, list[float]]:
     """Wall seconds of each first load, and the CPU seconds it cost the server process
     and the browser (all its processes), which the load average moves far less."""
     out: dict[str, list[float]] = {}
     chromium = browser_pid()
     for name in names:
-        path = PAGES[name]
+        path = paths[name]
         page, cold = new_page(browser, url, path)  # warm-up: the server loads what the page needs
         page.context.close()
         out[f"first load: {name}"] = []
@@ -204,6 +216,45 @@ def first_loads(browser, url: str, repeats: int, names: list[str], server: int) 
         out[f"CPU per first load: {name}, server"] = server_cpu
         out[f"CPU per first load: {name}, browser"] = browser_cpu
     return out
+
+
+def compared_loads(browser, repeats: int, names: list[str], here: tuple[str, int], there: tuple[str, int],
+                   label: str) -> dict[str, list[float]]:
+    """First loads of the same pages from two servers (this checkout and `--against`'s),
+    one after the other, repeat by repeat: on a shared machine whose load drifts, taking
+    turns compares the two at the same load, which two runs minutes apart do not."""
+    out: dict[str, list[float]] = {}
+    chromium = browser_pid()
+    for name in names:
+        for url, _ in (here, there):  # warm-up: each server loads what the page needs
+            page, _ = new_page(browser, url, PAGES[name])
+            page.context.close()
+        for _ in range(repeats):
+            for (url, server), tag in ((here, "this checkout"), (there, label)):
+                before = cpu_seconds(server), cpu_seconds(chromium)
+                page, seconds = new_page(browser, url, PAGES[name])
+                server_cpu = cpu_spent(before[0], cpu_seconds(server))
+                browser_cpu = cpu_spent(before[1], cpu_seconds(chromium))
+                page.context.close()
+                out.setdefault(f"first load: {name}, {tag}", []).append(seconds)
+                out.setdefault(f"CPU per first load: {name}, {tag}, server", []).append(server_cpu)
+                out.setdefault(f"CPU per first load: {name}, {tag}, browser", []).append(browser_cpu)
+    return dict(sorted(out.items(), key=lambda kv: (kv[0].startswith("CPU"), kv[0])))
+
+
+def floor_loads(browser, repeats: int, port: int) -> dict[str, list[float]]:
+    """First loads of FLOOR_APP, served from a temporary folder with the app's config."""
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / ".streamlit").mkdir()
+        (Path(folder) / ".streamlit" / "config.toml").write_text((ROOT / ".streamlit" / "config.toml").read_text())
+        (Path(folder) / "app.py").write_text(FLOOR_APP)
+        proc = start_app(port, cwd=Path(folder), log=LOG.with_name("bench_browser_floor.log"))
+        try:
+            return first_loads(browser, f"http://127.0.0.1:{port}", repeats, ["floor (one st.write)"], proc.pid,
+                               paths={"floor (one st.write)": ""})
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
 
 
 def steps(browser, url: str, repeats: int) -> dict[str, list[float]]:
@@ -322,13 +373,19 @@ def main() -> None:
                         help="measure only these (repeatable); default: all")
     parser.add_argument("--pages", nargs="+", choices=list(PAGES), metavar="PAGE",
                         help=f"first loads of these pages only (of {', '.join(PAGES)})")
+    parser.add_argument("--floor", action="store_true",
+                        help="also the first load of a one-st.write page with the app's config (Streamlit's own cost)")
+    parser.add_argument("--against", type=Path, metavar="CHECKOUT",
+                        help="first loads only: also serve the app from this other checkout (e.g. main's) and "
+                             "take turns between the two, page by page and repeat by repeat")
+    parser.add_argument("--port", type=int, help="serve the app on this port (the floor page on the next); default: free ones")
     args = parser.parse_args()
     only = set(args.only or ["first-load", "steps", "upload", "paste"])
     from playwright.sync_api import sync_playwright
 
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
     load_before = os.getloadavg()
-    port = free_port()
+    port = args.port or free_port()
     proc = start_app(port)
     url = f"http://127.0.0.1:{port}"
     text = corpus()
@@ -336,8 +393,21 @@ def main() -> None:
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-            if "first-load" in only:
-                results |= first_loads(browser, url, args.repeats, args.pages or list(PAGES), proc.pid)
+            if args.floor:
+                results |= floor_loads(browser, args.repeats, port + 1 if args.port else free_port())
+            if "first-load" in only and args.against:
+                other_port = port + 2 if args.port else free_port()
+                other = start_app(other_port, cwd=args.against.resolve(), log=LOG.with_name("bench_browser_against.log"))
+                try:
+                    label = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=args.against,
+                                           capture_output=True, text=True).stdout.strip() or str(args.against)
+                    results |= compared_loads(browser, args.repeats, args.pages or DEFAULT_PAGES, (url, proc.pid),
+                                              (f"http://127.0.0.1:{other_port}", other.pid), label)
+                finally:
+                    other.terminate()
+                    other.wait(timeout=10)
+            elif "first-load" in only:
+                results |= first_loads(browser, url, args.repeats, args.pages or DEFAULT_PAGES, proc.pid)
             if "steps" in only:
                 results |= steps(browser, url, args.repeats)
             if "upload" in only:

@@ -11,13 +11,24 @@ APP = "../app.py"
 PAGE = "views/algorithms.py"
 
 
-def _open(**state) -> AppTest:
+def _open(tab: str = "Side by side", **state) -> AppTest:
+    """The page with `tab` open (only the open tab is drawn)."""
     at = AppTest.from_file(APP, default_timeout=120)
     for key, value in state.items():
         at.session_state[key] = value
     at.run()
+    at.session_state["algo.tab"] = tab
     at.switch_page(PAGE).run()
     return _ok(at)
+
+
+TAB_LABELS = ("Side by side", "BPE", "WordPiece", "Unigram", "The course's examples")
+
+
+def _tab(at: AppTest, tab: str) -> AppTest:
+    """Switch tabs as a click would (the tab's widget value, copied to its store)."""
+    at.session_state["algo.tab"] = tab
+    return _ok(at.run())
 
 
 def _ok(at: AppTest) -> AppTest:
@@ -37,16 +48,62 @@ def test_default_corpus_is_the_course_and_shows_its_merges():
     at = _open()
     assert at.selectbox(key="algo_w_corpus").value == "hf_course"
     assert at.number_input(key="algo_w_extra").value == 3
-    text = _markdown(at)
-    assert "Merge 1 of 3" in text and "##g + ##s" in text.replace("\\#", "#")
-    assert "BPE would merge ##u + ##g" in text.replace("\\#", "#")
     # side by side: every word in the table, each algorithm's tokens as chips
     html = _html(at)
     assert "<th>WordPiece</th>" in html and "▁" in html
+    text = _markdown(_tab(at, "WordPiece"))
+    assert "Merge 1 of 3" in text and "##g + ##s" in text.replace("\\#", "#")
+    assert "BPE would merge ##u + ##g" in text.replace("\\#", "#")
+
+
+def test_only_the_open_tab_is_drawn():
+    """A first visit draws the first tab alone (drawing all five cost the browser seconds,
+    bench/README.md); each tab draws once opened, and the others are then left out."""
+    at = _open()
+    assert tuple(t.label for t in at.tabs) == TAB_LABELS
+    assert "Merge 1 of" not in _markdown(at) and "numbers agree" not in _markdown(at)
+    assert not at.get("slider") and len(at.get("vega_lite_chart")) == 1  # the overlap chart only
+    _tab(at, "Unigram")
+    assert at.slider(key="algo_w_ug_step") and "<th>WordPiece</th>" not in _html(at)
+    assert "numbers agree" in _markdown(_tab(at, "The course's examples"))
+
+
+def test_values_set_in_a_tab_survive_other_tabs_and_pages():
+    """Widgets in a shut tab are not drawn, and Streamlit forgets the value of a widget it
+    does not draw: every one of them keeps its value in the page's store."""
+    at = _open("BPE")
+    at.text_input(key="algo_w_dropout_word").set_value("pugs").run()
+    at.slider(key="algo_w_dropout_p").set_value(0.5).run()
+    at.number_input(key="algo_w_dropout_seed").set_value(9).run()
+    _tab(at, "Unigram")
+    at.slider(key="algo_w_sample_alpha").set_value(1.0).run()
+    at.text_input(key="algo_w_lattice_word").set_value("bugs").run()
+    _tab(at, "WordPiece")
+    at.radio(key="algo_w_trace_pick").set_value("another word").run()
+    at.text_input(key="algo_w_trace_word").set_value("hugger").run()
+    at.switch_page("views/home.py").run()
+    at.switch_page(PAGE).run()
+    _ok(at)
+    assert at.radio(key="algo_w_trace_pick").value == "another word"  # the open tab is kept too
+    assert at.text_input(key="algo_w_trace_word").value == "hugger"
+    _tab(at, "BPE")
+    assert at.text_input(key="algo_w_dropout_word").value == "pugs"
+    assert at.slider(key="algo_w_dropout_p").value == 0.5 and at.number_input(key="algo_w_dropout_seed").value == 9
+    _tab(at, "Unigram")
+    assert at.slider(key="algo_w_sample_alpha").value == 1.0 and at.text_input(key="algo_w_lattice_word").value == "bugs"
+
+
+def test_a_word_of_another_corpus_gives_way():
+    """The trace's word choices belong to a corpus: on another corpus the first is picked."""
+    at = _open("WordPiece")
+    at.radio(key="algo_w_trace_pick").set_value("pug").run()
+    at.selectbox(key="algo_w_corpus").set_value("sennrich").run()
+    radio = _ok(at).radio(key="algo_w_trace_pick")
+    assert radio.value == radio.options[0] != "pug"
 
 
 def test_wordpiece_step_and_back_buttons_and_slider():
-    at = _open()
+    at = _open("WordPiece")
     at.button(key="algo_w_wp_next").click().run()
     _ok(at)
     assert at.session_state["algo.wp.step"] == 2
@@ -59,7 +116,7 @@ def test_wordpiece_step_and_back_buttons_and_slider():
 
 
 def test_step_survives_a_visit_to_another_page():
-    at = _open()
+    at = _open("WordPiece")
     at.slider(key="algo_w_wp_step").set_value(2).run()
     at.switch_page("views/home.py").run()
     at.switch_page(PAGE).run()
@@ -67,19 +124,19 @@ def test_step_survives_a_visit_to_another_page():
 
 
 def test_unigram_stepper_chart_and_removed_pieces():
-    at = _open()
+    at = _open("Unigram")
     last = at.slider(key="algo_w_ug_step").max
     assert at.slider(key="algo_w_ug_step").value == last  # starts at the final vocabulary
     at.slider(key="algo_w_ug_step").set_value(1).run()
     _ok(at)
     assert "round 1, EM 1" in _markdown(at)
-    assert len(at.get("vega_lite_chart")) >= 2  # overlap chart + Unigram rounds
+    assert len(at.get("vega_lite_chart")) == 1  # the Unigram rounds (the overlap chart's tab is shut)
     at.button(key="algo_w_ug_back").click().run()
     assert "seed vocabulary" in _ok(at).markdown[0].value + _markdown(at)
 
 
 def test_lattice_word_alpha_seed_and_draws():
-    at = _open()
+    at = _open("Unigram")
     at.text_input(key="algo_w_lattice_word").set_value("unhug").run()
     html = _ok(at)
     assert 'class="ulat"' in _html(at) and "ulb best" in _html(at)
@@ -92,7 +149,7 @@ def test_lattice_word_alpha_seed_and_draws():
 
 
 def test_trace_radio_unknown_word_and_another_word():
-    at = _open()
+    at = _open("WordPiece")
     radio = at.radio(key="algo_w_trace_pick")
     unknown = [o for o in radio.options if o not in ("pun", "hug", "pug", "hugs", "bun", "another word")]
     assert unknown, radio.options
@@ -105,7 +162,7 @@ def test_trace_radio_unknown_word_and_another_word():
 
 
 def test_dropout_controls():
-    at = _open()
+    at = _open("BPE")
     at.text_input(key="algo_w_dropout_word").set_value("hugs").run()
     at.slider(key="algo_w_dropout_p").set_value(1.0).run()
     _ok(at)
@@ -119,7 +176,7 @@ def test_dropout_controls():
 
 
 def test_tokens_beyond_the_alphabet():
-    at = _open()
+    at = _open("WordPiece")
     at.number_input(key="algo_w_extra").set_value(0).run()
     assert "made no merge" in _ok(at).info[0].value or "no merge" in _markdown(at)
     at.number_input(key="algo_w_extra").set_value(8).run()
@@ -130,8 +187,9 @@ def test_tokens_beyond_the_alphabet():
 def test_every_kind_of_preset(preset):
     at = _open()
     at.selectbox(key="algo_w_corpus").set_value(preset).run()
-    _ok(at)
-    assert not at.error or all("could not train" in e.value for e in at.error)
+    for tab in TAB_LABELS:
+        _tab(at, tab)
+        assert not at.error or all("could not train" in e.value for e in at.error)
 
 
 def test_own_text_hostile_and_empty():
@@ -140,12 +198,14 @@ def test_own_text_hostile_and_empty():
     at.text_area(key="algo_w_text").set_value("![x](http://h/x.png) <b>bold</b> :red[x] " * 5).run()
     _ok(at)
     assert "<b>bold</b>" not in _html(at) and "&lt;b&gt;" in _html(at)
+    for tab in TAB_LABELS[1:4]:  # each algorithm's tab draws a word of the text as chips
+        assert "<b>bold</b>" not in _html(_tab(at, tab))
     at.text_area(key="algo_w_text").set_value("   ").run()
     assert "empty" in _ok(at).error[0].value
 
 
 def test_the_course_tab_names_the_wrong_numbers():
-    at = _open()
+    at = _open("The course's examples")
     text = _markdown(at)
     assert "numbers agree" in text
     frames = [df.value for df in at.dataframe]

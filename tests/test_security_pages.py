@@ -326,9 +326,15 @@ def test_algorithms_inputs(length):
     v = LENGTHS[length]
     at = open_page(ALGORITHMS, {})
     at.selectbox(key="algo_w_corpus").set_value("own").run()
-    at.radio(key="algo_w_trace_pick").set_value("another word").run()
-    every_text_box(at, v, "algorithms")
-    assert_clean(examine(at, ALGORITHMS, f"Algorithms, hostile text in every box ({length})"))
+    problems = []
+    for tab in ("BPE", "WordPiece", "Unigram"):  # only the open tab is drawn
+        at.session_state["algo.tab"] = tab
+        at.run()
+        if tab == "WordPiece":
+            at.radio(key="algo_w_trace_pick").set_value("another word").run()
+        every_text_box(at, v, "algorithms")
+        problems += examine(at, ALGORITHMS, f"Algorithms, {tab} tab, hostile text in every box ({length})")
+    assert_clean(problems)
 
 
 @pytest.mark.parametrize("length", LENGTHS)

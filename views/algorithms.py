@@ -21,61 +21,41 @@ from ui.algorithms.logic import (
     side_by_side_html,
     tokens_per_word,
 )
-from ui.algorithms.widgets import choose_corpus, choose_extra, show_error, trained_runs
+from ui.algorithms.widgets import choose_corpus, choose_extra, choose_tab, show_error, trained_runs
 from ui.shared.markdown import md_escape
 from ui.shared.word_views import table_height
 
 #: One view per registered algorithm, found by name: ui/algorithms/<name>_view.py's `show`.
 TABS = {name: importlib.import_module(f"ui.algorithms.{name}_view").show for name in ALGORITHMS}
 
-st.title("Three ways to learn a vocabulary")
-st.markdown(
-    "**BPE** (GPT-2, Llama 3), **WordPiece** (BERT) and **Unigram** (T5, ALBERT, via SentencePiece) "
-    "all learn subword tokens from a corpus, but they choose them differently. Train all three on "
-    "the same text and compare."
-)
-for name, algo in ALGORITHMS.items():
-    st.markdown(f"- **{md_escape(algo.title)}**: {md_escape(algo.summary)}")
 
-corpus_col, size_col = st.columns([3, 1])
-with corpus_col:
-    corpus = choose_corpus()
-if corpus is None:
-    st.stop()
-with size_col:
-    extra = choose_extra(corpus)
-with st.spinner("Training BPE, WordPiece and Unigram..."):
-    trained = trained_runs(corpus, int(extra))
-
-tabs = st.tabs(["Side by side"] + [a.title for a in ALGORITHMS.values()] + ["The course's examples"])
-
-with tabs[0]:
+def side_by_side_tab(trained, corpus) -> None:
+    """The same words split by each algorithm, tokens per word, the vocabularies' overlap."""
     for t in trained.values():
         if t.run is None:
             show_error(t)
     tokenizers = final_tokenizers(trained)
-    if tokenizers:
-        words = corpus_words(corpus)
-        shown = [w for w, _ in words[:SHOWN_WORDS]]
-        st.markdown(f"The {len(shown)} most frequent words, split by each algorithm:")
-        st.html(side_by_side_html(shown, side_by_side(tokenizers, shown)))
-        st.subheader("Tokens per word")
-        st.dataframe(tokens_per_word(tokenizers, words), hide_index=True, width="stretch")
-        st.subheader("Vocabulary overlap")
-        st.markdown("Multi-character tokens compared by their characters (WordPiece's `##` and Unigram's "
-                    "`▁` set aside):")
-        regions = overlap_regions({n: learned_surfaces(n, tok) for n, tok in tokenizers.items()})
-        if regions:
-            st.altair_chart(overlap_chart(regions), width="stretch")
-            st.dataframe(regions, hide_index=True, width="stretch", height=table_height(len(regions)))
-        else:
-            st.caption("No multi-character tokens yet: raise the target vocabulary size.")
+    if not tokenizers:
+        return
+    words = corpus_words(corpus)
+    shown = [w for w, _ in words[:SHOWN_WORDS]]
+    st.markdown(f"The {len(shown)} most frequent words, split by each algorithm:")
+    st.html(side_by_side_html(shown, side_by_side(tokenizers, shown)))
+    st.subheader("Tokens per word")
+    st.dataframe(tokens_per_word(tokenizers, words), hide_index=True, width="stretch")
+    st.subheader("Vocabulary overlap")
+    st.markdown("Multi-character tokens compared by their characters (WordPiece's `##` and Unigram's "
+                "`▁` set aside):")
+    regions = overlap_regions({n: learned_surfaces(n, tok) for n, tok in tokenizers.items()})
+    if regions:
+        st.altair_chart(overlap_chart(regions), width="stretch")
+        st.dataframe(regions, hide_index=True, width="stretch", height=table_height(len(regions)))
+    else:
+        st.caption("No multi-character tokens yet: raise the target vocabulary size.")
 
-for tab, (name, view) in zip(tabs[1:], TABS.items()):
-    with tab:
-        view(trained[name], corpus)
 
-with tabs[-1]:
+def course_tab() -> None:
+    """The Hugging Face course's chapter 6 numbers, recomputed; the wrong ones named."""
     st.markdown(
         "The Hugging Face NLP course (chapter 6) works BPE, WordPiece and Unigram by hand on one small "
         "corpus: hug 10, pug 5, pun 12, bun 4, hugs 5 (pick *Hugging Face course* above to train on it). "
@@ -96,3 +76,32 @@ with tabs[-1]:
                 st.warning(md_escape(f"{c.claim}: the course says {c.course}, it is {c.ours}. {c.note}"))
             elif c.note:
                 st.caption(md_escape(f"{c.claim}: {c.note}"))
+
+
+st.title("Three ways to learn a vocabulary")
+st.markdown(
+    "**BPE** (GPT-2, Llama 3), **WordPiece** (BERT) and **Unigram** (T5, ALBERT, via SentencePiece) "
+    "all learn subword tokens from a corpus, but they choose them differently. Train all three on "
+    "the same text and compare."
+)
+st.markdown("\n".join(f"- **{md_escape(algo.title)}**: {md_escape(algo.summary)}" for algo in ALGORITHMS.values()))
+
+corpus_col, size_col = st.columns([3, 1])
+with corpus_col:
+    corpus = choose_corpus()
+if corpus is None:
+    st.stop()
+with size_col:
+    extra = choose_extra(corpus)
+with st.spinner("Training BPE, WordPiece and Unigram..."):
+    trained = trained_runs(corpus, int(extra))
+
+# Only the open tab is drawn (a switch reruns the page; the runs come from the cache).
+tabs = choose_tab(["Side by side"] + [a.title for a in ALGORITHMS.values()] + ["The course's examples"])
+draws = [lambda: side_by_side_tab(trained, corpus)]
+draws += [lambda view=view, name=name: view(trained[name], corpus) for name, view in TABS.items()]
+draws += [course_tab]
+for tab, draw in zip(tabs, draws):
+    if tab.open:
+        with tab:
+            draw()

@@ -1,5 +1,6 @@
-"""The Algorithms page in a real browser: it opens from the sidebar, every tab draws,
-stepping WordPiece moves the merge, and it saves screenshots to test-artifacts/ at a
+"""The Algorithms page in a real browser: it opens from the sidebar, every tab draws
+(only the open one is drawn; a click reruns the page), stepping WordPiece moves the merge,
+a value typed in a tab survives a visit to another tab, and it saves screenshots to test-artifacts/ at a
 desktop size (1440x900) and a phone size (390x844). Look at them."""
 from playwright.sync_api import expect
 
@@ -40,6 +41,7 @@ def _tab(page, name):
 
 def test_every_tab_draws_and_screenshots(page, app_url, artifacts):
     _open(page, app_url)
+    expect(page.get_by_text("Merge 1 of")).to_have_count(0)  # the shut tabs are not drawn
     page.screenshot(path=str(artifacts / "algorithms_desktop.png"))
     _tall(page, artifacts / "algorithms_desktop_full.png")
     _tab(page, "WordPiece")
@@ -55,6 +57,18 @@ def test_every_tab_draws_and_screenshots(page, app_url, artifacts):
     _tall(page, artifacts / "algorithms_unigram.png")
     _tab(page, "BPE")
     expect(page.get_by_text("Without dropout")).to_be_visible()
+    word = page.get_by_label("Word to split")
+    word.fill("pugs")
+    word.press("Enter")
+    expect(page.get_by_text("6 draws with p = 0.10")).to_be_visible()
+    _tab(page, "Side by side")
+    expect(page.get_by_role("heading", name="Vocabulary overlap")).to_be_visible()
+    _tab(page, "BPE")
+    expect(page.get_by_label("Word to split")).to_have_value("pugs")  # kept while its tab was shut
+    page.get_by_role("link", name="Home", exact=True).click()
+    expect(page.get_by_role("heading", name="Byte-pair encoding, step by step")).to_be_visible(timeout=60_000)
+    page.get_by_role("link", name="Algorithms", exact=True).click()
+    expect(page.get_by_label("Word to split")).to_have_value("pugs", timeout=60_000)  # the tab and the word
     _tall(page, artifacts / "algorithms_bpe.png")
     _tab(page, "The course's examples")
     expect(page.get_by_text("numbers agree")).to_be_visible()

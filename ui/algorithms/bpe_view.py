@@ -8,7 +8,7 @@ from bpe_core import sample_segmentations
 from ui.shared.markdown import md_error, md_escape
 
 from .logic import WORD_LIMIT, PageCorpus, Trained, corpus_words, segment
-from .widgets import show_chips, show_error
+from .widgets import corpus_scope, kept, show_chips, show_error
 
 
 def show(trained: Trained, corpus: PageCorpus) -> None:
@@ -27,12 +27,12 @@ def show(trained: Trained, corpus: PageCorpus) -> None:
         st.caption(md_escape("First merges: " + ", ".join(merges) + (" ..." if run.steps > 30 else "")))
     words = corpus_words(corpus)
     left, right = st.columns(2)
-    word = left.text_input("Word to split", value=words[0][0] if words else "hugs", max_chars=WORD_LIMIT,
-                           key="algo_w_dropout_word")
-    p = right.slider("Dropout probability p", 0.0, 1.0, 0.1, 0.05, key="algo_w_dropout_p")
+    word = left.text_input("Word to split", max_chars=WORD_LIMIT,
+                           **kept("algo_w_dropout_word", words[0][0] if words else "hugs", scope=corpus_scope(corpus)))
+    p = right.slider("Dropout probability p", 0.0, 1.0, step=0.05, **kept("algo_w_dropout_p", 0.1))
     seed_col, n_col = st.columns(2)
-    seed = seed_col.number_input("Seed", 0, 1_000_000, 0, key="algo_w_dropout_seed")
-    draws = n_col.number_input("Draws", 1, 20, 6, key="algo_w_dropout_draws")
+    seed = seed_col.number_input("Seed", 0, 1_000_000, **kept("algo_w_dropout_seed", 0))
+    draws = n_col.number_input("Draws", 1, 20, **kept("algo_w_dropout_draws", 6))
     if not word.strip():
         st.info("Type a word to see it split.")
         return

@@ -19,7 +19,7 @@ from .logic import (
     unigram_chart,
     unigram_rows,
 )
-from .widgets import show_chips, show_error, stepper
+from .widgets import corpus_scope, kept, show_chips, show_error, stepper
 
 
 def show(trained: Trained, corpus: PageCorpus) -> None:
@@ -56,8 +56,8 @@ def show(trained: Trained, corpus: PageCorpus) -> None:
 def _lattice(model, corpus: PageCorpus) -> None:
     st.subheader("The lattice of one word")
     words = [w for w, _ in corpus_words(corpus)]
-    word = st.text_input("Word (or short text)", value=words[0] if words else "hugs", max_chars=WORD_LIMIT,
-                         key="algo_w_lattice_word")
+    word = st.text_input("Word (or short text)", max_chars=WORD_LIMIT,
+                         **kept("algo_w_lattice_word", words[0] if words else "hugs", scope=corpus_scope(corpus)))
     if not word:
         st.info("Type a word to see its lattice.")
         return
@@ -70,9 +70,9 @@ def _lattice(model, corpus: PageCorpus) -> None:
                 "with probability proportional to p(segmentation)^α. Small α: nearly uniform; large α: "
                 "nearly always the best one.")
     a, s, n = st.columns(3)
-    alpha = a.slider("α (alpha)", 0.0, 2.0, 0.2, 0.05, key="algo_w_sample_alpha")
-    seed = s.number_input("Seed", 0, 1_000_000, 0, key="algo_w_sample_seed")
-    count = n.number_input("Draws", 1, 20, 6, key="algo_w_sample_draws")
+    alpha = a.slider("α (alpha)", 0.0, 2.0, step=0.05, **kept("algo_w_sample_alpha", 0.2))
+    seed = s.number_input("Seed", 0, 1_000_000, **kept("algo_w_sample_seed", 0))
+    count = n.number_input("Draws", 1, 20, **kept("algo_w_sample_draws", 6))
     try:
         draws = model.samples(word, int(count), alpha=float(alpha), seed=int(seed))
     except ValueError as exc:

@@ -34,7 +34,8 @@ from .logic import (
     train_one,
 )
 
-__all__ = ["choose_corpus", "choose_extra", "trained_runs", "stepper", "show_chips"]
+__all__ = ["choose_corpus", "choose_extra", "trained_runs", "stepper", "show_chips", "kept", "corpus_scope",
+           "choose_tab"]
 
 
 @byte_cached("algorithms.runs")
@@ -70,9 +71,33 @@ def choose_corpus() -> PageCorpus | None:
     return corpus
 
 
+def corpus_scope(corpus: PageCorpus) -> str:
+    """A short name for the corpus, for values that belong to it (its size, a word from it)."""
+    return f"{corpus.kind}.{zlib.crc32(corpus.text.encode())}"
+
+
+def kept(widget_key: str, default, *, scope: str = "", valid=None) -> dict:
+    """The keyword arguments that make a widget keep its value while it is not drawn (in a
+    tab that is shut, on another page): the value lives under `algo.<name>[.<scope>]` and is
+    copied into the widget key each run. A stored value that `valid` refuses (a word of
+    another corpus for a radio) gives way to `default`."""
+    store = "algo." + widget_key.removeprefix("algo_w_") + (f".{scope}" if scope else "")
+    if valid is not None and store in st.session_state and not valid(st.session_state[store]):
+        del st.session_state[store]
+    persist(widget_key, store, default)
+    return {"key": widget_key, "on_change": remember, "args": (widget_key, store)}
+
+
+def choose_tab(labels: list[str]) -> list:
+    """The page's tabs, of which only the open one is drawn (a switch reruns the page):
+    drawing all five at every load cost the browser seconds (bench/README.md). The open
+    tab is kept like any widget value, so it survives a visit to another page."""
+    return st.tabs(labels, **kept("algo_w_tab", labels[0], valid=labels.__contains__))
+
+
 def choose_extra(corpus: PageCorpus) -> int:
     """How many tokens each algorithm learns (or keeps) beyond its alphabet."""
-    key = f"algo.extra.{corpus.kind}.{zlib.crc32(corpus.text.encode())}"
+    key = f"algo.extra.{corpus_scope(corpus)}"
     persist("algo_w_extra", key, default_extra(corpus))
     starts = ", ".join(f"{ALGORITHMS[n].title} {size}" for n, size in base_sizes(corpus).items())
     return st.number_input(

@@ -18,7 +18,7 @@ from .logic import (
     unknown_example,
     why_sentence,
 )
-from .widgets import show_chips, show_error, stepper
+from .widgets import corpus_scope, kept, show_chips, show_error, stepper
 
 
 def show(trained: Trained, corpus: PageCorpus) -> None:
@@ -65,11 +65,12 @@ def _trace(run, corpus: PageCorpus) -> None:
     tok = run.tokenizer()
     words = [w for w, _ in corpus_words(corpus)]
     suggestions = list(dict.fromkeys(words[:6] + [unknown_example(tok.vocab, words)]))
-    pick = st.radio("A word", suggestions + ["another word"], horizontal=True, key="algo_w_trace_pick",
-                    format_func=md_escape)
+    options = suggestions + ["another word"]
+    pick = st.radio("A word", options, horizontal=True, format_func=md_escape,
+                    **kept("algo_w_trace_pick", options[0], scope=corpus_scope(corpus), valid=options.__contains__))
     word = pick
     if pick == "another word":
-        word = st.text_input("Word", value="hugging", max_chars=WORD_LIMIT, key="algo_w_trace_word").strip()
+        word = st.text_input("Word", max_chars=WORD_LIMIT, **kept("algo_w_trace_word", "hugging")).strip()
     if not word:
         st.info("Type a word to trace.")
         return
