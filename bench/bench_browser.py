@@ -161,12 +161,14 @@ def cpu_spent(before: dict[int, float], after: dict[int, float]) -> float:
 
 
 def browser_pid() -> int | None:
-    """The Chromium process this bench launched (the one given MARKER)."""
+    """The Chromium process this bench launched (the one given MARKER, under this
+    process: another bench running at the same time has its own)."""
+    mine = cpu_seconds(os.getpid())
     found = []
-    for entry in Path("/proc").glob("[0-9]*"):
+    for pid in mine:
         try:
-            if MARKER.encode() in (entry / "cmdline").read_bytes():
-                found.append(int(entry.name))
+            if MARKER.encode() in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.append(pid)
         except OSError:
             continue
     return min(found, default=None)
@@ -196,28 +198,37 @@ def first_loads(browser, url: str, repeats: int, names: list[str], server: int) 
     return out
 
 
-def steps(browser, url: str, repeats: int) -> dict[str, list[float]]:
+def steps(browser, url: str, repeats: int, server: int | None = None) -> dict[str, list[float]]:
+    """Step, Back and the slider on the Sennrich preset: wall seconds to settled, and the
+    CPU seconds each action cost the server process and the browser (all its processes)."""
     page, _ = new_page(browser, url, "train-bpe?preset=sennrich")
+    chromium = browser_pid()
     out: dict[str, list[float]] = {"step": [], "back": [], "slider": []}
+    cpu: dict[str, list[float]] = {}
+
+    def timed(name: str, act) -> None:
+        before = cpu_seconds(server), cpu_seconds(chromium)
+        arm(page)
+        act()
+        out[name].append(settled(page, whole_run=False))
+        cpu.setdefault(f"CPU per {name}, server", []).append(cpu_spent(before[0], cpu_seconds(server)))
+        cpu.setdefault(f"CPU per {name}, browser", []).append(cpu_spent(before[1], cpu_seconds(chromium)))
+
     step = page.locator(".st-key-train_w_btn_step button").first
     back = page.locator(".st-key-train_w_btn_back button").first
     k = 0
     for _ in range(repeats):
         for button, name in ((step, "step"), (step, "step"), (back, "back"), (back, "back")):
-            arm(page)
-            button.click()
-            out[name].append(settled(page, whole_run=False))
+            timed(name, button.click)
             k += 1 if name == "step" else -1
             _check_step(page, k)
     slider = page.locator(".st-key-train_w_step").get_by_role("slider")
     for i in range(repeats):
         slider.focus()
-        arm(page)
-        slider.press("ArrowRight" if i % 2 == 0 else "ArrowLeft")
-        out["slider"].append(settled(page, whole_run=False))
+        timed("slider", lambda: slider.press("ArrowRight" if i % 2 == 0 else "ArrowLeft"))
         _check_step(page, 1 if i % 2 == 0 else 0)
     page.context.close()
-    return out
+    return out | cpu
 
 
 def _check_step(page, k: int) -> None:
@@ -301,6 +312,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--only", choices=["first-load", "steps", "upload", "paste"], action="append",
                         help="measure only these (repeatable); default: all")
+    parser.add_argument("--port", type=int, default=None,
+                        help="serve the app on this loopback port (default: a free one)")
     parser.add_argument("--pages", nargs="+", choices=list(PAGES), metavar="PAGE",
                         help=f"first loads of these pages only (of {', '.join(PAGES)})")
     args = parser.parse_args()
@@ -309,7 +322,7 @@ def main() -> None:
 
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
     load_before = os.getloadavg()
-    port = free_port()
+    port = args.port or free_port()
     proc = start_app(port)
     url = f"http://127.0.0.1:{port}"
     text = corpus()
@@ -320,7 +333,7 @@ def main() -> None:
             if "first-load" in only:
                 results |= first_loads(browser, url, args.repeats, args.pages or list(PAGES), proc.pid)
             if "steps" in only:
-                results |= steps(browser, url, args.repeats)
+                results |= steps(browser, url, args.repeats, proc.pid)
             if "upload" in only:
                 results |= upload(browser, url, args.repeats, text)
             if "paste" in only:

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 import altair as alt
+import pyarrow as pa
 
 from bpe_core.display import visible_text
 from bpe_core.tie_rules import TIE_RULE_EXPLANATIONS, tie_rule
@@ -33,7 +34,7 @@ from ui.train.run_view import RECENT_SHOWN, RunView, symbol_label
 __all__ = [
     "RunView", "PAGE_CSS", "explain_step", "pair_table_html", "merge_list_html", "merge_effect_html",
     "table_after", "pair_section_html", "merge_row_label",
-    "corpus_html", "vocab_html", "figures", "corpus_chart", "pair_label", "chips_inline", "symbol_label",
+    "corpus_html", "vocab_html", "figures", "corpus_chart", "chart_spec", "chart_line", "chart_marker", "pair_label", "chips_inline", "symbol_label",
 ]
 
 #: Drawn words: all of a small corpus; else this many most frequent + recently changed.
@@ -679,32 +680,53 @@ def chart_rows(view: RunView) -> list[dict[str, int]]:
     return [{"step": s, "tokens": run.corpus_length(s), "vocab": run.vocab_size(s)} for s in steps]
 
 
-def corpus_chart(view: RunView, k: int, rows: list[dict[str, int]] | None = None) -> alt.Chart:
-    """Corpus length in tokens against step, with the current step marked."""
-    rows = rows if rows is not None else chart_rows(view)
-    base = alt.Chart(alt.Data(values=rows)).encode(
-        x=alt.X("step:Q", title="step (merges so far)", scale=alt.Scale(domain=[0, max(1, view.steps)])),
+#: The chart's data by name: the whole curve (the same bytes at every step of a run) and
+#: the marker (one row: the step and the corpus length there).
+LINE_DATA, NOW_DATA = "tp_line", "tp_now"
+
+
+def _chart(line: alt.Data | alt.NamedData, now: alt.Data | alt.NamedData, steps: int) -> alt.LayerChart:
+    base = alt.Chart(line).encode(
+        x=alt.X("step:Q", title="step (merges so far)", scale=alt.Scale(domain=[0, max(1, steps)])),
         y=alt.Y("tokens:Q", title="tokens in the corpus", scale=alt.Scale(zero=False)),
     )
-    line = base.mark_line(color="#0072B2", strokeWidth=3)
-    now = alt.Chart(alt.Data(values=[{"step": k, "tokens": view.run.corpus_length(k)}])).mark_point(
-        color="#D55E00", size=160, filled=True
-    ).encode(x="step:Q", y="tokens:Q", tooltip=["step:Q", "tokens:Q"])
-    rule = alt.Chart(alt.Data(values=[{"step": k}])).mark_rule(color="#D55E00", strokeDash=[4, 3]).encode(x="step:Q")
-    return (line + rule + now).properties(height=200)
+    line_mark = base.mark_line(color="#0072B2", strokeWidth=3)
+    dot = alt.Chart(now).mark_point(color="#D55E00", size=160, filled=True).encode(
+        x="step:Q", y="tokens:Q", tooltip=["step:Q", "tokens:Q"])
+    rule = alt.Chart(now).mark_rule(color="#D55E00", strokeDash=[4, 3]).encode(x="step:Q")
+    return (line_mark + rule + dot).properties(height=200)
 
 
-def chart_spec_at(spec: dict, view: RunView, k: int) -> dict:
-    """A copy of `corpus_chart(...).to_dict()` moved to step k, without building and
-    validating the chart again (Altair's validation of a 1000-point line costs about a
-    third of a second; this costs microseconds). Only the marker layers change.
+def corpus_chart(view: RunView, k: int, rows: list[dict[str, int]] | None = None) -> alt.LayerChart:
+    """Corpus length in tokens against step, with the current step marked (data inline)."""
+    rows = rows if rows is not None else chart_rows(view)
+    return _chart(alt.Data(values=rows), alt.Data(values=[{"step": k, "tokens": view.run.corpus_length(k)}]),
+                  view.steps)
 
-    >>> from bpe_core import WordTable, TrainerSettings, train
-    >>> v = RunView(train(WordTable.from_word_counts("low 5\\nlower 2"), TrainerSettings(merges=3)))
-    >>> chart_spec_at(corpus_chart(v, 0).to_dict(), v, 2) == corpus_chart(v, 2).to_dict()
-    True
-    """
-    layers = list(spec["layer"])
-    layers[1] = {**layers[1], "data": {"values": [{"step": k}]}}
-    layers[2] = {**layers[2], "data": {"values": [{"step": k, "tokens": view.run.corpus_length(k)}]}}
-    return {**spec, "layer": layers}
+
+def chart_spec(view: RunView) -> dict:
+    """The chart's Vega-Lite spec with its data by name (`LINE_DATA`, `NOW_DATA`, given
+    by `chart_data`): the same for every step of a run, so a step changes only the
+    marker's one-row dataset and the browser moves the marker in place instead of
+    building the chart again (Streamlit re-embeds a chart whose spec changed)."""
+    return _chart(alt.NamedData(LINE_DATA), alt.NamedData(NOW_DATA), view.steps).to_dict()
+
+
+def _arrow(columns: dict[str, list[int]]) -> bytes:
+    """A table as Arrow IPC stream bytes, as Streamlit sends a chart's dataset."""
+    table = pa.table({name: pa.array(values, pa.int32()) for name, values in columns.items()})
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    return sink.getvalue().to_pybytes()
+
+
+def chart_line(view: RunView) -> bytes:
+    """The curve's rows (step, tokens; thinned as `chart_rows`) as Arrow bytes: one per run."""
+    rows = chart_rows(view)
+    return _arrow({"step": [r["step"] for r in rows], "tokens": [r["tokens"] for r in rows]})
+
+
+def chart_marker(view: RunView, k: int) -> bytes:
+    """The marker's one row at step k as Arrow bytes (the only data a step changes)."""
+    return _arrow({"step": [k], "tokens": [view.run.corpus_length(k)]})
