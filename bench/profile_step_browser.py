@@ -32,6 +32,17 @@ new MutationObserver((records) => {
 }).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
 """
 
+#: forced layouts: every getBoundingClientRect call and the time it took (a call after a
+#: DOM change makes the browser lay the page out there and then)
+RECTS = """
+window.__rects = {n: 0, ms: 0};
+const __gbcr = Element.prototype.getBoundingClientRect;
+Element.prototype.getBoundingClientRect = function () {
+  const t = performance.now(); const r = __gbcr.call(this);
+  window.__rects.n++; window.__rects.ms += performance.now() - t; return r;
+};
+"""
+
 KINDS = ("ScriptDuration", "LayoutDuration", "RecalcStyleDuration", "TaskDuration")
 
 
@@ -53,6 +64,7 @@ def main() -> None:
         context = browser.new_context(viewport={"width": 1440, "height": 900})
         context.add_init_script(WATCH)
         context.add_init_script(COUNT)
+        context.add_init_script(RECTS)
         page = context.new_page()
         page.set_default_timeout(60_000)
         page.goto(f"http://127.0.0.1:{args.port}/{args.path}")
@@ -69,20 +81,20 @@ def main() -> None:
         for i in range(args.repeats):
             for button, name in ((step, "step"), (back, "back")):
                 before = metrics(cdp)
-                page.evaluate("() => { window.__nodes = {added: 0, removed: 0, attrs: 0, text: 0}; }")
+                page.evaluate("() => { window.__nodes = {added: 0, removed: 0, attrs: 0, text: 0}; window.__rects = {n: 0, ms: 0}; }")
                 arm(page)
                 button.click()
                 wall = settled(page, whole_run=False)
                 after = metrics(cdp)
-                nodes = page.evaluate("() => window.__nodes")
+                nodes = page.evaluate("() => ({...window.__nodes, rects: window.__rects.n, rect_ms: window.__rects.ms / 1000})")
                 rows[name].append({"wall": wall, **{k: after[k] - before[k] for k in KINDS}, **nodes})
-        print(f"| click | n | wall s | task s | script s | layout s | style s | nodes added | removed | attrs | text |")
-        print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+        print(f"| click | n | wall s | task s | script s | layout s | style s | nodes added | removed | attrs | text | rect calls | rect s |")
+        print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
         for name, rs in rows.items():
             med = lambda k: statistics.median(r[k] for r in rs)
             print(f"| {name} | {len(rs)} | {med('wall'):.2f} | {med('TaskDuration'):.3f} | {med('ScriptDuration'):.3f} | "
                   f"{med('LayoutDuration'):.3f} | {med('RecalcStyleDuration'):.3f} | {med('added'):.0f} | "
-                  f"{med('removed'):.0f} | {med('attrs'):.0f} | {med('text'):.0f} |")
+                  f"{med('removed'):.0f} | {med('attrs'):.0f} | {med('text'):.0f} | {med('rects'):.0f} | {med('rect_ms'):.3f} |")
         if args.profile:
             prof = cdp.send("Profiler.stop")["profile"]
             self_time = collections.Counter()
@@ -97,6 +109,13 @@ def main() -> None:
             total = sum(self_time.values())
             print(f"\nJS self time over all clicks (µs, total {total/1e6:.2f} s incl. idle):")
             for k, v in self_time.most_common(40):
+                print(f"{v/1e3:9.1f} ms  {k}")
+            by_file = collections.Counter()
+            for nid, us in dt.items():
+                cf = by_id[nid]["callFrame"]
+                by_file[cf["url"].rsplit("/", 1)[-1].split(".")[0] or cf["functionName"]] += us
+            print("\nJS self time by script file:")
+            for k, v in by_file.most_common(25):
                 print(f"{v/1e3:9.1f} ms  {k}")
             parent = {c: n["id"] for n in prof["nodes"] for c in n.get("children", [])}
             name = lambda nid: (lambda cf: f"{cf['functionName'] or '(anon)'} {cf['url'].rsplit('/', 1)[-1]}:{cf['lineNumber']}")(by_id[nid]["callFrame"])

@@ -384,15 +384,7 @@ def _merges_frame(view: RunView, k: int) -> pd.DataFrame:
 def _vocab_and_figures(view: RunView, k: int) -> None:
     f = render.figures(view, k)
     st.subheader("Vocabulary and figures")
-    m = st.columns(4)
-    m[0].metric("Vocabulary", f"{f.vocab_size:,}", delta=f"+{f.vocab_delta:,} merged" if f.vocab_delta else None,
-                delta_color="off")
-    m[1].metric("Tokens in use", f"{f.tokens_in_use:,}", help="Tokens that occur somewhere in the corpus now.")
-    m[2].metric("Corpus (tokens)", f"{f.corpus_length:,}",
-                delta=f"{f.length_delta:,}" if f.length_delta else None, delta_color="inverse")
-    m[3].metric(f"{'Chars' if f.unit == 'characters' else 'Bytes'} / token", f"{f.per_token:.2f}",
-                delta=f"from {f.per_token_start:.2f}" if k else None, delta_color="off",
-                help="Compression: the corpus's size divided by its length in tokens (end-of-word markers count as tokens).")
+    st.html(render.figures_html(view, k))  # one element, not four metrics in four columns
     if f.per_token_start < 1 and view.run.settings.end_of_word == "separate":
         st.caption(f"Why {f.per_token_start:.2f} at step 0, below 1: each {'character' if f.unit == 'characters' else 'byte'} "
                    f"is a token, and the separate end-of-word marker {md_escape(view.marker)} is one more token per word "

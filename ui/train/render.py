@@ -34,7 +34,7 @@ from ui.train.run_view import RECENT_SHOWN, RunView, symbol_label
 __all__ = [
     "RunView", "PAGE_CSS", "explain_step", "pair_table_html", "merge_list_html", "merge_effect_html",
     "table_after", "pair_section_html", "merge_row_label",
-    "corpus_html", "vocab_html", "figures", "corpus_chart", "chart_spec", "chart_line", "chart_marker", "pair_label", "chips_inline", "symbol_label",
+    "corpus_html", "vocab_html", "figures", "figures_html", "corpus_chart", "chart_spec", "chart_line", "chart_marker", "pair_label", "chips_inline", "symbol_label",
 ]
 
 #: Drawn words: all of a small corpus; else this many most frequent + recently changed.
@@ -90,6 +90,13 @@ table.tp-table tr.now td:first-child { box-shadow: inset 6px 0 0 #D55E00; }
 .tp-word .tag { font-size: .75em; color: #B34700; font-weight: 700; margin-left: .3em; }
 .tp-group { font-weight: 600; margin: .4em 0 .2em 0; }
 .tp-vocab .bpe-tokens { line-height: 2.2; }
+.tp-figs { display: grid; grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); gap: .4rem 1.5rem; margin: 0 0 .8rem 0; }
+.tp-fig .lab { font-size: .9rem; }
+.tp-fig .lab abbr { text-decoration: underline dotted; cursor: help; }
+.tp-fig .val { font-size: 2.1rem; line-height: 1.35; font-variant-numeric: tabular-nums; }
+.tp-fig .dlt { display: inline-block; font-size: .85rem; padding: 0 .55em; border-radius: .8em; background: rgba(128,128,128,.15); }
+.tp-fig .dlt.good { color: #007A52; background: rgba(0, 158, 115, .12); }
+.tp-fig .dlt.bad { color: #C0392B; background: rgba(192, 57, 43, .10); }
 .tp.present { font-size: 1.3rem; }
 .tp.present .bpe-tokens { font-size: 1.6rem; line-height: 1.9; }
 .tp.present .tp-barbox { width: 4em; }
@@ -663,6 +670,38 @@ def figures(view: RunView, k: int) -> Figures:
         unit=unit,
         tokens_in_use=run.tokens_in_use(k),
     )
+
+
+def figures_html(view: RunView, k: int) -> str:
+    """The four figures at step k (vocabulary, tokens in use, corpus length, compression)
+    as one HTML row: one element a step instead of four metrics in four columns.
+
+    >>> from bpe_core import WordTable, TrainerSettings, train
+    >>> v = RunView(train(WordTable.from_word_counts("low 5\\nlower 2"), TrainerSettings(merges=3)))
+    >>> h = figures_html(v, 2)
+    >>> "Corpus (tokens)" in h and "+2 merged" in h and "−14" in h
+    True
+    """
+    f = figures(view, k)
+    unit = "Chars" if f.unit == "characters" else "Bytes"
+
+    def fig(label: str, value: str, delta: str = "", kind: str = "", help_text: str = "") -> str:
+        lab = (f'<abbr title="{html.escape(help_text)}">{html.escape(label)}</abbr>' if help_text
+               else html.escape(label))
+        dlt = f'<div class="{("dlt " + kind).strip()}">{html.escape(delta)}</div>' if delta else ""
+        return f'<div class="tp-fig"><div class="lab">{lab}</div><div class="val">{html.escape(value)}</div>{dlt}</div>'
+
+    cells = [
+        fig("Vocabulary", f"{f.vocab_size:,}", f"↑ +{f.vocab_delta:,} merged" if f.vocab_delta else ""),
+        fig("Tokens in use", f"{f.tokens_in_use:,}", help_text="Tokens that occur somewhere in the corpus now."),
+        fig("Corpus (tokens)", f"{f.corpus_length:,}",
+            (f"↓ −{-f.length_delta:,}" if f.length_delta < 0 else f"↑ +{f.length_delta:,}") if f.length_delta else "",
+            "good" if f.length_delta < 0 else "bad"),
+        fig(f"{unit} / token", f"{f.per_token:.2f}", f"↑ from {f.per_token_start:.2f}" if k else "",
+            help_text="Compression: the corpus's size divided by its length in tokens (end-of-word markers "
+                      "count as tokens)."),
+    ]
+    return f'<div class="tp tp-figs">{"".join(cells)}</div>'
 
 
 CHART_POINTS = 1000

@@ -41,7 +41,7 @@ CACHE_NAME = "train.steps"
 #: on the run and the other (plain) arguments.
 #: (`pair_table_html` is left out: predict mode passes it a row order as a list.)
 CACHED = ("explain_step", "tables_html", "merge_list_html", "corpus_sample", "corpus_html",
-          "vocab_summary", "vocab_html", "figures", "merge_effect_html", "pair_section_html",
+          "vocab_summary", "vocab_html", "figures", "figures_html", "merge_effect_html", "pair_section_html",
           "merge_row_label", "chart_marker")
 
 _installed = False
