@@ -17,7 +17,7 @@ import argparse
 import collections
 import statistics
 
-from bench_browser import ARGS, CHROMIUM, QUIET_MS, WATCH, arm, settled
+from bench_browser import ARGS, CHROMIUM, WATCH, arm, browser_pid, cpu_seconds, settled
 
 COUNT = """
 window.__nodes = {added: 0, removed: 0, attrs: 0, text: 0};
@@ -43,6 +43,11 @@ Element.prototype.getBoundingClientRect = function () {
 };
 """
 
+def cpu(pid: int | None) -> float:
+    """CPU seconds the browser's processes have used (bench_browser.cpu_seconds)."""
+    return sum(cpu_seconds(pid).values())
+
+
 KINDS = ("ScriptDuration", "LayoutDuration", "RecalcStyleDuration", "TaskDuration")
 
 
@@ -55,13 +60,15 @@ def main() -> None:
     ap.add_argument("--port", type=int, required=True)
     ap.add_argument("--repeats", type=int, default=6)
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--reduced-motion", action="store_true", help="as a reader who asks for less motion")
     ap.add_argument("--path", default="train-bpe?preset=sennrich")
     args = ap.parse_args()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        context = browser.new_context(viewport={"width": 1440, "height": 900})
+        context = browser.new_context(viewport={"width": 1440, "height": 900},
+                                      reduced_motion="reduce" if args.reduced_motion else "no-preference")
         context.add_init_script(WATCH)
         context.add_init_script(COUNT)
         context.add_init_script(RECTS)
@@ -75,24 +82,28 @@ def main() -> None:
             cdp.send("Profiler.enable")
             cdp.send("Profiler.setSamplingInterval", {"interval": 200})
             cdp.send("Profiler.start")
+        chromium = browser_pid()
         step = page.locator(".st-key-train_w_btn_step button").first
         back = page.locator(".st-key-train_w_btn_back button").first
         rows = collections.defaultdict(list)
         for i in range(args.repeats):
             for button, name in ((step, "step"), (back, "back")):
                 before = metrics(cdp)
+                cpu0 = cpu(chromium)
                 page.evaluate("() => { window.__nodes = {added: 0, removed: 0, attrs: 0, text: 0}; window.__rects = {n: 0, ms: 0}; }")
                 arm(page)
                 button.click()
                 wall = settled(page, whole_run=False)
+                page.wait_for_timeout(800)  # let animations end: their frames count too
+                cpu1 = cpu(chromium)
                 after = metrics(cdp)
                 nodes = page.evaluate("() => ({...window.__nodes, rects: window.__rects.n, rect_ms: window.__rects.ms / 1000})")
-                rows[name].append({"wall": wall, **{k: after[k] - before[k] for k in KINDS}, **nodes})
-        print(f"| click | n | wall s | task s | script s | layout s | style s | nodes added | removed | attrs | text | rect calls | rect s |")
-        print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
+                rows[name].append({"wall": wall, "cpu": cpu1 - cpu0, **{k: after[k] - before[k] for k in KINDS}, **nodes})
+        print(f"| click | n | wall s | browser CPU s | task s | script s | layout s | style s | nodes added | removed | attrs | text | rect calls | rect s |")
+        print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
         for name, rs in rows.items():
             med = lambda k: statistics.median(r[k] for r in rs)
-            print(f"| {name} | {len(rs)} | {med('wall'):.2f} | {med('TaskDuration'):.3f} | {med('ScriptDuration'):.3f} | "
+            print(f"| {name} | {len(rs)} | {med('wall'):.2f} | {med('cpu'):.2f} | {med('TaskDuration'):.3f} | {med('ScriptDuration'):.3f} | "
                   f"{med('LayoutDuration'):.3f} | {med('RecalcStyleDuration'):.3f} | {med('added'):.0f} | "
                   f"{med('removed'):.0f} | {med('attrs'):.0f} | {med('text'):.0f} | {med('rects'):.0f} | {med('rect_ms'):.3f} |")
         if args.profile:

@@ -466,6 +466,9 @@ def test_step_k_shows_merge_k_own_effect():
     # the joining is an animation that readers who ask for less motion do not get
     css = render.PAGE_CSS
     assert "animation: tp-join" in css
+    # ...and it moves only transform and box-shadow: no frame lays the page out again
+    frames = re.search(r"@keyframes tp-join \{(.*?)\n\}", css, re.S).group(1)
+    assert set(re.findall(r"([a-z-]+):", frames)) == {"transform", "box-shadow"}
     assert re.search(r"@media \(prefers-reduced-motion: reduce\) \{ \.bpe-tok\.tp-join \{ animation: none; \} \}", css)
     assert 'data-merge="0"' in render.merge_effect_html(view, 0)
 

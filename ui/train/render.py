@@ -120,12 +120,14 @@ table.tp-table tr.gone td:first-child .bpe-tokens > span { text-decoration: line
 .tp-effect .bpe-tokens { font-size: 1.05rem; line-height: 1.9; }
 .tp-effect.present, .tp-effect.present .bpe-tokens { font-size: 1.35rem; }
 .bpe-tok.tp-part { outline: 2px dashed #D55E00; outline-offset: 1px; }
-/* The pair's two chips join into one: the new chip starts wide, spaced and ringed, and
-   closes up. No motion for readers who ask for less (prefers-reduced-motion). */
-.bpe-tok.tp-join { animation: tp-join .7s ease-out both; }
+/* The pair's two chips join into one: the new chip starts wide and ringed, and closes
+   up. Only transform and box-shadow move, so no frame lays the page out again (an
+   animated letter-spacing did, for every frame of every step). No motion for readers
+   who ask for less (prefers-reduced-motion). */
+.bpe-tok.tp-join { animation: tp-join .7s ease-out both; transform-origin: center; }
 @keyframes tp-join {
-  from { letter-spacing: .7em; padding-left: .5em; padding-right: .1em; box-shadow: 0 0 0 5px rgba(213, 94, 0, .35); }
-  to { letter-spacing: normal; box-shadow: 0 0 0 0 rgba(213, 94, 0, 0); }
+  from { transform: scaleX(1.6); box-shadow: 0 0 0 5px rgba(213, 94, 0, .35); }
+  to { transform: none; box-shadow: 0 0 0 0 rgba(213, 94, 0, 0); }
 }
 @media (prefers-reduced-motion: reduce) { .bpe-tok.tp-join { animation: none; } }
 </style>
