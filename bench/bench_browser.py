@@ -243,7 +243,10 @@ def upload(browser, url: str, repeats: int, text: str) -> dict[str, list[float]]
     _open_settings(page)
     arm(page)
     page.get_by_role("radio", name="Upload a .txt file").check(force=True)
-    settled(page)
+    # wait for the uploader itself (waiting for a run to be seen starting timed out now and
+    # then on a loaded machine), then for quiet
+    page.locator("[data-testid='stFileUploaderDropzoneInput']").wait_for(state="attached")
+    settled(page, whole_run=False)
     out = []
     for i in range(repeats):
         data = _megabyte(text, i)
