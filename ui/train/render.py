@@ -755,7 +755,8 @@ def chart_spec(view: RunView) -> dict:
 
 def _arrow(columns: dict[str, list[int]]) -> bytes:
     """A table as Arrow IPC stream bytes, as Streamlit sends a chart's dataset."""
-    table = pa.table({name: pa.array(values, pa.int32()) for name, values in columns.items()})
+    # int64: a word list can give a word any count (27,000,000,000,000 in a test)
+    table = pa.table({name: pa.array(values, pa.int64()) for name, values in columns.items()})
     sink = pa.BufferOutputStream()
     with pa.ipc.new_stream(sink, table.schema) as writer:
         writer.write_table(table)
