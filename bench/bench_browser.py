@@ -257,28 +257,37 @@ def floor_loads(browser, repeats: int, port: int) -> dict[str, list[float]]:
             proc.wait(timeout=10)
 
 
-def steps(browser, url: str, repeats: int) -> dict[str, list[float]]:
+def steps(browser, url: str, repeats: int, server: int | None = None) -> dict[str, list[float]]:
+    """Step, Back and the slider on the Sennrich preset: wall seconds to settled, and the
+    CPU seconds each action cost the server process and the browser (all its processes)."""
     page, _ = new_page(browser, url, "train-bpe?preset=sennrich")
+    chromium = browser_pid()
     out: dict[str, list[float]] = {"step": [], "back": [], "slider": []}
+    cpu: dict[str, list[float]] = {}
+
+    def timed(name: str, act) -> None:
+        before = cpu_seconds(server), cpu_seconds(chromium)
+        arm(page)
+        act()
+        out[name].append(settled(page, whole_run=False))
+        cpu.setdefault(f"CPU per {name}, server", []).append(cpu_spent(before[0], cpu_seconds(server)))
+        cpu.setdefault(f"CPU per {name}, browser", []).append(cpu_spent(before[1], cpu_seconds(chromium)))
+
     step = page.locator(".st-key-train_w_btn_step button").first
     back = page.locator(".st-key-train_w_btn_back button").first
     k = 0
     for _ in range(repeats):
         for button, name in ((step, "step"), (step, "step"), (back, "back"), (back, "back")):
-            arm(page)
-            button.click()
-            out[name].append(settled(page, whole_run=False))
+            timed(name, button.click)
             k += 1 if name == "step" else -1
             _check_step(page, k)
     slider = page.locator(".st-key-train_w_step").get_by_role("slider")
     for i in range(repeats):
         slider.focus()
-        arm(page)
-        slider.press("ArrowRight" if i % 2 == 0 else "ArrowLeft")
-        out["slider"].append(settled(page, whole_run=False))
+        timed("slider", lambda: slider.press("ArrowRight" if i % 2 == 0 else "ArrowLeft"))
         _check_step(page, 1 if i % 2 == 0 else 0)
     page.context.close()
-    return out
+    return out | cpu
 
 
 def _check_step(page, k: int) -> None:
@@ -293,7 +302,10 @@ def upload(browser, url: str, repeats: int, text: str) -> dict[str, list[float]]
     _open_settings(page)
     arm(page)
     page.get_by_role("radio", name="Upload a .txt file").check(force=True)
-    settled(page)
+    # wait for the uploader itself (waiting for a run to be seen starting timed out now and
+    # then on a loaded machine), then for quiet
+    page.locator("[data-testid='stFileUploaderDropzoneInput']").wait_for(state="attached")
+    settled(page, whole_run=False)
     out = []
     for i in range(repeats):
         data = _megabyte(text, i)
@@ -301,9 +313,12 @@ def upload(browser, url: str, repeats: int, text: str) -> dict[str, list[float]]
         arm(page)
         page.locator("[data-testid='stFileUploaderDropzoneInput']").set_input_files(
             files=[{"name": f"bench{i}.txt", "mimeType": "text/plain", "buffer": data}])
+        settled(page)
+        # the upload may rerun the page more than once (read, then train): wait until the
+        # page names the file, then for quiet again; the time still runs from the action
+        page.wait_for_function("(n) => document.body.textContent.includes(n)", arg=f"bench{i}.txt",
+                               polling=100, timeout=60_000)
         out.append(settled(page))
-        if f"bench{i}.txt" not in page.locator("[data-testid='stMain']").inner_text():
-            raise RuntimeError(f"the Train page does not name the uploaded file bench{i}.txt")
     page.context.close()
     return {"1 MB upload, first view": out}
 
@@ -409,7 +424,7 @@ def main() -> None:
             elif "first-load" in only:
                 results |= first_loads(browser, url, args.repeats, args.pages or DEFAULT_PAGES, proc.pid)
             if "steps" in only:
-                results |= steps(browser, url, args.repeats)
+                results |= steps(browser, url, args.repeats, proc.pid)
             if "upload" in only:
                 results |= upload(browser, url, args.repeats, text)
             if "paste" in only:

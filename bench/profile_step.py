@@ -44,7 +44,6 @@ def helpers(preset: str, steps: list[int], repeats: int) -> None:
     from bpe_core import train
     from ui.train import render
     from ui.train.config import build_word_table, load_presets, preset_corpus, run_key
-    from ui.train.panels import _chart_spec
 
     corpus, settings = preset_corpus(preset), load_presets()[preset].settings
     words, _ = build_word_table(corpus, settings)
@@ -64,8 +63,7 @@ def helpers(preset: str, steps: list[int], repeats: int) -> None:
         "vocab_summary": lambda k: render.vocab_summary(view, k),
         "vocab_html": lambda k: render.vocab_html(view, k),
         "figures": lambda k: repr(render.figures(view, k)),
-        "chart_spec_at (spec cached per run)": lambda k: repr(render.chart_spec_at(_chart_spec(view.key, view), view, k)),
-        "PAGE_CSS (a constant)": lambda k: render.PAGE_CSS,
+        "chart_marker (the spec and the curve: once per run)": lambda k: render.chart_marker(view, k),
     }
     total = [0.0] * len(steps)
     for name, fn in calls.items():

@@ -518,12 +518,43 @@ def test_presentation_view_shows_only_the_essentials_in_large_type():
 
 
 def test_downloads_and_share_link():
+    """Folded, the "Download and share" area draws nothing (a step would resend its ~15
+    elements); open, it has the downloads and the link, and follows the step."""
     at = open_train()
     click(at, "train_w_btn_step")
+    assert [e.label for e in at.expander if "Download" in e.label] == ["**Download and share**"]
+    assert not at.get("download_button") and not at.code
+    at.session_state["train_w_share"] = True  # the reader opens it
+    at.run()
     labels = [d.proto.label for d in at.get("download_button")]
     assert any("JSON" in x for x in labels) and any("Merges" in x for x in labels) and any("Vocabulary" in x for x in labels)
     code = " ".join(c.value for c in at.code)
     assert "preset=sennrich" in code and "step=1" in code
+    click(at, "train_w_btn_step")  # it stays open and follows the step
+    assert "step=2" in " ".join(c.value for c in at.code)
+
+
+def test_a_step_keeps_the_chart_spec_and_moves_only_its_marker():
+    """The chart's spec is the same at every step (the browser then moves the marker in
+    place instead of building the chart again); only the marker's dataset changes."""
+    import pyarrow as pa
+
+    at = open_train()
+
+    def chart():
+        c = at.get("vega_lite_chart")[0].proto
+        data = {d.name: pa.ipc.open_stream(d.data.data).read_all().to_pylist() for d in c.datasets}
+        return c.spec, data
+
+    spec1, data1 = chart()
+    click(at, "train_w_btn_step")
+    click(at, "train_w_btn_step")
+    spec2, data2 = chart()
+    run = engine_run()
+    assert spec1 == spec2 and '"name": "tp_now"' in spec1 and '"values"' not in spec1
+    assert data1["tp_line"] == data2["tp_line"] == [{"step": s, "tokens": run.corpus_length(s)} for s in range(run.steps + 1)]
+    assert data1["tp_now"] == [{"step": 0, "tokens": run.corpus_length(0)}]
+    assert data2["tp_now"] == [{"step": 2, "tokens": run.corpus_length(2)}]
 
 
 def test_large_corpus_shows_a_sample_of_words():

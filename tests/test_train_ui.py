@@ -328,7 +328,14 @@ def test_chart_rows_are_thinned_and_the_chart_builds():
     assert rows[7] == {"step": 7, "tokens": view.run.corpus_length(7), "vocab": view.run.vocab_size(7)}
     spec = render.corpus_chart(view, 5, rows).to_dict()
     assert spec["layer"][0]["mark"]["type"] == "line"
-    assert render.chart_spec_at(spec, view, 9) == render.corpus_chart(view, 9, rows).to_dict()
+    named = render.chart_spec(view)  # the page's spec: the same layers, the data by name
+    strip = lambda sp: [{k: v for k, v in layer.items() if k != "data"} for layer in sp["layer"]]
+    assert strip(named) == strip(spec)
+    assert [layer["data"] for layer in named["layer"]] == [{"name": "tp_line"}, {"name": "tp_now"}, {"name": "tp_now"}]
+    import pyarrow as pa
+    read = lambda b: pa.ipc.open_stream(b).read_all().to_pylist()
+    assert read(render.chart_line(view)) == [{"step": r["step"], "tokens": r["tokens"]} for r in rows]
+    assert read(render.chart_marker(view, 9)) == [{"step": 9, "tokens": view.run.corpus_length(9)}]
     big = text_run(preset_corpus("python_reference").text[:150_000], merges=1500)
     assert big.steps > render.CHART_POINTS
     big_rows = render.chart_rows(big)
@@ -459,6 +466,9 @@ def test_step_k_shows_merge_k_own_effect():
     # the joining is an animation that readers who ask for less motion do not get
     css = render.PAGE_CSS
     assert "animation: tp-join" in css
+    # ...and it moves only transform and box-shadow: no frame lays the page out again
+    frames = re.search(r"@keyframes tp-join \{(.*?)\n\}", css, re.S).group(1)
+    assert set(re.findall(r"([a-z-]+):", frames)) == {"transform", "box-shadow"}
     assert re.search(r"@media \(prefers-reduced-motion: reduce\) \{ \.bpe-tok\.tp-join \{ animation: none; \} \}", css)
     assert 'data-merge="0"' in render.merge_effect_html(view, 0)
 

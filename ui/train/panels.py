@@ -61,6 +61,8 @@ PRESENT_CSS = """
 BAR_KEY = "train_w_bar"
 NAV_KEY = "train_w_merge_nav"
 BUTTONS_KEY = "train_w_buttons"
+#: The "Download and share" expander (its open state is a widget value).
+SHARE_KEY = "train_w_share"
 
 BAR_CSS = f"""
 <style>
@@ -237,6 +239,9 @@ def presentation_css() -> None:
 
 # ---- the step area (a fragment) -------------------------------------------------------------
 def step_area() -> None:
+    # The page's CSS is drawn here, outside the fragment: a step reruns only the
+    # fragment, and what the full run drew stays on the page (8.5 kB a step saved).
+    st.html(render.PAGE_CSS + BAR_CSS)
     ss[state.END_PENDING] = False  # a full run: the timer is set afresh just below
     interval = state.SPEEDS[ss[state.SPEED]] if ss[state.PLAYING] else None
     st.fragment(run_every=interval)(_step_fragment)()
@@ -257,8 +262,6 @@ def _step_fragment() -> None:
     k = state.step()
     present = ss[state.LAYOUT] == "present"
     predicting = ss[state.MODE] == "predict"
-    st.html(render.PAGE_CSS)
-    st.html(BAR_CSS)
     # The control bar (buttons, slider, the sentence) sticks to the top of the window.
     with st.container(key=BAR_KEY):
         _controls(view, k, predicting)
@@ -381,15 +384,7 @@ def _merges_frame(view: RunView, k: int) -> pd.DataFrame:
 def _vocab_and_figures(view: RunView, k: int) -> None:
     f = render.figures(view, k)
     st.subheader("Vocabulary and figures")
-    m = st.columns(4)
-    m[0].metric("Vocabulary", f"{f.vocab_size:,}", delta=f"+{f.vocab_delta:,} merged" if f.vocab_delta else None,
-                delta_color="off")
-    m[1].metric("Tokens in use", f"{f.tokens_in_use:,}", help="Tokens that occur somewhere in the corpus now.")
-    m[2].metric("Corpus (tokens)", f"{f.corpus_length:,}",
-                delta=f"{f.length_delta:,}" if f.length_delta else None, delta_color="inverse")
-    m[3].metric(f"{'Chars' if f.unit == 'characters' else 'Bytes'} / token", f"{f.per_token:.2f}",
-                delta=f"from {f.per_token_start:.2f}" if k else None, delta_color="off",
-                help="Compression: the corpus's size divided by its length in tokens (end-of-word markers count as tokens).")
+    st.html(render.figures_html(view, k))  # one element, not four metrics in four columns
     if f.per_token_start < 1 and view.run.settings.end_of_word == "separate":
         st.caption(f"Why {f.per_token_start:.2f} at step 0, below 1: each {'character' if f.unit == 'characters' else 'byte'} "
                    f"is a token, and the separate end-of-word marker {md_escape(view.marker)} is one more token per word "
@@ -399,18 +394,27 @@ def _vocab_and_figures(view: RunView, k: int) -> None:
         st.caption(render.vocab_summary(view, k))
         st.html(render.vocab_html(view, k))
     with right:
-        st.vega_lite_chart(render.chart_spec_at(_chart_spec(view.key, view), view, k), width="stretch")
+        spec, line = _chart_spec(view.key, view)
+        # a fresh top level each run: Streamlit moves the datasets out of the dict it gets
+        st.vega_lite_chart({**spec, "datasets": {render.LINE_DATA: line, render.NOW_DATA: render.chart_marker(view, k)}},
+                           width="stretch")
 
 
 @byte_cached("charts")
-def _chart_spec(key: str, _view: RunView) -> dict:
-    """The chart's Vega-Lite spec, built and validated once per run (read-only)."""
-    return render.corpus_chart(_view, 0).to_dict()
+def _chart_spec(key: str, _view: RunView) -> tuple[dict, bytes]:
+    """The chart's Vega-Lite spec (built and validated once per run, read-only) and its
+    curve as Arrow bytes: the same at every step, so the browser keeps the chart."""
+    return render.chart_spec(_view), render.chart_line(_view)
 
 
 def _downloads_and_link(view: RunView, k: int) -> None:
+    """Drawn only while open (opening it reruns the step area): folded, it would still
+    send its ~15 elements at every step."""
     run = view.run
-    with st.expander("**Download and share**"):
+    box = st.expander("**Download and share**", key=SHARE_KEY, on_change="rerun")
+    if not box.open:
+        return
+    with box:
         wk = _w("dl_scope")
         persist(wk, "train.dl_scope", "step")
         scope = st.radio("Download", ["step", "all"], key=wk, horizontal=True,

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 import altair as alt
+import pyarrow as pa
 
 from bpe_core.display import visible_text
 from bpe_core.tie_rules import TIE_RULE_EXPLANATIONS, tie_rule
@@ -33,7 +34,7 @@ from ui.train.run_view import RECENT_SHOWN, RunView, symbol_label
 __all__ = [
     "RunView", "PAGE_CSS", "explain_step", "pair_table_html", "merge_list_html", "merge_effect_html",
     "table_after", "pair_section_html", "merge_row_label",
-    "corpus_html", "vocab_html", "figures", "corpus_chart", "pair_label", "chips_inline", "symbol_label",
+    "corpus_html", "vocab_html", "figures", "figures_html", "corpus_chart", "chart_spec", "chart_line", "chart_marker", "pair_label", "chips_inline", "symbol_label",
 ]
 
 #: Drawn words: all of a small corpus; else this many most frequent + recently changed.
@@ -89,6 +90,13 @@ table.tp-table tr.now td:first-child { box-shadow: inset 6px 0 0 #D55E00; }
 .tp-word .tag { font-size: .75em; color: #B34700; font-weight: 700; margin-left: .3em; }
 .tp-group { font-weight: 600; margin: .4em 0 .2em 0; }
 .tp-vocab .bpe-tokens { line-height: 2.2; }
+.tp-figs { display: grid; grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); gap: .4rem 1.5rem; margin: 0 0 .8rem 0; }
+.tp-fig .lab { font-size: .9rem; }
+.tp-fig .lab abbr { text-decoration: underline dotted; cursor: help; }
+.tp-fig .val { font-size: 2.1rem; line-height: 1.35; font-variant-numeric: tabular-nums; }
+.tp-fig .dlt { display: inline-block; font-size: .85rem; padding: 0 .55em; border-radius: .8em; background: rgba(128,128,128,.15); }
+.tp-fig .dlt.good { color: #007A52; background: rgba(0, 158, 115, .12); }
+.tp-fig .dlt.bad { color: #C0392B; background: rgba(192, 57, 43, .10); }
 .tp.present { font-size: 1.3rem; }
 .tp.present .bpe-tokens { font-size: 1.6rem; line-height: 1.9; }
 .tp.present .tp-barbox { width: 4em; }
@@ -112,12 +120,14 @@ table.tp-table tr.gone td:first-child .bpe-tokens > span { text-decoration: line
 .tp-effect .bpe-tokens { font-size: 1.05rem; line-height: 1.9; }
 .tp-effect.present, .tp-effect.present .bpe-tokens { font-size: 1.35rem; }
 .bpe-tok.tp-part { outline: 2px dashed #D55E00; outline-offset: 1px; }
-/* The pair's two chips join into one: the new chip starts wide, spaced and ringed, and
-   closes up. No motion for readers who ask for less (prefers-reduced-motion). */
-.bpe-tok.tp-join { animation: tp-join .7s ease-out both; }
+/* The pair's two chips join into one: the new chip starts wide and ringed, and closes
+   up. Only transform and box-shadow move, so no frame lays the page out again (an
+   animated letter-spacing did, for every frame of every step). No motion for readers
+   who ask for less (prefers-reduced-motion). */
+.bpe-tok.tp-join { animation: tp-join .7s ease-out both; transform-origin: center; }
 @keyframes tp-join {
-  from { letter-spacing: .7em; padding-left: .5em; padding-right: .1em; box-shadow: 0 0 0 5px rgba(213, 94, 0, .35); }
-  to { letter-spacing: normal; box-shadow: 0 0 0 0 rgba(213, 94, 0, 0); }
+  from { transform: scaleX(1.6); box-shadow: 0 0 0 5px rgba(213, 94, 0, .35); }
+  to { transform: none; box-shadow: 0 0 0 0 rgba(213, 94, 0, 0); }
 }
 @media (prefers-reduced-motion: reduce) { .bpe-tok.tp-join { animation: none; } }
 </style>
@@ -664,6 +674,38 @@ def figures(view: RunView, k: int) -> Figures:
     )
 
 
+def figures_html(view: RunView, k: int) -> str:
+    """The four figures at step k (vocabulary, tokens in use, corpus length, compression)
+    as one HTML row: one element a step instead of four metrics in four columns.
+
+    >>> from bpe_core import WordTable, TrainerSettings, train
+    >>> v = RunView(train(WordTable.from_word_counts("low 5\\nlower 2"), TrainerSettings(merges=3)))
+    >>> h = figures_html(v, 2)
+    >>> "Corpus (tokens)" in h and "+2 merged" in h and "−14" in h
+    True
+    """
+    f = figures(view, k)
+    unit = "Chars" if f.unit == "characters" else "Bytes"
+
+    def fig(label: str, value: str, delta: str = "", kind: str = "", help_text: str = "") -> str:
+        lab = (f'<abbr title="{html.escape(help_text)}">{html.escape(label)}</abbr>' if help_text
+               else html.escape(label))
+        dlt = f'<div class="{("dlt " + kind).strip()}">{html.escape(delta)}</div>' if delta else ""
+        return f'<div class="tp-fig"><div class="lab">{lab}</div><div class="val">{html.escape(value)}</div>{dlt}</div>'
+
+    cells = [
+        fig("Vocabulary", f"{f.vocab_size:,}", f"↑ +{f.vocab_delta:,} merged" if f.vocab_delta else ""),
+        fig("Tokens in use", f"{f.tokens_in_use:,}", help_text="Tokens that occur somewhere in the corpus now."),
+        fig("Corpus (tokens)", f"{f.corpus_length:,}",
+            (f"↓ −{-f.length_delta:,}" if f.length_delta < 0 else f"↑ +{f.length_delta:,}") if f.length_delta else "",
+            "good" if f.length_delta < 0 else "bad"),
+        fig(f"{unit} / token", f"{f.per_token:.2f}", f"↑ from {f.per_token_start:.2f}" if k else "",
+            help_text="Compression: the corpus's size divided by its length in tokens (end-of-word markers "
+                      "count as tokens)."),
+    ]
+    return f'<div class="tp tp-figs">{"".join(cells)}</div>'
+
+
 CHART_POINTS = 1000
 
 
@@ -679,32 +721,54 @@ def chart_rows(view: RunView) -> list[dict[str, int]]:
     return [{"step": s, "tokens": run.corpus_length(s), "vocab": run.vocab_size(s)} for s in steps]
 
 
-def corpus_chart(view: RunView, k: int, rows: list[dict[str, int]] | None = None) -> alt.Chart:
-    """Corpus length in tokens against step, with the current step marked."""
-    rows = rows if rows is not None else chart_rows(view)
-    base = alt.Chart(alt.Data(values=rows)).encode(
-        x=alt.X("step:Q", title="step (merges so far)", scale=alt.Scale(domain=[0, max(1, view.steps)])),
+#: The chart's data by name: the whole curve (the same bytes at every step of a run) and
+#: the marker (one row: the step and the corpus length there).
+LINE_DATA, NOW_DATA = "tp_line", "tp_now"
+
+
+def _chart(line: alt.Data | alt.NamedData, now: alt.Data | alt.NamedData, steps: int) -> alt.LayerChart:
+    base = alt.Chart(line).encode(
+        x=alt.X("step:Q", title="step (merges so far)", scale=alt.Scale(domain=[0, max(1, steps)])),
         y=alt.Y("tokens:Q", title="tokens in the corpus", scale=alt.Scale(zero=False)),
     )
-    line = base.mark_line(color="#0072B2", strokeWidth=3)
-    now = alt.Chart(alt.Data(values=[{"step": k, "tokens": view.run.corpus_length(k)}])).mark_point(
-        color="#D55E00", size=160, filled=True
-    ).encode(x="step:Q", y="tokens:Q", tooltip=["step:Q", "tokens:Q"])
-    rule = alt.Chart(alt.Data(values=[{"step": k}])).mark_rule(color="#D55E00", strokeDash=[4, 3]).encode(x="step:Q")
-    return (line + rule + now).properties(height=200)
+    line_mark = base.mark_line(color="#0072B2", strokeWidth=3)
+    dot = alt.Chart(now).mark_point(color="#D55E00", size=160, filled=True).encode(
+        x="step:Q", y="tokens:Q", tooltip=["step:Q", "tokens:Q"])
+    rule = alt.Chart(now).mark_rule(color="#D55E00", strokeDash=[4, 3]).encode(x="step:Q")
+    return (line_mark + rule + dot).properties(height=200)
 
 
-def chart_spec_at(spec: dict, view: RunView, k: int) -> dict:
-    """A copy of `corpus_chart(...).to_dict()` moved to step k, without building and
-    validating the chart again (Altair's validation of a 1000-point line costs about a
-    third of a second; this costs microseconds). Only the marker layers change.
+def corpus_chart(view: RunView, k: int, rows: list[dict[str, int]] | None = None) -> alt.LayerChart:
+    """Corpus length in tokens against step, with the current step marked (data inline)."""
+    rows = rows if rows is not None else chart_rows(view)
+    return _chart(alt.Data(values=rows), alt.Data(values=[{"step": k, "tokens": view.run.corpus_length(k)}]),
+                  view.steps)
 
-    >>> from bpe_core import WordTable, TrainerSettings, train
-    >>> v = RunView(train(WordTable.from_word_counts("low 5\\nlower 2"), TrainerSettings(merges=3)))
-    >>> chart_spec_at(corpus_chart(v, 0).to_dict(), v, 2) == corpus_chart(v, 2).to_dict()
-    True
-    """
-    layers = list(spec["layer"])
-    layers[1] = {**layers[1], "data": {"values": [{"step": k}]}}
-    layers[2] = {**layers[2], "data": {"values": [{"step": k, "tokens": view.run.corpus_length(k)}]}}
-    return {**spec, "layer": layers}
+
+def chart_spec(view: RunView) -> dict:
+    """The chart's Vega-Lite spec with its data by name (`LINE_DATA`, `NOW_DATA`, given
+    by `chart_data`): the same for every step of a run, so a step changes only the
+    marker's one-row dataset and the browser moves the marker in place instead of
+    building the chart again (Streamlit re-embeds a chart whose spec changed)."""
+    return _chart(alt.NamedData(LINE_DATA), alt.NamedData(NOW_DATA), view.steps).to_dict()
+
+
+def _arrow(columns: dict[str, list[int]]) -> bytes:
+    """A table as Arrow IPC stream bytes, as Streamlit sends a chart's dataset."""
+    # int64: a word list can give a word any count (27,000,000,000,000 in a test)
+    table = pa.table({name: pa.array(values, pa.int64()) for name, values in columns.items()})
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    return sink.getvalue().to_pybytes()
+
+
+def chart_line(view: RunView) -> bytes:
+    """The curve's rows (step, tokens; thinned as `chart_rows`) as Arrow bytes: one per run."""
+    rows = chart_rows(view)
+    return _arrow({"step": [r["step"] for r in rows], "tokens": [r["tokens"] for r in rows]})
+
+
+def chart_marker(view: RunView, k: int) -> bytes:
+    """The marker's one row at step k as Arrow bytes (the only data a step changes)."""
+    return _arrow({"step": [k], "tokens": [view.run.corpus_length(k)]})

@@ -41,8 +41,8 @@ CACHE_NAME = "train.steps"
 #: on the run and the other (plain) arguments.
 #: (`pair_table_html` is left out: predict mode passes it a row order as a list.)
 CACHED = ("explain_step", "tables_html", "merge_list_html", "corpus_sample", "corpus_html",
-          "vocab_summary", "vocab_html", "figures", "merge_effect_html", "pair_section_html",
-          "merge_row_label")
+          "vocab_summary", "vocab_html", "figures", "figures_html", "merge_effect_html", "pair_section_html",
+          "merge_row_label", "chart_marker")
 
 _installed = False
 _lock = threading.Lock()
@@ -91,22 +91,6 @@ def _wrap_view_helper(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
     return cached
 
 
-def _wrap_chart_spec_at(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """`chart_spec_at(spec, view, k)`: the spec is the run's own (cached per run), so the
-    key is the run and the step."""
-    @functools.wraps(fn)
-    def cached(spec, view, k):
-        key = _key("chart_spec_at", view, (k,), {})
-        if key is None:
-            return fn(spec, view, k)
-        # the layers' data are new; the rest is the run's spec, already weighed in "charts"
-        return _get_or_draw(key, lambda: fn(spec, view, k),
-                            lambda v: approx_size(v["layer"][1:]) + approx_size(key) + 200)
-
-    cached.__wrapped_by_step_cache__ = True  # type: ignore[attr-defined]
-    return cached
-
-
 def _wrap_format_problems(fn: Callable[..., Any]) -> Callable[..., Any]:
     """`downloads.format_problems(run, n)`: which export formats can hold the first n merges
     (it builds the step's tokenizer and replays tiktoken's ranks: ~20 ms a step). Keyed by
@@ -145,9 +129,6 @@ def install() -> None:
             fn = getattr(render, name, None)
             if callable(fn) and not getattr(fn, "__wrapped_by_step_cache__", False):
                 setattr(render, name, _wrap_view_helper(name, fn))
-        fn = getattr(render, "chart_spec_at", None)
-        if callable(fn) and not getattr(fn, "__wrapped_by_step_cache__", False):
-            render.chart_spec_at = _wrap_chart_spec_at(fn)
         fn = getattr(downloads, "format_problems", None)
         if callable(fn) and not getattr(fn, "__wrapped_by_step_cache__", False):
             downloads.format_problems = _wrap_format_problems(fn)
