@@ -36,7 +36,8 @@ if [ ${#servers[@]} -gt 0 ]; then
   fi
 fi
 
-# One process: with two pytest-xdist workers (-n 2 --dist loadfile) the suite takes about
-# 11 minutes instead of about 15, but the security browser tests' run counter then misses
-# runs now and then (three different tests failed that way in three runs), so it stays off.
-exec python -m pytest "$@"
+# Two pytest-xdist workers, a test file per worker at a time (module fixtures such as the
+# browser tests' app server are set up once per file). The security browser tests wait for
+# script runs by counting the websocket's script_finished frames, which two workers' load
+# cannot hide (the DOM observer they used before missed runs now and then).
+exec python -m pytest -n 2 --dist loadfile "$@"
