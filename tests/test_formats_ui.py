@@ -52,6 +52,7 @@ def _download_labels(at: AppTest) -> list[str]:
 
 def test_downloads_say_why_a_format_cannot_hold_the_run():
     at = open_page(TRAIN)
+    at.session_state["train_w_share"] = True  # open "Download and share" (drawn only while open)
     at.slider(key="train_w_step").set_value(5).run()
     run, k = at.session_state["shared.run"], at.session_state["shared.step"]
     tok = run.tokenizer(k)
@@ -80,6 +81,7 @@ def test_byte_level_run_downloads_load_in_the_real_libraries(tmp_path):
     at.selectbox(key="train_w_end_of_word").set_value("none").run()
     at.text_area(key="train_w_text").set_value("the cat sat on the mat; the hat is flat. " * 20 + "naïve café 日本").run()
     run = at.session_state["shared.run"]
+    at.session_state["train_w_share"] = True  # open "Download and share" (drawn only while open)
     at.slider(key="train_w_step").set_value(min(30, run.steps)).run()
     assert not at.exception and not at.error
     k = at.session_state["shared.step"]
