@@ -34,7 +34,6 @@ __all__ = ["SentencePieceSpan", "SentencePieceTokenizer", "looks_like_sentencepi
 _CACHE_LIMIT = 200_000
 
 
-
 @dataclass(frozen=True, slots=True)
 class SentencePieceSpan(TokenSpan):
     """A TokenSpan with SentencePiece's marks: `label` is the piece as SentencePiece

@@ -64,8 +64,8 @@ SPLIT_CSS = """<style>
 </style>"""
 
 K = "tokenize."          # stored values
-_UNSET = object()
 W = "tokenize_w_"        # widget keys
+_UNSET = object()        # a widget key not set yet (see _bind)
 
 DEFAULTS = {
     "tokenizer": "cl100k_base",
