@@ -714,5 +714,20 @@ def test_a_stale_slider_echo_does_not_step_play_backwards():
         at.session_state["train_w_step"] = 8
         state.on_jump("train_w_step")
         assert at.session_state[state.STEP] == 8
+        # the last tick of a play: play has stopped, the rerun that ends the timer is
+        # pending; the browser's echo of the step before must not undo the last merge
+        n = at.session_state["shared.run"].steps
+        at.session_state[state.STEP] = n - 1
+        at.session_state[state.PLAYING] = True
+        assert state.tick(state.current_view())
+        at.session_state[state.END_PENDING] = True
+        assert not at.session_state[state.PLAYING]
+        at.session_state["train_w_step"] = n - 1
+        state.on_jump("train_w_step")
+        assert at.session_state[state.STEP] == n
+        # once the full run has drawn the end, the same value is a real jump
+        at.session_state[state.END_PENDING] = False
+        state.on_jump("train_w_step")
+        assert at.session_state[state.STEP] == n - 1
     finally:
         state.ss = state_ss

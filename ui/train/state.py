@@ -307,10 +307,12 @@ def on_skip(key: str, k: int) -> None:
 def on_jump(widget_key: str) -> None:
     """The slider moved. While playing, a value one step behind is the browser's echo
     of a tick whose drawing a newer tick cut short (the slider still shows the previous
-    step), not a jump: taking it would step play backwards."""
+    step), not a jump: taking it would step play backwards. The same holds on the tick
+    after the last merge (play has stopped, the full rerun that switches the timer off
+    is pending): the echo there would end a play one step short of the end."""
     interaction()
     value = int(ss[widget_key])
-    if ss[PLAYING] and ss[STEP] - 1 <= value <= ss[STEP]:
+    if (ss[PLAYING] or ss.get(END_PENDING)) and ss[STEP] - 1 <= value <= ss[STEP]:
         return
     set_step(value)
 
