@@ -173,7 +173,7 @@ def test_a_new_class_step_reruns_the_students_step_area_not_the_page(store, monk
         return real_rerun(scope)
 
     monkeypatch.setattr(st, "rerun", rerun)
-    monkeypatch.setattr(session, "rerun_step_area", lambda: step_reruns.append(True))
+    monkeypatch.setattr(session, "rerun_fragments", lambda keys: step_reruns.append(list(keys)))
     poll = class_panels._student_fragment
 
     def timer_tick():  # the poll as a timer runs it: a fragment run, not inside a full run
@@ -181,12 +181,47 @@ def test_a_new_class_step_reruns_the_students_step_area_not_the_page(store, monk
         poll()
 
     monkeypatch.setattr(class_panels, "_student_fragment", timer_tick)
+    assert stu.session_state[session.PANEL_FRAGMENT]  # noted from inside the class panel
     for expected in (1, 2):
         ins.button(key="train_w_btn_step").click().run()
         stu.run()
         assert not stu.exception, stu.exception
         assert stu.session_state["train.step"] == expected
-    assert app_reruns == [] and len(step_reruns) == 2
+    # each new step: the class panel (it names the class's step) and the step area
+    assert app_reruns == [] and step_reruns == [[session.PANEL_FRAGMENT, session.STEP_FRAGMENT]] * 2
+
+
+def test_a_poll_that_finds_nothing_new_redraws_nothing(store, monkeypatch):
+    """A student's timer tick that finds the class as it was draws no element and asks
+    for no rerun: a class of 30 polls 30 times a second, and each tick used to redraw the
+    banner. What the panel shows changing (a question opens) reruns the panel alone."""
+    import streamlit as st
+
+    from ui.classmode import panels as class_panels
+
+    ins = instructor_with_class()
+    stu = student({"class": class_state(ins).join_token})
+    reruns = []
+    monkeypatch.setattr(session, "rerun_fragments", lambda keys: reruns.append(list(keys)))
+    drawn = []
+    real_banner = class_panels._student_banner
+    monkeypatch.setattr(class_panels, "_student_banner", lambda state: (drawn.append(state.step), real_banner(state)))
+
+    def timer_tick_alone():  # the timer's run: the poll fragment only, no full run around it
+        st.session_state[class_panels.FULL_RUN] = False
+        class_panels._student_fragment()
+        st.session_state["test.tick_ran"] = True
+
+    tick = class_panels._student_fragment
+    monkeypatch.setattr(class_panels, "train_banner", lambda view: timer_tick_alone())
+    monkeypatch.setattr(class_panels, "_student_fragment", tick)
+    stu.run()
+    assert stu.session_state["test.tick_ran"] and not stu.exception, stu.exception
+    assert reruns == [] and drawn == []  # nothing new: nothing drawn, nothing rerun
+    ins.button(key="class_btn_ask").click().run()  # a question opens (the step stays)
+    stu.run()
+    # (the stand-in for the rerun does not redraw the panel, so a later tick asks again)
+    assert reruns and all(r == [session.PANEL_FRAGMENT] for r in reruns) and drawn == []
 
 
 def test_rerun_step_area_asks_for_the_step_fragment_alone(store):
@@ -227,6 +262,57 @@ def test_rerun_step_area_asks_for_the_step_fragment_alone(store):
     assert not at.exception, at.exception
     assert at.session_state["queue"] == [at.session_state["fragment"]]
     assert at.session_state["scoped"] is True
+
+
+def test_rerun_fragments_asks_for_the_panel_and_the_step_area_together(store):
+    """A new class step reruns two fragments (the class panel and the step area) in one
+    fragment-scoped request; an unknown fragment falls back to rerunning the page."""
+    from streamlit.testing.v1 import AppTest
+
+    def script():
+        import streamlit as st
+        from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+
+        from ui.classmode import session
+
+        @st.fragment
+        def panel():
+            session.note_fragment(session.PANEL_FRAGMENT)
+            st.write("panel")
+
+        @st.fragment
+        def step_area():
+            session.note_step_fragment()
+            st.write("step area")
+
+        panel()
+        step_area()
+        ctx = get_script_run_ctx()
+        seen = []
+        real = ctx.script_requests.request_rerun
+        ctx.script_requests.request_rerun = lambda data: seen.append(data) and False
+        if st.session_state.get("asked") is None:
+            st.session_state["asked"] = True
+            scoped = []
+            for keys in ([session.PANEL_FRAGMENT, session.STEP_FRAGMENT], [session.PANEL_FRAGMENT, "class.nowhere"]):
+                seen.clear()
+                try:
+                    session.rerun_fragments(keys)
+                except Exception:  # st.rerun's exception when the request is refused
+                    pass
+                scoped.append(seen[0].is_fragment_scoped_rerun)
+                if len(scoped) == 1:
+                    st.session_state["queue"] = list(seen[0].fragment_id_queue)
+            ctx.script_requests.request_rerun = real
+            st.session_state["scoped"] = scoped
+            st.session_state["ids"] = [st.session_state[session.PANEL_FRAGMENT], st.session_state[session.STEP_FRAGMENT]]
+
+    at = AppTest.from_function(script, default_timeout=60)
+    at.run()
+    assert not at.exception, at.exception
+    assert at.session_state["queue"] == at.session_state["ids"] and len(set(at.session_state["ids"])) == 2
+    # the second call names a fragment that does not exist: the whole page reruns instead
+    assert at.session_state["scoped"] == [True, False]
 
 
 def test_student_by_link_loads_the_class_corpus_and_settings(store):

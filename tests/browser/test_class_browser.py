@@ -102,6 +102,10 @@ def test_student_follows_the_instructor_without_reload(browser, app_url, artifac
         idle(student)
         click(student, "class_btn_answer")
         expect(question).to_contain_text("You answered")
+        # answered: the form is gone (not left faded under the answer), even after ticks
+        expect(student.locator(".st-key-class_btn_answer")).to_have_count(0)
+        idle(student)
+        expect(question.get_by_role("radio")).to_have_count(0)
         student.screenshot(path=str(artifacts / "class-student-question.png"))
         expect(teacher.get_by_text(re.compile(r"— 1 answer \("))).to_be_visible(timeout=15_000)
         click(teacher, "class_btn_reveal")

@@ -3,10 +3,12 @@
 - `train_banner` (top of the Train page): for an instructor, the join code, the QR code
   and the join link (sized for a projector), the private instructor link, and a fragment
   that asks the question and shows the answers arriving as a bar chart (every second);
-  for a student, a fragment that polls the class every second with the version it has
-  (cheap when nothing changed), puts the instructor's step on the page (then reruns the
-  step area's fragment alone, `session.rerun_step_area`: no full rerun per step), and
-  shows the question;
+  for a student, a timer fragment that polls the class every second with the version it
+  has and draws nothing (a tick that finds nothing new costs a store read), puts the
+  instructor's step on the page, and then reruns only what changed
+  (`session.rerun_fragments`: the step area's fragment, the class panel's fragment, or
+  both; no full rerun per step); the class panel (the banner and the question) is its own
+  fragment, so a student's clicks in it rerun it alone;
 - `start_control` (below the step area): start a class on the current run;
 - `join_page`: join by link or code, or take control with the instructor link.
 
@@ -34,6 +36,7 @@ ss = st.session_state
 
 FULL_RUN = "class.full_run"  # the fragment is running inside a full run of the page
 GO_TRAIN = "class.go_train"  # the join form's callback joined: go to the Train page
+PANEL_SHOWN = "class.panel_shown"  # what a student's class panel last drew (`_panel_signature`)
 QR_CACHE = "class.qr"        # (link, png) of this instructor's QR code
 #: The QR code's width on screen, in CSS pixels (about 40% of a 1080-pixel projector).
 QR_WIDTH = 420
@@ -67,7 +70,11 @@ def train_banner(view: RunView) -> None:
             live = q is not None and q.status == "open"
             st.fragment(run_every=session.POLL_SECONDS if live else None)(_instructor_fragment)()
         else:
+            # Two fragments: a timer that polls the class and draws nothing (a tick that
+            # finds nothing new costs a store read, not a redraw), and the class panel,
+            # rerun by the timer only when what it shows changed, and by its own widgets.
             st.fragment(run_every=session.POLL_SECONDS)(_student_fragment)()
+            st.fragment(_student_panel)()
     finally:
         ss[FULL_RUN] = False
 
@@ -191,6 +198,8 @@ def _revealed_note(view: RunView, state, q: Question, picked: str | None = None)
 
 # ---- students -------------------------------------------------------------------------------
 def _student_fragment() -> None:
+    """The timer (every POLL_SECONDS): poll the class; when it moved, put its step on the
+    page; rerun the step area and the class panel only if what they show changed."""
     if session.take_app_rerun():
         st.rerun(scope="app")
     full = bool(ss.get(FULL_RUN))
@@ -204,10 +213,34 @@ def _student_fragment() -> None:
         return
     view = train_state.current_view()
     moved = session.apply_class_step(view)
+    if full:
+        return  # the class panel and the step area are drawn next in this run
+    stale = [session.PANEL_FRAGMENT] if _panel_signature(state, view) != ss.get(PANEL_SHOWN) else []
+    if moved:
+        stale.append(session.STEP_FRAGMENT)
+    if stale:
+        session.rerun_fragments(stale)
+
+
+def _panel_signature(state, view: RunView) -> tuple:
+    """Everything the class panel shows depends on (not the class's version: an answer
+    arriving changes it, and students do not see the tally)."""
+    return (state.code, state.step, state.question, session.following(), session.error(),
+            session.notice(), session.my_answer(), view.key)
+
+
+def _student_panel() -> None:
+    """The class banner (follow or explore, the class's step) and the question."""
+    if session.take_app_rerun():
+        st.rerun(scope="app")  # Rejoin: the class's corpus and step go on the whole page
+    state = session.current()
+    if session.role() != "student" or state is None:
+        return
+    session.note_fragment(session.PANEL_FRAGMENT)
+    view = train_state.current_view()
+    ss[PANEL_SHOWN] = _panel_signature(state, view)
     _student_banner(state)
     _student_question(view, state)
-    if moved and not full:
-        session.rerun_step_area()  # the step area is another fragment: rerun it alone
 
 
 def _student_banner(state) -> None:

@@ -45,7 +45,8 @@ SID = "class.sid"              # this tab's id for the store (rate limits, one a
 PAUSED_UNTIL = "class.paused_until"  # the store was away: do not ask before this time
 APP_RERUN = "class.app_rerun"  # a callback inside a fragment asks for a full rerun
 TRIED = "class.tried"          # join-page parameters already tried (not retried on rerun)
-STEP_FRAGMENT = "class.step_fragment"  # the id of the Train page's step fragment (see rerun_step_area)
+STEP_FRAGMENT = "class.step_fragment"    # the id of the Train page's step fragment (see rerun_fragments)
+PANEL_FRAGMENT = "class.panel_fragment"  # the id of a student's class panel fragment (banner, question)
 
 #: Seconds between polls (the students' fragment timer).
 POLL_SECONDS = 1.0
@@ -258,28 +259,38 @@ def tally():
 def note_step_fragment() -> None:
     """Called from inside the Train page's step fragment: remember its id, so a following
     student's poll can rerun that fragment alone when the class's step changes."""
+    note_fragment(STEP_FRAGMENT)
+
+
+def note_fragment(key: str) -> None:
+    """Called from inside a fragment: keep its id under `key` (for `rerun_fragments`)."""
     try:
         from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState
         fragment_id = ThreadState.get().fragment_id
     except (ImportError, AttributeError):  # another Streamlit: the poll reruns the page instead
         return
     if fragment_id:
-        ss[STEP_FRAGMENT] = fragment_id
+        ss[key] = fragment_id
 
 
 def rerun_step_area() -> None:
-    """Rerun the Train page's step fragment alone (the class's step is on the page now);
-    ends the calling fragment's run, as st.rerun does.
+    """Rerun the Train page's step fragment alone (see `rerun_fragments`)."""
+    rerun_fragments([STEP_FRAGMENT])
+
+
+def rerun_fragments(keys: list[str]) -> None:
+    """Rerun the fragments whose ids are kept under `keys` (`note_fragment`), in page
+    order, and nothing else; ends the calling fragment's run, as st.rerun does.
 
     Streamlit 1.67 reruns another fragment by key only from a widget callback, and a poll
     is a timer's run, not a callback; so this queues the same request st.rerun queues
-    (a fragment-scoped rerun naming the step fragment's id, recorded by
-    `note_step_fragment`) and stops at the next element, as st.rerun does. Every student
-    of a class then reruns only the step area per instructor step (its HTML comes from
-    the shared step cache), not the whole page. If this Streamlit has no such request or
-    the fragment is unknown, the whole page reruns (the old way), so following still works.
+    (a fragment-scoped rerun naming the fragments' ids) and stops at the next element, as
+    st.rerun does. A following student's poll then reruns only the step area and the
+    class panel when the class moves, not the whole page, and nothing when it did not.
+    If this Streamlit has no such request or a fragment is unknown, the whole page reruns
+    (the old way), so following still works.
     """
-    fragment_id = ss.get(STEP_FRAGMENT)
+    ids = [ss.get(key) for key in keys]
     try:
         from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
         from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
@@ -287,12 +298,12 @@ def rerun_step_area() -> None:
         st.rerun(scope="app")
     ctx = get_script_run_ctx()
     storage = getattr(ctx, "fragment_storage", None)
-    if (not fragment_id or ctx is None or ctx.script_requests is None or storage is None
-            or not storage.contains(fragment_id)):
+    if (not ids or not all(ids) or ctx is None or ctx.script_requests is None or storage is None
+            or not all(storage.contains(i) for i in ids)):
         st.rerun(scope="app")
     ctx.script_requests.request_rerun(RerunData(
         query_string=ctx.query_string, page_script_hash=ctx.page_script_hash,
-        fragment_id_queue=[fragment_id], is_fragment_scoped_rerun=True,
+        fragment_id_queue=ids, is_fragment_scoped_rerun=True,
         cached_message_hashes=ctx.cached_message_hashes, context_info=ctx.context_info))
     st.empty()  # the next element is where the runner takes the request (st.rerun does the same)
     st.rerun(scope="app")  # not reached unless the request was refused: then the whole page
