@@ -24,7 +24,6 @@ from bpe_core.pretokenize import DESCRIPTIONS
 from bpe_core.tie_rules import TIE_RULE_EXPLANATIONS, tie_rule
 from ui.classmode import hooks as class_hooks
 from ui.train import downloads, predict as predict
-from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_error, md_escape
 from ui.train import render as render
 from ui.train import step_cache
@@ -394,17 +393,8 @@ def _vocab_and_figures(view: RunView, k: int) -> None:
         st.caption(render.vocab_summary(view, k))
         st.html(render.vocab_html(view, k))
     with right:
-        spec, line = _chart_spec(view.key, view)
-        # a fresh top level each run: Streamlit moves the datasets out of the dict it gets
-        st.vega_lite_chart({**spec, "datasets": {render.LINE_DATA: line, render.NOW_DATA: render.chart_marker(view, k)}},
-                           width="stretch")
-
-
-@byte_cached("charts")
-def _chart_spec(key: str, _view: RunView) -> tuple[dict, bytes]:
-    """The chart's Vega-Lite spec (built and validated once per run, read-only) and its
-    curve as Arrow bytes: the same at every step, so the browser keeps the chart."""
-    return render.chart_spec(_view), render.chart_line(_view)
+        # an image, not a Vega chart: no charting library to load, one small element a step
+        st.html(render.chart_html(view, k))
 
 
 def _downloads_and_link(view: RunView, k: int) -> None:
