@@ -552,15 +552,30 @@ def test_the_chart_is_an_image_whose_marker_follows_the_step():
     assert "data:image/svg+xml;base64," in chart() and not at.get("vega_lite_chart")
 
 
+def test_a_step_sends_the_vocabulary_and_figures_as_one_element():
+    """Under "Vocabulary and figures" a step draws one HTML block (figures, the note,
+    the vocabulary, the chart), not columns of captions and blocks; the corpus's caption
+    is inside the corpus's block."""
+    at = open_train()
+    click(at, "train_w_btn_step")
+    blocks = [h.value for h in at.html]
+    vocab = [b for b in blocks if 'class="tp tp-figs"' in b]
+    assert len(vocab) == 1 and 'class="tp tp-vocab"' in vocab[0] and 'class="tp tp-chart"' in vocab[0]
+    assert "Why 0.83 at step 0" in vocab[0] and "base symbols" in vocab[0]
+    assert not at.columns or all("tp-figs" not in h.value for c in at.columns for h in c.html)
+    assert not at.caption or all("distinct words" not in c.value and "Why 0.83" not in c.value for c in at.caption)
+    assert any(b.startswith('<p class="tp-cap">4 distinct words, 16 in all. Outlined words') for b in blocks)
+
+
 def test_large_corpus_shows_a_sample_of_words():
     at = open_train()
     at.selectbox(key="train_w_preset").set_value("english").run()
     at.slider(key="train_w_step").set_value(50).run()
     assert not at.exception
-    cap = " ".join(c.value for c in at.caption)
-    assert "Showing" in cap and "distinct words" in cap
-    assert len(re.findall(r'<div class="tp-word[ "]', all_html(at))) <= 60
-    assert 'class="tp tp-chart" data-step="50"' in all_html(at)
+    page = all_html(at)
+    assert re.search(r'<p class="tp-cap">Showing \d+ of [\d,]+ distinct words', page)
+    assert len(re.findall(r'<div class="tp-word[ "]', page)) <= 60
+    assert 'class="tp tp-chart" data-step="50"' in page
 
 
 def test_another_page_can_open_a_training_step():

@@ -365,6 +365,16 @@ def ET_tostring(e) -> bytes:
     return ET.tostring(e)
 
 
+def test_vocab_section_is_one_block_with_the_marker_escaped():
+    """Figures, the step-0 note, the vocabulary and the chart in one HTML block; the
+    end-of-word marker (typed by the reader) is escaped in the note."""
+    view = text_run("low low lower newest widest", units="char", end_of_word="separate", marker="<b>", merges=4)
+    out = render.vocab_section_html(view, 2)
+    assert out.startswith(render.figures_html(view, 2)) and render.vocab_html(view, 2) in out
+    assert render.chart_html(view, 2) in out and html.escape(render.vocab_summary(view, 2)) in out
+    assert "marker &lt;b&gt; is one more token per word" in out and "<b>" not in out.replace(render.vocab_html(view, 2), "")
+
+
 # ---- every symbol --------------------------------------------------------------------------
 SYMBOL_WORDS = '", 5\n"" 4\n<< 3\n&& 3\n## 3\n🙂🙂 2\n</w></w> 2\n,, 3\n\'\' 2\n<script>alert(1)</script> 2\n'
 

@@ -33,7 +33,7 @@ from ui.train.run_view import RECENT_SHOWN, RunView, symbol_label
 __all__ = [
     "RunView", "PAGE_CSS", "explain_step", "pair_table_html", "merge_list_html", "merge_effect_html",
     "table_after", "pair_section_html", "merge_row_label",
-    "corpus_html", "vocab_html", "figures", "figures_html", "chart_rows", "chart_html", "pair_label", "chips_inline", "symbol_label",
+    "corpus_html", "vocab_html", "figures", "figures_html", "vocab_section_html", "chart_rows", "chart_html", "pair_label", "chips_inline", "symbol_label",
 ]
 
 #: Drawn words: all of a small corpus; else this many most frequent + recently changed.
@@ -90,6 +90,9 @@ table.tp-table tr.now td:first-child { box-shadow: inset 6px 0 0 #D55E00; }
 .tp-group { font-weight: 600; margin: .4em 0 .2em 0; }
 .tp-vocab .bpe-tokens { line-height: 2.2; }
 .tp-chart img { width: 100%; height: auto; display: block; }
+.tp-vf { display: grid; grid-template-columns: minmax(0, 1.2fr) minmax(0, 1fr); gap: 1rem 3rem; align-items: start; }
+@media (max-width: 640px) { .tp-vf { grid-template-columns: minmax(0, 1fr); } }
+p.tp-cap { font-size: .875rem; opacity: .65; margin: 0 0 .8rem 0; }
 .tp-figs { display: grid; grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); gap: .4rem 1.5rem; margin: 0 0 .8rem 0; }
 .tp-fig .lab { font-size: .9rem; }
 .tp-fig .lab abbr { text-decoration: underline dotted; cursor: help; }
@@ -704,6 +707,25 @@ def figures_html(view: RunView, k: int) -> str:
                       "count as tokens)."),
     ]
     return f'<div class="tp tp-figs">{"".join(cells)}</div>'
+
+
+
+def vocab_section_html(view: RunView, k: int) -> str:
+    """"Vocabulary and figures" under its heading, as one HTML block: the figures, the
+    note on characters per token at step 0, the vocabulary (its summary and chips) and the
+    chart side by side (stacked on a narrow screen). One element instead of eight (a row
+    of columns, captions, three HTML blocks): each is a message and a component drawn
+    again at every step."""
+    f = figures(view, k)
+    note = ""
+    if f.per_token_start < 1 and view.run.settings.end_of_word == "separate":
+        unit = "character" if f.unit == "characters" else "byte"
+        note = (f'<p class="tp-cap">Why {f.per_token_start:.2f} at step 0, below 1: each {unit} is a token, and the '
+                f"separate end-of-word marker {html.escape(view.marker)} is one more token per word (it is not in "
+                "the text).</p>")
+    return (f"{figures_html(view, k)}{note}"
+            f'<div class="tp-vf"><div><p class="tp-cap">{html.escape(vocab_summary(view, k))}</p>{vocab_html(view, k)}</div>'
+            f"<div>{chart_html(view, k)}</div></div>")
 
 
 CHART_POINTS = 1000
