@@ -63,7 +63,7 @@ def helpers(preset: str, steps: list[int], repeats: int) -> None:
         "vocab_summary": lambda k: render.vocab_summary(view, k),
         "vocab_html": lambda k: render.vocab_html(view, k),
         "figures": lambda k: repr(render.figures(view, k)),
-        "chart_marker (the spec and the curve: once per run)": lambda k: render.chart_marker(view, k),
+        "chart_html (the axes and the curve: once per run)": lambda k: render.chart_html(view, k),
     }
     total = [0.0] * len(steps)
     for name, fn in calls.items():

@@ -7,7 +7,14 @@ per click: the browser's main-thread time by kind from CDP ``Performance.getMetr
 ``--profile``, the JS functions with the most self time over all the clicks (CDP
 ``Profiler``).
 
-    python bench/profile_step_browser.py --port 8902 [--repeats 6] [--profile]
+    python bench/profile_step_browser.py --port 8902 [--repeats 6] [--profile] [--trace]
+
+``--trace`` records a Chromium trace around each click and reports the renderer main
+thread's **CPU** milliseconds (the trace's thread time, ``tdur``: what the thread ran,
+not how long it waited for a core), split by kind (script, paint, style, layout). On a
+shared machine whose load average moves, it compares two versions far better than wall
+time or ``Performance.getMetrics`` (wall durations): run it on two servers, one after the
+other, a few times each.
 
 The app must already run on that port (``streamlit run app.py --server.port 8902``).
 """
@@ -51,6 +58,38 @@ def cpu(pid: int | None) -> float:
 KINDS = ("ScriptDuration", "LayoutDuration", "RecalcStyleDuration", "TaskDuration")
 
 
+#: Chromium trace categories for --trace (RunTask and the timeline's events, with thread time)
+TRACE_CATEGORIES = ["devtools.timeline", "disabled-by-default-devtools.timeline", "toplevel", "v8.execute"]
+#: timeline events reported by kind (thread milliseconds; nested events are counted in each)
+TRACE_KINDS = ("FunctionCall", "Paint", "PrePaint", "UpdateLayoutTree", "Layout", "Layerize", "Commit", "ParseHTML")
+
+
+def main_thread_cpu(trace: bytes) -> dict[str, float]:
+    """Thread milliseconds of the busiest renderer main thread in a Chromium trace: all its
+    tasks ("cpu ms") and the events named in TRACE_KINDS."""
+    import json
+
+    events = json.loads(trace)
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    mains = {(e["pid"], e["tid"]) for e in events if e.get("ph") == "M" and e.get("name") == "thread_name"
+             and e["args"].get("name") == "CrRendererMain"}
+    tasks: collections.Counter = collections.Counter()
+    kinds: dict[tuple, collections.Counter] = collections.defaultdict(collections.Counter)
+    for e in events:
+        thread = (e.get("pid"), e.get("tid"))
+        if thread not in mains or e.get("ph") != "X":
+            continue
+        ms = e.get("tdur", 0) / 1000
+        if e["name"] == "RunTask":
+            tasks[thread] += ms
+        elif e["name"] in TRACE_KINDS:
+            kinds[thread][e["name"]] += ms
+    if not tasks:
+        return {"cpu ms": 0.0}
+    main = max(tasks, key=tasks.get)
+    return {"cpu ms": tasks[main], **{k: kinds[main][k] for k in TRACE_KINDS}}
+
+
 def metrics(cdp) -> dict[str, float]:
     return {m["name"]: m["value"] for m in cdp.send("Performance.getMetrics")["metrics"]}
 
@@ -60,6 +99,8 @@ def main() -> None:
     ap.add_argument("--port", type=int, required=True)
     ap.add_argument("--repeats", type=int, default=6)
     ap.add_argument("--profile", action="store_true")
+    ap.add_argument("--trace", action="store_true",
+                    help="the renderer main thread's CPU per click, by kind, from a Chromium trace")
     ap.add_argument("--reduced-motion", action="store_true", help="as a reader who asks for less motion")
     ap.add_argument("--path", default="train-bpe?preset=sennrich")
     args = ap.parse_args()
@@ -91,14 +132,17 @@ def main() -> None:
                 before = metrics(cdp)
                 cpu0 = cpu(chromium)
                 page.evaluate("() => { window.__nodes = {added: 0, removed: 0, attrs: 0, text: 0}; window.__rects = {n: 0, ms: 0}; }")
+                if args.trace:
+                    browser.start_tracing(page=page, categories=TRACE_CATEGORIES)
                 arm(page)
                 button.click()
                 wall = settled(page, whole_run=False)
                 page.wait_for_timeout(800)  # let animations end: their frames count too
+                traced = main_thread_cpu(browser.stop_tracing()) if args.trace else {}
                 cpu1 = cpu(chromium)
                 after = metrics(cdp)
                 nodes = page.evaluate("() => ({...window.__nodes, rects: window.__rects.n, rect_ms: window.__rects.ms / 1000})")
-                rows[name].append({"wall": wall, "cpu": cpu1 - cpu0, **{k: after[k] - before[k] for k in KINDS}, **nodes})
+                rows[name].append({"wall": wall, "cpu": cpu1 - cpu0, **{k: after[k] - before[k] for k in KINDS}, **nodes, **traced})
         print(f"| click | n | wall s | browser CPU s | task s | script s | layout s | style s | nodes added | removed | attrs | text | rect calls | rect s |")
         print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
         for name, rs in rows.items():
@@ -106,6 +150,13 @@ def main() -> None:
             print(f"| {name} | {len(rs)} | {med('wall'):.2f} | {med('cpu'):.2f} | {med('TaskDuration'):.3f} | {med('ScriptDuration'):.3f} | "
                   f"{med('LayoutDuration'):.3f} | {med('RecalcStyleDuration'):.3f} | {med('added'):.0f} | "
                   f"{med('removed'):.0f} | {med('attrs'):.0f} | {med('text'):.0f} | {med('rects'):.0f} | {med('rect_ms'):.3f} |")
+        if args.trace:
+            print("\nRenderer main thread, CPU ms per click (trace thread time; medians):\n")
+            print("| click | n | cpu ms | " + " | ".join(TRACE_KINDS) + " |")
+            print("|---|--:|--:|" + "--:|" * len(TRACE_KINDS))
+            for name, rs in rows.items():
+                med = lambda k: statistics.median(r[k] for r in rs)
+                print(f"| {name} | {len(rs)} | {med('cpu ms'):.0f} | " + " | ".join(f"{med(k):.0f}" for k in TRACE_KINDS) + " |")
         if args.profile:
             prof = cdp.send("Profiler.stop")["profile"]
             self_time = collections.Counter()

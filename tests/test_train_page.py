@@ -510,7 +510,7 @@ def test_presentation_view_shows_only_the_essentials_in_large_type():
     assert not at.expander or all("Corpus and settings" not in e.label for e in at.expander)
     page = all_html(at)
     assert 'class="tp present"' in page and "tp-sentence present" in page
-    assert 'class="tp tp-vocab"' not in page and not at.get("vega_lite_chart")
+    assert 'class="tp tp-vocab"' not in page and 'class="tp tp-chart"' not in page and not at.get("vega_lite_chart")
     assert merge_rows(at) == engine_rows(engine_run(), 1)
     click(at, "train_w_btn_step")
     assert step_of(at) == 2
@@ -534,27 +534,37 @@ def test_downloads_and_share_link():
     assert "step=2" in " ".join(c.value for c in at.code)
 
 
-def test_a_step_keeps_the_chart_spec_and_moves_only_its_marker():
-    """The chart's spec is the same at every step (the browser then moves the marker in
-    place instead of building the chart again); only the marker's dataset changes."""
-    import pyarrow as pa
-
+def test_the_chart_is_an_image_whose_marker_follows_the_step():
+    """The chart is one HTML element (an SVG image): a step swaps that element, with no
+    Vega chart for the browser to load or update; its marker is at the step shown."""
     at = open_train()
 
-    def chart():
-        c = at.get("vega_lite_chart")[0].proto
-        data = {d.name: pa.ipc.open_stream(d.data.data).read_all().to_pylist() for d in c.datasets}
-        return c.spec, data
+    def chart() -> str:
+        blocks = [h.value for h in at.html if 'class="tp tp-chart"' in h.value]
+        assert len(blocks) == 1
+        return blocks[0]
 
-    spec1, data1 = chart()
-    click(at, "train_w_btn_step")
-    click(at, "train_w_btn_step")
-    spec2, data2 = chart()
     run = engine_run()
-    assert spec1 == spec2 and '"name": "tp_now"' in spec1 and '"values"' not in spec1
-    assert data1["tp_line"] == data2["tp_line"] == [{"step": s, "tokens": run.corpus_length(s)} for s in range(run.steps + 1)]
-    assert data1["tp_now"] == [{"step": 0, "tokens": run.corpus_length(0)}]
-    assert data2["tp_now"] == [{"step": 2, "tokens": run.corpus_length(2)}]
+    assert f'data-step="0" data-tokens="{run.corpus_length(0)}"' in chart()
+    click(at, "train_w_btn_step")
+    click(at, "train_w_btn_step")
+    assert f'data-step="2" data-tokens="{run.corpus_length(2)}"' in chart()
+    assert "data:image/svg+xml;base64," in chart() and not at.get("vega_lite_chart")
+
+
+def test_a_step_sends_the_vocabulary_and_figures_as_one_element():
+    """Under "Vocabulary and figures" a step draws one HTML block (figures, the note,
+    the vocabulary, the chart), not columns of captions and blocks; the corpus's caption
+    is inside the corpus's block."""
+    at = open_train()
+    click(at, "train_w_btn_step")
+    blocks = [h.value for h in at.html]
+    vocab = [b for b in blocks if 'class="tp tp-figs"' in b]
+    assert len(vocab) == 1 and 'class="tp tp-vocab"' in vocab[0] and 'class="tp tp-chart"' in vocab[0]
+    assert "Why 0.83 at step 0" in vocab[0] and "base symbols" in vocab[0]
+    assert not at.columns or all("tp-figs" not in h.value for c in at.columns for h in c.html)
+    assert not at.caption or all("distinct words" not in c.value and "Why 0.83" not in c.value for c in at.caption)
+    assert any(b.startswith('<p class="tp-cap">4 distinct words, 16 in all. Outlined words') for b in blocks)
 
 
 def test_large_corpus_shows_a_sample_of_words():
@@ -562,10 +572,10 @@ def test_large_corpus_shows_a_sample_of_words():
     at.selectbox(key="train_w_preset").set_value("english").run()
     at.slider(key="train_w_step").set_value(50).run()
     assert not at.exception
-    cap = " ".join(c.value for c in at.caption)
-    assert "Showing" in cap and "distinct words" in cap
-    assert len(re.findall(r'<div class="tp-word[ "]', all_html(at))) <= 60
-    assert at.get("vega_lite_chart")
+    page = all_html(at)
+    assert re.search(r'<p class="tp-cap">Showing \d+ of [\d,]+ distinct words', page)
+    assert len(re.findall(r'<div class="tp-word[ "]', page)) <= 60
+    assert 'class="tp tp-chart" data-step="50"' in page
 
 
 def test_another_page_can_open_a_training_step():

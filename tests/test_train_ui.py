@@ -333,25 +333,58 @@ def test_byte_vocab_mentions_unused_bytes():
     assert "each of them as a word end too" in render.vocab_summary(view, 1)
 
 
-def test_chart_rows_are_thinned_and_the_chart_builds():
+def _chart_svg(chart: str):
+    """The SVG inside `chart_html`'s image, parsed."""
+    import base64
+    import xml.etree.ElementTree as ET
+    src = re.search(r'src="data:image/svg\+xml;base64,([^"]+)"', chart).group(1)
+    return ET.fromstring(base64.b64decode(src))
+
+
+def test_chart_rows_are_thinned_and_the_chart_draws():
     view = text_run((ROOT / "corpora" / "english_sample.txt").read_text(), merges=200)
     rows = render.chart_rows(view)
     assert rows[0]["step"] == 0 and rows[-1]["step"] == view.steps and len(rows) == view.steps + 1
     assert rows[7] == {"step": 7, "tokens": view.run.corpus_length(7), "vocab": view.run.vocab_size(7)}
-    spec = render.corpus_chart(view, 5, rows).to_dict()
-    assert spec["layer"][0]["mark"]["type"] == "line"
-    named = render.chart_spec(view)  # the page's spec: the same layers, the data by name
-    strip = lambda sp: [{k: v for k, v in layer.items() if k != "data"} for layer in sp["layer"]]
-    assert strip(named) == strip(spec)
-    assert [layer["data"] for layer in named["layer"]] == [{"name": "tp_line"}, {"name": "tp_now"}, {"name": "tp_now"}]
-    import pyarrow as pa
-    read = lambda b: pa.ipc.open_stream(b).read_all().to_pylist()
-    assert read(render.chart_line(view)) == [{"step": r["step"], "tokens": r["tokens"]} for r in rows]
-    assert read(render.chart_marker(view, 9)) == [{"step": 9, "tokens": view.run.corpus_length(9)}]
+    ns = {"s": "http://www.w3.org/2000/svg"}
+    svg5, svg9 = _chart_svg(render.chart_html(view, 5)), _chart_svg(render.chart_html(view, 9))
+    line = svg5.find("s:polyline", ns).get("points").split()
+    assert len(line) == len(rows)  # 201 points: every step drawn
+    xs = [float(p.split(",")[0]) for p in line]
+    ys = [float(p.split(",")[1]) for p in line]
+    assert xs == sorted(xs) and xs[0] == render._PAD_L
+    # the corpus only shrinks: the curve falls (a larger y is lower on screen)
+    assert all(a <= b for a, b in zip(ys, ys[1:]))
+    dot5, dot9 = svg5.find("s:circle", ns), svg9.find("s:circle", ns)
+    assert float(dot5.get("cx")) == pytest.approx(xs[5], abs=0.1) and float(dot5.get("cy")) == pytest.approx(ys[5], abs=0.1)
+    assert float(dot9.get("cx")) == pytest.approx(xs[9], abs=0.1)
+    # only the marker differs between steps: the axes and the curve are the run's
+    strip = lambda svg: [ET_tostring(e) for e in svg if e.tag.split("}")[1] not in ("circle",) and e.get("class") != "now"]
+    assert strip(svg5) == strip(svg9)
+    chart = render.chart_html(view, 5)
+    assert f'alt="Chart: tokens in the corpus against step, from {view.run.corpus_length(0):,} at step 0' in chart
+    assert f"marked: step 5, {view.run.corpus_length(5):,} tokens." in chart
     big = text_run(preset_corpus("python_reference").text[:150_000], merges=1500)
     assert big.steps > render.CHART_POINTS
     big_rows = render.chart_rows(big)
     assert len(big_rows) <= render.CHART_POINTS + 1 and big_rows[-1]["step"] == big.steps
+    big_line = _chart_svg(render.chart_html(big, big.steps)).find("s:polyline", ns).get("points").split()
+    assert len(big_line) <= render.SVG_POINTS + 1
+
+
+def ET_tostring(e) -> bytes:
+    import xml.etree.ElementTree as ET
+    return ET.tostring(e)
+
+
+def test_vocab_section_is_one_block_with_the_marker_escaped():
+    """Figures, the step-0 note, the vocabulary and the chart in one HTML block; the
+    end-of-word marker (typed by the reader) is escaped in the note."""
+    view = text_run("low low lower newest widest", units="char", end_of_word="separate", marker="<b>", merges=4)
+    out = render.vocab_section_html(view, 2)
+    assert out.startswith(render.figures_html(view, 2)) and render.vocab_html(view, 2) in out
+    assert render.chart_html(view, 2) in out and html.escape(render.vocab_summary(view, 2)) in out
+    assert "marker &lt;b&gt; is one more token per word" in out and "<b>" not in out.replace(render.vocab_html(view, 2), "")
 
 
 # ---- every symbol --------------------------------------------------------------------------

@@ -12,6 +12,7 @@ ui/train/render.py and ui/train/predict.py.
 """
 from __future__ import annotations
 
+import html
 import json
 from urllib.parse import urlencode
 
@@ -24,7 +25,6 @@ from bpe_core.pretokenize import DESCRIPTIONS
 from bpe_core.tie_rules import TIE_RULE_EXPLANATIONS, tie_rule
 from ui.classmode import hooks as class_hooks
 from ui.train import downloads, predict as predict
-from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_error, md_escape
 from ui.train import render as render
 from ui.train import step_cache
@@ -365,8 +365,9 @@ def _merge_nav(view: RunView, k: int, window: int) -> None:
 def _corpus(view: RunView, k: int, present: bool) -> None:
     sample = render.corpus_sample(view, k)
     st.subheader(f"The corpus after {k} merge{'s' if k != 1 else ''}" if k else "The corpus at step 0")
-    st.caption(sample.caption + (" Outlined words were changed by this merge; its new token is highlighted." if k else ""))
-    st.html(render.corpus_html(view, k, present=present, sample=sample))
+    caption = sample.caption + (" Outlined words were changed by this merge; its new token is highlighted." if k else "")
+    # the caption inside the corpus's HTML block: one element fewer at every step
+    st.html(f'<p class="tp-cap">{html.escape(caption)}</p>' + render.corpus_html(view, k, present=present, sample=sample))
 
 
 def _merges_frame(view: RunView, k: int) -> pd.DataFrame:
@@ -382,29 +383,8 @@ def _merges_frame(view: RunView, k: int) -> pd.DataFrame:
 
 
 def _vocab_and_figures(view: RunView, k: int) -> None:
-    f = render.figures(view, k)
     st.subheader("Vocabulary and figures")
-    st.html(render.figures_html(view, k))  # one element, not four metrics in four columns
-    if f.per_token_start < 1 and view.run.settings.end_of_word == "separate":
-        st.caption(f"Why {f.per_token_start:.2f} at step 0, below 1: each {'character' if f.unit == 'characters' else 'byte'} "
-                   f"is a token, and the separate end-of-word marker {md_escape(view.marker)} is one more token per word "
-                   "(it is not in the text).")
-    left, right = st.columns([1.2, 1], gap="large")
-    with left:
-        st.caption(render.vocab_summary(view, k))
-        st.html(render.vocab_html(view, k))
-    with right:
-        spec, line = _chart_spec(view.key, view)
-        # a fresh top level each run: Streamlit moves the datasets out of the dict it gets
-        st.vega_lite_chart({**spec, "datasets": {render.LINE_DATA: line, render.NOW_DATA: render.chart_marker(view, k)}},
-                           width="stretch")
-
-
-@byte_cached("charts")
-def _chart_spec(key: str, _view: RunView) -> tuple[dict, bytes]:
-    """The chart's Vega-Lite spec (built and validated once per run, read-only) and its
-    curve as Arrow bytes: the same at every step, so the browser keeps the chart."""
-    return render.chart_spec(_view), render.chart_line(_view)
+    st.html(render.vocab_section_html(view, k))  # one element: figures, vocabulary, chart
 
 
 def _downloads_and_link(view: RunView, k: int) -> None:

@@ -18,13 +18,12 @@ tests call these directly.
 """
 from __future__ import annotations
 
+import base64
 import heapq
 import html
+import math
 from dataclasses import dataclass
 from typing import Sequence
-
-import altair as alt
-import pyarrow as pa
 
 from bpe_core.display import visible_text
 from bpe_core.tie_rules import TIE_RULE_EXPLANATIONS, tie_rule
@@ -34,7 +33,7 @@ from ui.train.run_view import RECENT_SHOWN, RunView, symbol_label
 __all__ = [
     "RunView", "PAGE_CSS", "explain_step", "pair_table_html", "merge_list_html", "merge_effect_html",
     "table_after", "pair_section_html", "merge_row_label",
-    "corpus_html", "vocab_html", "figures", "figures_html", "corpus_chart", "chart_spec", "chart_line", "chart_marker", "pair_label", "chips_inline", "symbol_label",
+    "corpus_html", "vocab_html", "figures", "figures_html", "vocab_section_html", "chart_rows", "chart_html", "pair_label", "chips_inline", "symbol_label",
 ]
 
 #: Drawn words: all of a small corpus; else this many most frequent + recently changed.
@@ -90,6 +89,10 @@ table.tp-table tr.now td:first-child { box-shadow: inset 6px 0 0 #D55E00; }
 .tp-word .tag { font-size: .75em; color: #B34700; font-weight: 700; margin-left: .3em; }
 .tp-group { font-weight: 600; margin: .4em 0 .2em 0; }
 .tp-vocab .bpe-tokens { line-height: 2.2; }
+.tp-chart img { width: 100%; height: auto; display: block; }
+.tp-vf { display: grid; grid-template-columns: minmax(0, 1.2fr) minmax(0, 1fr); gap: 1rem 3rem; align-items: start; }
+@media (max-width: 640px) { .tp-vf { grid-template-columns: minmax(0, 1fr); } }
+p.tp-cap { font-size: .875rem; opacity: .65; margin: 0 0 .8rem 0; }
 .tp-figs { display: grid; grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); gap: .4rem 1.5rem; margin: 0 0 .8rem 0; }
 .tp-fig .lab { font-size: .9rem; }
 .tp-fig .lab abbr { text-decoration: underline dotted; cursor: help; }
@@ -706,12 +709,31 @@ def figures_html(view: RunView, k: int) -> str:
     return f'<div class="tp tp-figs">{"".join(cells)}</div>'
 
 
+
+def vocab_section_html(view: RunView, k: int) -> str:
+    """"Vocabulary and figures" under its heading, as one HTML block: the figures, the
+    note on characters per token at step 0, the vocabulary (its summary and chips) and the
+    chart side by side (stacked on a narrow screen). One element instead of eight (a row
+    of columns, captions, three HTML blocks): each is a message and a component drawn
+    again at every step."""
+    f = figures(view, k)
+    note = ""
+    if f.per_token_start < 1 and view.run.settings.end_of_word == "separate":
+        unit = "character" if f.unit == "characters" else "byte"
+        note = (f'<p class="tp-cap">Why {f.per_token_start:.2f} at step 0, below 1: each {unit} is a token, and the '
+                f"separate end-of-word marker {html.escape(view.marker)} is one more token per word (it is not in "
+                "the text).</p>")
+    return (f"{figures_html(view, k)}{note}"
+            f'<div class="tp-vf"><div><p class="tp-cap">{html.escape(vocab_summary(view, k))}</p>{vocab_html(view, k)}</div>'
+            f"<div>{chart_html(view, k)}</div></div>")
+
+
 CHART_POINTS = 1000
 
 
 def chart_rows(view: RunView) -> list[dict[str, int]]:
     """(step, corpus length, vocabulary size) for every step, thinned to about
-    CHART_POINTS rows for long runs (Altair refuses more than 5000 by default)."""
+    CHART_POINTS rows for long runs."""
     run = view.run
     n = run.steps
     stride = max(1, -(-n // CHART_POINTS))
@@ -721,54 +743,87 @@ def chart_rows(view: RunView) -> list[dict[str, int]]:
     return [{"step": s, "tokens": run.corpus_length(s), "vocab": run.vocab_size(s)} for s in steps]
 
 
-#: The chart's data by name: the whole curve (the same bytes at every step of a run) and
-#: the marker (one row: the step and the corpus length there).
-LINE_DATA, NOW_DATA = "tp_line", "tp_now"
+#: The chart's size in SVG units (the image is drawn at the column's width, this aspect).
+CHART_W, CHART_H = 460, 220
+_PAD_L, _PAD_R, _PAD_T, _PAD_B = 62, 14, 10, 46
+#: The curve is drawn with at most this many points (a pixel each at the chart's width).
+SVG_POINTS = 400
 
 
-def _chart(line: alt.Data | alt.NamedData, now: alt.Data | alt.NamedData, steps: int) -> alt.LayerChart:
-    base = alt.Chart(line).encode(
-        x=alt.X("step:Q", title="step (merges so far)", scale=alt.Scale(domain=[0, max(1, steps)])),
-        y=alt.Y("tokens:Q", title="tokens in the corpus", scale=alt.Scale(zero=False)),
-    )
-    line_mark = base.mark_line(color="#0072B2", strokeWidth=3)
-    dot = alt.Chart(now).mark_point(color="#D55E00", size=160, filled=True).encode(
-        x="step:Q", y="tokens:Q", tooltip=["step:Q", "tokens:Q"])
-    rule = alt.Chart(now).mark_rule(color="#D55E00", strokeDash=[4, 3]).encode(x="step:Q")
-    return (line_mark + rule + dot).properties(height=200)
+def _nice_ticks(lo: float, hi: float, n: int = 5) -> list[float]:
+    """About `n` round tick values covering [lo, hi].
+
+    >>> _nice_ticks(0, 10)
+    [0, 2, 4, 6, 8, 10]
+    >>> _nice_ticks(31, 68)
+    [30, 40, 50, 60, 70]
+    """
+    if hi <= lo:
+        hi = lo + 1
+    raw = (hi - lo) / max(1, n)
+    mag = 10 ** math.floor(math.log10(raw))
+    step = next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw)
+    first = math.floor(lo / step) * step
+    ticks, t = [], first
+    while t < hi + step * 1e-9:
+        ticks.append(int(t) if float(t).is_integer() else round(t, 10))
+        t += step
+    if ticks[-1] < hi:
+        ticks.append(ticks[-1] + step)
+    return ticks
 
 
-def corpus_chart(view: RunView, k: int, rows: list[dict[str, int]] | None = None) -> alt.LayerChart:
-    """Corpus length in tokens against step, with the current step marked (data inline)."""
-    rows = rows if rows is not None else chart_rows(view)
-    return _chart(alt.Data(values=rows), alt.Data(values=[{"step": k, "tokens": view.run.corpus_length(k)}]),
-                  view.steps)
-
-
-def chart_spec(view: RunView) -> dict:
-    """The chart's Vega-Lite spec with its data by name (`LINE_DATA`, `NOW_DATA`, given
-    by `chart_data`): the same for every step of a run, so a step changes only the
-    marker's one-row dataset and the browser moves the marker in place instead of
-    building the chart again (Streamlit re-embeds a chart whose spec changed)."""
-    return _chart(alt.NamedData(LINE_DATA), alt.NamedData(NOW_DATA), view.steps).to_dict()
-
-
-def _arrow(columns: dict[str, list[int]]) -> bytes:
-    """A table as Arrow IPC stream bytes, as Streamlit sends a chart's dataset."""
-    # int64: a word list can give a word any count (27,000,000,000,000 in a test)
-    table = pa.table({name: pa.array(values, pa.int64()) for name, values in columns.items()})
-    sink = pa.BufferOutputStream()
-    with pa.ipc.new_stream(sink, table.schema) as writer:
-        writer.write_table(table)
-    return sink.getvalue().to_pybytes()
-
-
-def chart_line(view: RunView) -> bytes:
-    """The curve's rows (step, tokens; thinned as `chart_rows`) as Arrow bytes: one per run."""
+def _chart_frame(view: RunView) -> tuple[str, tuple[float, float, float, float]]:
+    """The chart's part that is the same at every step of a run (axes, grid, curve) as
+    SVG markup, and its scale (x0, x-per-step, y0, y-per-token)."""
     rows = chart_rows(view)
-    return _arrow({"step": [r["step"] for r in rows], "tokens": [r["tokens"] for r in rows]})
+    stride = max(1, -(-len(rows) // SVG_POINTS))
+    pts = rows[::stride] + ([rows[-1]] if (len(rows) - 1) % stride else [])
+    steps = max(1, view.steps)
+    tokens = [r["tokens"] for r in rows]
+    yticks = _nice_ticks(min(tokens), max(tokens))
+    xticks = [t for t in _nice_ticks(0, steps, 6) if t <= steps]
+    ylo, yhi = yticks[0], yticks[-1]
+    w, h = CHART_W - _PAD_L - _PAD_R, CHART_H - _PAD_T - _PAD_B
+    sx, sy = w / steps, h / max(1, yhi - ylo)
+    X = lambda s: _PAD_L + s * sx
+    Y = lambda t: _PAD_T + h - (t - ylo) * sy
+    out = []
+    for t in yticks:
+        out.append(f'<line class="g" x1="{_PAD_L}" x2="{_PAD_L + w}" y1="{Y(t):.1f}" y2="{Y(t):.1f}"/>'
+                   f'<text x="{_PAD_L - 6}" y="{Y(t) + 4:.1f}" text-anchor="end">{t:,}</text>')
+    for t in xticks:
+        out.append(f'<line class="g" x1="{X(t):.1f}" x2="{X(t):.1f}" y1="{_PAD_T}" y2="{_PAD_T + h}"/>'
+                   f'<text x="{X(t):.1f}" y="{_PAD_T + h + 16}" text-anchor="middle">{t:,}</text>')
+    out.append(f'<text x="{_PAD_L + w / 2:.1f}" y="{CHART_H - 6}" text-anchor="middle">step (merges so far)</text>'
+               f'<text transform="translate(16 {_PAD_T + h / 2:.1f}) rotate(-90)" text-anchor="middle">tokens in the corpus</text>')
+    path = " ".join(f"{X(r['step']):.1f},{Y(r['tokens']):.1f}" for r in pts)
+    out.append(f'<polyline class="line" points="{path}"/>')
+    return "".join(out), (_PAD_L, sx, _PAD_T + h + ylo * sy, sy)
 
 
-def chart_marker(view: RunView, k: int) -> bytes:
-    """The marker's one row at step k as Arrow bytes (the only data a step changes)."""
-    return _arrow({"step": [k], "tokens": [view.run.corpus_length(k)]})
+_CHART_STYLE = ("<style>text{font:14px sans-serif;fill:#555}.g{stroke:#ddd;stroke-width:1}"
+                ".line{fill:none;stroke:#0072B2;stroke-width:3;stroke-linejoin:round}"
+                ".now{stroke:#D55E00;stroke-width:2;stroke-dasharray:4 3}.dot{fill:#D55E00}"
+                "@media (prefers-color-scheme: dark){text{fill:#bbb}.g{stroke:#444}}</style>")
+
+
+def chart_html(view: RunView, k: int) -> str:
+    """Corpus length in tokens against step, step k marked (a dashed rule and a dot), as
+    an SVG image in an <img> (st.html keeps a data: image; it strips inline SVG). One
+    small element: no charting library in the browser, and a step swaps one image whose
+    curve and axes the run's `_chart_frame` drew once. The alt text and the tooltip say
+    what the picture shows."""
+    frame, (x0, sx, y0, sy) = _chart_frame(view)
+    t = view.run.corpus_length(k)
+    x, y = x0 + k * sx, y0 - t * sy
+    marker = (f'<line class="now" x1="{x:.1f}" x2="{x:.1f}" y1="{_PAD_T}" y2="{CHART_H - _PAD_B}"/>'
+              f'<circle class="dot" cx="{x:.1f}" cy="{y:.1f}" r="7"/>')
+    svg = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {CHART_W} {CHART_H}">'
+           f"{_CHART_STYLE}{frame}{marker}</svg>")
+    src = "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode("ascii")
+    run = view.run
+    alt_text = (f"Chart: tokens in the corpus against step, from {run.corpus_length(0):,} at step 0 to "
+                f"{run.corpus_length(run.steps):,} after {run.steps:,} merges; marked: step {k:,}, {t:,} tokens.")
+    return (f'<div class="tp tp-chart" data-step="{k}" data-tokens="{t}"><img src="{src}" alt="{alt_text}" '
+            f'title="step {k:,}: {t:,} tokens" width="{CHART_W}" height="{CHART_H}"></div>')

@@ -42,7 +42,7 @@ CACHE_NAME = "train.steps"
 #: (`pair_table_html` is left out: predict mode passes it a row order as a list.)
 CACHED = ("explain_step", "tables_html", "merge_list_html", "corpus_sample", "corpus_html",
           "vocab_summary", "vocab_html", "figures", "figures_html", "merge_effect_html", "pair_section_html",
-          "merge_row_label", "chart_marker")
+          "merge_row_label", "_chart_frame", "chart_html", "vocab_section_html")
 
 _installed = False
 _lock = threading.Lock()
