@@ -11,7 +11,11 @@ Chromium through Playwright and times, several times each (median and spread):
 
 "Settled" means no DOM mutation for 300 ms, after the server has started a script run
 for the action, with no run in progress (so the quiet while a file uploads or a message
-travels is not taken for the end). A
+travels is not taken for the end), and no element still drawn as a placeholder: Streamlit
+draws each kind of element with a script it fetches the first time a page shows one, and
+until it has arrived the element is a grey `stSkeleton` box; on a busy machine a fetch can
+take longer than 300 ms, so quiet alone ended a first load seconds before the page was
+drawn (fixed 2026-12-01, branch firstload2: first loads measured before then are short). A
 MutationObserver records the time of every mutation; each figure is the last mutation's
 time minus the user's action (pointerdown, keydown or the file input's change event), or
 minus the navigation start for a first load. So the 300 ms of quiet is not counted.
@@ -85,7 +89,8 @@ SETTLED = """([quiet, needRun]) => {
   const b = window.__bench, app = document.querySelector('[data-testid="stApp"]');
   return b && b.start !== null && (!needRun || b.ran > b.start) && b.last > b.start && performance.now() - b.last >= quiet
     && app && app.getAttribute('data-test-script-state') === 'notRunning'
-    && document.querySelector('[data-testid="stMain"] h1') !== null;
+    && document.querySelector('[data-testid="stMain"] h1') !== null
+    && ![...document.querySelectorAll('[data-testid="stSkeleton"]')].some((e) => e.getBoundingClientRect().height > 0);
 }"""
 
 
