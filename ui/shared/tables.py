@@ -7,8 +7,9 @@ serialization, moment, numbro: about 1 MB of JavaScript, 1.3 MB more with the da
 the pages' small summary tables (tens of rows, nothing to sort or search) are HTML.
 
 Every header and text cell goes through `html.escape` (cells may hold what a user
-typed); numbers are formatted here. A column in `bars` is a share drawn as a percentage
-with a bar, as a ProgressColumn was.
+typed); numbers are formatted here. A column in `bars` is drawn with a bar beside each
+value: a share (a float) as a percentage, as a ProgressColumn was, or a count (an int),
+as a bar chart of a few rows would.
 
 What it leaves out: sorting, searching and a CSV download (the grids' toolbar); tables
 where those matter stay `st.dataframe`.
@@ -30,13 +31,15 @@ TABLE_CSS = """<style>
 .bpe-table td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .bpe-table .bar { display: inline-block; height: 0.7em; margin-left: 0.4rem; background: #0072B2; opacity: 0.6;
   vertical-align: middle; }
+.bpe-table td.num:has(.bar) { text-align: left; }
 </style>"""
 
 
 def _cell(value: object, bar_max: float | None) -> str:
     if bar_max is not None and isinstance(value, (int, float)) and not isinstance(value, bool):
-        width = 0.0 if bar_max <= 0 else max(0.0, min(1.0, value / bar_max)) * 4.0
-        return (f'<td class="num">{value:.1%}<span class="bar" style="width:{width:.2f}rem" '
+        width = 0.0 if bar_max <= 0 else max(0.0, min(1.0, value / bar_max)) * 6.0
+        shown = f"{value:,}" if isinstance(value, int) else f"{value:.1%}"
+        return (f'<td class="num">{shown}<span class="bar" style="width:{width:.2f}rem" '
                 f'aria-hidden="true"></span></td>')
     if isinstance(value, bool):
         return f"<td>{'yes' if value else 'no'}</td>"
@@ -50,7 +53,7 @@ def _cell(value: object, bar_max: float | None) -> str:
 def table_html(rows: Sequence[Mapping[str, object]], *, bars: Mapping[str, float] | None = None,
                css: bool = True, label: str = "") -> str:
     """`rows` (dicts with the same keys, in order) as an HTML table, every text escaped.
-    `bars`: column -> the largest value, for shares drawn as a percentage and a bar.
+    `bars`: column -> the largest value; its cells get a bar (shares as percentages).
     `css`: include TABLE_CSS (once per st.html is fine: it is 0.6 kB). `label`: the
     table's accessible name (aria-label), plain text."""
     bars = bars or {}
