@@ -5,7 +5,7 @@ from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
 
-from ui.shared.guard import _GUARD_HTML
+from ui.shared.guard import GUARD_HTML
 
 APP = str(Path(__file__).resolve().parents[1] / "app.py")
 
@@ -13,7 +13,7 @@ APP = str(Path(__file__).resolve().parents[1] / "app.py")
 def test_the_script_holds_nothing_the_sanitizer_drops_it_for():
     """DOMPurify (st.html) removes a <script> whose text holds "<" followed by "!", "/" or a
     letter; the lookbehind in the guard's pattern had one, and the guard silently never ran."""
-    body = _GUARD_HTML.split("<script>", 1)[1].rsplit("</script>", 1)[0]
+    body = GUARD_HTML.split("<script>", 1)[1].rsplit("</script>", 1)[0]
     assert re.findall(r"<[/\w!]", body) == []
     assert "window.parent" not in body  # it runs in the page, not in a frame
 

@@ -26,7 +26,7 @@ import json
 
 import streamlit as st
 
-__all__ = ["install_surrogate_guard", "GUARD_SCRIPT", "NOTE"]
+__all__ = ["install_surrogate_guard", "GUARD_SCRIPT", "GUARD_HTML", "NOTE"]
 
 #: What the page says under a box whose text was repaired.
 NOTE = ("This text held half of a character pair (for example an emoji cut in two), which "
@@ -73,11 +73,11 @@ GUARD_SCRIPT = """
 
 
 #: the one script element, built once (the note is a constant, JSON-quoted)
-_GUARD_HTML = GUARD_SCRIPT % json.dumps(NOTE)
+GUARD_HTML = (GUARD_SCRIPT % json.dumps(NOTE)).strip()
 
 
 def install_surrogate_guard() -> None:
     """Install the guard in the page (once per browser tab; the script draws nothing).
     Its element in the sidebar is hidden, so it takes no room there (SIDEBAR_CSS)."""
     with st.sidebar:
-        st.html(_GUARD_HTML, unsafe_allow_javascript=True, width="content")
+        st.html(GUARD_HTML, unsafe_allow_javascript=True, width="content")
