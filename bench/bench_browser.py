@@ -11,7 +11,11 @@ Chromium through Playwright and times, several times each (median and spread):
 
 "Settled" means no DOM mutation for 300 ms, after the server has started a script run
 for the action, with no run in progress (so the quiet while a file uploads or a message
-travels is not taken for the end). A
+travels is not taken for the end), and no element still drawn as a placeholder: Streamlit
+draws each kind of element with a script it fetches the first time a page shows one, and
+until it has arrived the element is a grey `stSkeleton` box; on a busy machine a fetch can
+take longer than 300 ms, so quiet alone ended a first load seconds before the page was
+drawn (fixed 2026-12-01, branch firstload2: first loads measured before then are short). A
 MutationObserver records the time of every mutation; each figure is the last mutation's
 time minus the user's action (pointerdown, keydown or the file input's change event), or
 minus the navigation start for a first load. So the 300 ms of quiet is not counted.
@@ -64,7 +68,13 @@ DEFAULT_PAGES = [name for name in PAGES if name != "Home"]
 
 #: `--floor`: a page with one st.write, served with the app's .streamlit/config.toml. Its
 #: first load is what Streamlit's own scripts cost on this machine (the floor under every page).
-FLOOR_APP = 'import streamlit as st\n\nst.write("# One st.write")\n'
+#: It is served at "/" and at a page's path: the app's pages are at paths such as /train-bpe,
+#: and there Streamlit's page first asks /train-bpe/_stcore/health, gets a 404, waits about
+#: half a second and asks /_stcore/health (its guess at the server's base path), which a
+#: page at "/" does not pay.
+FLOOR_APP = ('import streamlit as st\n\n\ndef one():\n    st.write("# One st.write")\n\n\n'
+             'st.navigation([st.Page(one, title="One", url_path="one-page", default=True)]).run()\n')
+FLOORS = {"floor (one st.write)": "", "floor (one st.write), at a page's path": "one-page"}
 
 # Runs at document start in every page: remembers the time of the last DOM mutation and
 # of the first user action since the bench last armed it.
@@ -85,7 +95,8 @@ SETTLED = """([quiet, needRun]) => {
   const b = window.__bench, app = document.querySelector('[data-testid="stApp"]');
   return b && b.start !== null && (!needRun || b.ran > b.start) && b.last > b.start && performance.now() - b.last >= quiet
     && app && app.getAttribute('data-test-script-state') === 'notRunning'
-    && document.querySelector('[data-testid="stMain"] h1') !== null;
+    && document.querySelector('[data-testid="stMain"] h1') !== null
+    && ![...document.querySelectorAll('[data-testid="stSkeleton"]')].some((e) => e.getBoundingClientRect().height > 0);
 }"""
 
 
@@ -250,8 +261,7 @@ def floor_loads(browser, repeats: int, port: int) -> dict[str, list[float]]:
         (Path(folder) / "app.py").write_text(FLOOR_APP)
         proc = start_app(port, cwd=Path(folder), log=LOG.with_name("bench_browser_floor.log"))
         try:
-            return first_loads(browser, f"http://127.0.0.1:{port}", repeats, ["floor (one st.write)"], proc.pid,
-                               paths={"floor (one st.write)": ""})
+            return first_loads(browser, f"http://127.0.0.1:{port}", repeats, list(FLOORS), proc.pid, paths=FLOORS)
         finally:
             proc.terminate()
             proc.wait(timeout=10)

@@ -16,7 +16,6 @@ from ui.algorithms.logic import (
     corpus_words,
     final_tokenizers,
     learned_surfaces,
-    overlap_chart,
     overlap_regions,
     page_corpus,
     raw_count_rows,
@@ -169,8 +168,6 @@ def test_overlap_regions_partition_the_union(english):
     assert sum(r["tokens"] for r in regions) == len(set().union(*sets.values()))
     shared = next(r for r in regions if r["vocabularies"] == "BPE + WordPiece + Unigram")
     assert shared["tokens"] == len(sets["bpe"] & sets["wordpiece"] & sets["unigram"])
-    spec = overlap_chart(regions).to_dict()
-    assert spec["layer"][0]["mark"]["type"] == "bar"
 
 
 def test_tokens_per_word_matches_a_direct_count(english):

@@ -7,6 +7,8 @@ process (the shared byte cache), so only the first test on a corpus pays for tra
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from ui.shared.tables import read_table
+
 APP = "../app.py"
 PAGE = "views/algorithms.py"
 
@@ -62,7 +64,14 @@ def test_only_the_open_tab_is_drawn():
     at = _open()
     assert tuple(t.label for t in at.tabs) == TAB_LABELS
     assert "Merge 1 of" not in _markdown(at) and "numbers agree" not in _markdown(at)
-    assert not at.get("slider") and len(at.get("vega_lite_chart")) == 1  # the overlap chart only
+    assert not at.get("slider")
+    # the first tab: static HTML tables, no data grid and no chart (lighter first load)
+    assert not at.get("vega_lite_chart") and not at.dataframe
+    overlap = read_table(next(h.value for h in at.html if 'aria-label="Vocabulary overlap"' in h.value))
+    assert overlap and all(int(r["tokens"].replace(",", "")) > 0 for r in overlap)
+    assert any(r["vocabularies"].startswith("only ") for r in overlap)
+    per_word = read_table(next(h.value for h in at.html if 'aria-label="Tokens per word"' in h.value))
+    assert [r["algorithm"] for r in per_word] == ["BPE", "WordPiece", "Unigram"]
     _tab(at, "Unigram")
     assert at.slider(key="algo_w_ug_step") and "<th>WordPiece</th>" not in _html(at)
     assert "numbers agree" in _markdown(_tab(at, "The course's examples"))

@@ -49,19 +49,19 @@ def test_page_draws_every_section(opened):
     # claims: some hold, some do not, each says so in words
     text = _all_markdown(opened)
     assert "does not hold" in text and "**holds**" in text
-    assert len(opened.table) >= 10  # static tables: lighter than data grids on a first load
+    # static HTML tables: no data grid, no Arrow scripts for the browser on a first load
+    assert len(opened.table) == 0 and len(opened.dataframe) == 0
+    assert sum(h.value.count('<table class="bpe-table"') for h in opened.html) >= 10
 
 
-def test_tables_escape_markdown_in_every_text_cell():
-    """st.table reads Markdown in its cells: a link, an image or bold stays text."""
-    from ui.quirks.widgets import escaped_frame
-    from ui.shared.markdown import md_escape
+def test_tables_escape_html_in_every_cell_and_header():
+    """The tables are HTML: a tag typed in a box (or in a header) stays text."""
+    from ui.shared.tables import read_table, table_html
 
-    hostile = "[x](http://evil.example/a) ![i](http://evil.example/i.png) **b**"
-    frame = escaped_frame([{"word": hostile, "tokens": 3, hostile: "x"}])
-    assert frame["word"].iloc[0] == md_escape(hostile) != hostile
-    assert list(frame.columns) == ["word", "tokens", md_escape(hostile)]
-    assert frame["tokens"].iloc[0] == 3
+    hostile = '<img src=x onerror=alert(1)> [x](http://evil.example/a) **b**'
+    markup = table_html([{"word": hostile, "tokens": 3, hostile: "x"}])
+    assert "<img" not in markup and "&lt;img" in markup
+    assert read_table(markup) == [{"word": hostile, "tokens": "3", hostile: "x"}]
 
 
 @pytest.mark.parametrize("key", [f"quirks_w_try_{q.id}" for q in QUIRKS])

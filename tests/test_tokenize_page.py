@@ -18,6 +18,7 @@ from bpe_core import TrainerSettings, WordTable, train
 from bpe_core.pretrained.openai_files import load_openai_encoding
 from bpe_core.pretrained import PRETRAINED, load_pretrained, openai_tokenizer
 from ui.shared.state import LABEL_KEY, RUN_KEY, STEP_KEY
+from ui.shared.tables import read_table
 from ui.tokenize.logic import COUNT_LIMIT_BYTES, DRAW_LIMIT_BYTES, EXAMPLES, URL_TEXT_LIMIT, PANELS, has_merges
 
 APP = "../app.py"
@@ -102,7 +103,7 @@ def test_page_opens_with_an_example_and_counts():
     ids = reference("cl100k_base").encode_ordinary(EXAMPLES["English"])
     assert number(m["Tokens"]) == len(ids)
     assert number(m["Characters"]) == len(EXAMPLES["English"])
-    assert at.code[0].value == ", ".join(map(str, ids))
+    assert at.text[0].value == ", ".join(map(str, ids))
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -117,16 +118,18 @@ def test_counts_and_ids_equal_tiktoken(name):
     assert number(m["Bytes"]) == len(MULTILINGUAL.encode("utf-8"))
     assert m["Characters per token"] == f"{len(MULTILINGUAL) / len(ids):.2f}"
     assert number(m["Pieces"]) == len(openai_tokenizer(name).pieces(MULTILINGUAL))
-    assert at.code[0].value == ", ".join(map(str, ids))
+    assert at.text[0].value == ", ".join(map(str, ids))
     html = token_html(at)
     assert n_chips(html) == len(ids)  # one chip per token, partial ones too
-    top = at.dataframe[0].value  # most frequent tokens
-    assert list(zip(top["id"], top["count"]))[:3] == Counter(ids).most_common(3)
+    # most frequent tokens: a static HTML table, no data grid on the page's first load
+    top = read_table(next(h.value for h in at.html if 'aria-label="Most frequent tokens"' in h.value))
+    assert [(int(r["id"]), int(r["count"])) for r in top][:3] == Counter(ids).most_common(3)
+    assert top[0]["share"] == f"{Counter(ids).most_common(1)[0][1] / len(ids):.1%}"
     assert at.download_button[0].proto.label == "Download all ids (JSON)"
     assert at.download_button[0].proto.url.endswith(".json")
-    assert len(at.dataframe) == 1  # the token table is drawn once its expander opens
-    at.session_state["tokenize_w_token_table"] = True
-    table = ok(at.run()).dataframe[1].value  # the token table
+    assert len(at.dataframe) == 0 and len(at.code) == 0  # no grid, no code block: the token table
+    at.session_state["tokenize_w_token_table"] = True    # is drawn once its expander opens
+    table = ok(at.run()).dataframe[0].value  # the token table
     assert list(table["id"]) == ids[:2000]
 
 
@@ -197,11 +200,11 @@ def test_special_tokens_one_id_versus_several(name):
     at = set_text(choose(open_page(), name), text)
     eot = reference(name).special_tokens_set and openai_tokenizer(name).special_tokens["<|endoftext|>"]
     as_text = reference(name).encode(text, disallowed_special=())
-    assert at.code[0].value == ", ".join(map(str, as_text)) and str(eot) not in at.code[0].value.split(", ")
+    assert at.text[0].value == ", ".join(map(str, as_text)) and str(eot) not in at.text[0].value.split(", ")
     assert any("ordinary text" in i.value and "injection" in i.value for i in at.info)
     ok(at.checkbox(key="tokenize_w_special").check().run())
     allowed = reference(name).encode(text, allowed_special="all")
-    assert at.code[0].value == ", ".join(map(str, allowed)) and allowed.count(eot) == 1
+    assert at.text[0].value == ", ".join(map(str, allowed)) and allowed.count(eot) == 1
     assert number(metrics(at)["Tokens"]) == len(allowed) < len(as_text)
     assert any("allowed" in w.value and "injection" in w.value for w in at.warning)
     assert "bpe-tok special" in token_html(at)
@@ -339,7 +342,7 @@ def test_yours_counts_equal_the_engine_and_mark_unknown_characters():
     set_text(at, text)
     tok = run.tokenizer(run.steps)
     assert number(metrics(at)["Tokens"]) == len(tok.encode(text))
-    assert at.code[0].value == ", ".join(map(str, tok.encode(text)))
+    assert at.text[0].value == ", ".join(map(str, tok.encode(text)))
     assert "&lt;/w&gt;" in token_html(at)  # the end-of-word marker is drawn
     assert "step 10" in at.caption[0].value
     set_text(at, "lowest xyz")

@@ -15,7 +15,6 @@ from ui.algorithms.logic import (
     corpus_words,
     final_tokenizers,
     learned_surfaces,
-    overlap_chart,
     overlap_regions,
     side_by_side,
     side_by_side_html,
@@ -23,6 +22,7 @@ from ui.algorithms.logic import (
 )
 from ui.algorithms.widgets import choose_corpus, choose_extra, choose_tab, show_error, trained_runs
 from ui.shared.markdown import md_escape
+from ui.shared.tables import table_html
 from ui.shared.word_views import table_height
 
 #: One view per registered algorithm, found by name: ui/algorithms/<name>_view.py's `show`.
@@ -41,15 +41,17 @@ def side_by_side_tab(trained, corpus) -> None:
     shown = [w for w, _ in words[:SHOWN_WORDS]]
     st.markdown(f"The {len(shown)} most frequent words, split by each algorithm:")
     st.html(side_by_side_html(shown, side_by_side(tokenizers, shown)))
+    # Static HTML tables (ui/shared/tables.py), the overlap's counts drawn as bars in its
+    # table: this tab is what a first visit opens, and a data grid and a Vega chart made
+    # the browser fetch and run about 2.5 MB of Streamlit's scripts before the tab was drawn.
     st.subheader("Tokens per word")
-    st.dataframe(tokens_per_word(tokenizers, words), hide_index=True, width="stretch")
+    st.html(table_html(tokens_per_word(tokenizers, words), label="Tokens per word"))
     st.subheader("Vocabulary overlap")
     st.markdown("Multi-character tokens compared by their characters (WordPiece's `##` and Unigram's "
-                "`▁` set aside):")
+                "`▁` set aside), the number of tokens each combination of vocabularies shares:")
     regions = overlap_regions({n: learned_surfaces(n, tok) for n, tok in tokenizers.items()})
     if regions:
-        st.altair_chart(overlap_chart(regions), width="stretch")
-        st.dataframe(regions, hide_index=True, width="stretch", height=table_height(len(regions)))
+        st.html(table_html(regions, bars={"tokens": max(r["tokens"] for r in regions)}, label="Vocabulary overlap"))
     else:
         st.caption("No multi-character tokens yet: raise the target vocabulary size.")
 

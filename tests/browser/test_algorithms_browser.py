@@ -20,9 +20,9 @@ def _open(page, app_url, width=1440, height=900):
 
 def _finished(page):
     """Wait until the whole page is drawn: the last section of the first tab (the overlap
-    chart) and the course tab's table exist."""
+    table, its counts drawn as bars) exists."""
     expect(page.get_by_role("heading", name="Vocabulary overlap")).to_be_visible(timeout=60_000)
-    expect(page.locator("[data-testid='stVegaLiteChart']").first).to_be_visible(timeout=60_000)
+    expect(page.get_by_role("table", name="Vocabulary overlap").locator(".bar").first).to_be_visible(timeout=60_000)
 
 
 def _tall(page, path, width=1440, height=4200):

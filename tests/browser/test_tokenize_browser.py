@@ -114,7 +114,7 @@ def test_multilingual_count_equals_tiktoken_and_replay_steps(page: Page, app_url
     expect(metric(page, "Characters")).to_have_text(f"{len(MULTILINGUAL):,}")
     expect(chips(page)).to_have_count(len(ids))
     assert_neighbours_differ(page, len(ids))
-    expect(page.locator('[data-testid="stCode"]').first).to_contain_text(", ".join(map(str, ids[:5])))
+    expect(page.locator('.st-key-tokenize-ids [data-testid="stText"]').first).to_contain_text(", ".join(map(str, ids[:5])))
     title = chips(page).first.get_attribute("title")
     assert title.startswith(f"id {ids[0]}\nbytes ") and f"rank {ids[0]}" in title
     page.locator(".bpe-tokens.bpe-scroll").first.screenshot(path=str(artifacts / "tokenize_multilingual_tokens.png"))

@@ -258,20 +258,6 @@ def overlap_regions(sets: Mapping[str, set[str]]) -> list[dict]:
     return sorted(rows, key=lambda r: (-len(r["vocabularies"].split(" + ")), -r["tokens"]))
 
 
-def overlap_chart(rows: Sequence[dict]) -> alt.Chart:
-    """A bar per combination of vocabularies, its count at the end."""
-    data = alt.Data(values=[{"vocabularies": r["vocabularies"], "tokens": r["tokens"]} for r in rows])
-    order = [r["vocabularies"] for r in rows]
-    base = alt.Chart(data).encode(
-        y=alt.Y("vocabularies:N", sort=order, title=None, axis=alt.Axis(labelLimit=260)),
-        x=alt.X("tokens:Q", title="multi-character tokens", axis=alt.Axis(tickMinStep=1, format="d")),
-        tooltip=[alt.Tooltip("vocabularies:N"), alt.Tooltip("tokens:Q")],
-    )
-    bars = base.mark_bar(color="#0072B2")
-    labels = base.mark_text(align="left", dx=3).encode(text="tokens:Q")
-    return _on_canvas((bars + labels).properties(height=alt.Step(28)))
-
-
 # ---- chips ---------------------------------------------------------------------------
 # ---- WordPiece: the score table and why ----------------------------------------------
 def pair_label(pair_text: Sequence[str]) -> str:

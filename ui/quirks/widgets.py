@@ -13,7 +13,6 @@ from __future__ import annotations
 import html
 import unicodedata
 
-import pandas as pd
 import streamlit as st
 
 from bpe_core.display import visible_text
@@ -21,6 +20,7 @@ from bpe_core.pretrained import PRETRAINED
 from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_escape
 from ui.shared.chips import CHIP_CSS, chip_for, chips_html, spans_html
+from ui.shared.tables import TABLE_CSS, table_html
 
 from . import examples as ex
 from . import logic
@@ -41,19 +41,10 @@ QUIRKS_CSS = """<style>
 
 
 def _table(rows) -> None:
-    """A small table drawn as plain HTML: lighter for the browser than an interactive
-    data grid (this page has ten of them), and its cells wrap on a phone. st.table reads
-    Markdown in every cell, so each text cell (some hold what the user typed) and header
-    goes through md_escape."""
-    st.table(escaped_frame(rows), hide_index=True)
-
-
-def escaped_frame(rows) -> pd.DataFrame:
-    """`rows` as a frame whose headers and text cells are Markdown-escaped (numbers stay numbers)."""
-    frame = pd.DataFrame(rows).rename(columns=lambda c: md_escape(str(c)))
-    for column in frame.columns:
-        frame[column] = [md_escape(v) if isinstance(v, str) else v for v in frame[column]]
-    return frame
+    """A small static table drawn as escaped HTML (ui/shared/tables.py): no data grid and no
+    Arrow scripts for the browser to fetch on a first load, and its cells wrap on a phone.
+    Its CSS comes once, with the page's (page_css)."""
+    st.html(table_html(rows, css=False))
 
 
 @byte_cached("quirks.encodings")
@@ -84,7 +75,7 @@ def page_css() -> None:
     """The chips' and rows' CSS, once at the top of the page (it applies page-wide):
     repeated in each of the page's forty drawings it was 180 kB of the 250 kB of HTML
     the browser had to sanitize and apply on a first load."""
-    st.html(CHIP_CSS + QUIRKS_CSS)
+    st.html(CHIP_CSS + QUIRKS_CSS + TABLE_CSS)
 
 
 def _label(text: str) -> str:
@@ -198,9 +189,16 @@ def _spaces(quirk: logic.Quirk) -> None:
                 "would normally start with that space; here it has to start without one.")
 
 
+@byte_cached("quirks.encodings")
+def script_rows(texts: tuple[tuple[str, str, str], ...]) -> list[dict]:
+    """logic.script_rows through the shared bounded cache: the ten paragraphs under five
+    tokenizers were encoded again at every first load (a tenth of a second of the server's)."""
+    return logic.script_rows(texts)
+
+
 def _scripts(quirk: logic.Quirk) -> None:
-    texts = [(lang, script, text) for _, lang, script, text in logic.language_texts()]
-    _table(logic.script_rows(texts))
+    texts = tuple((lang, script, text) for _, lang, script, text in logic.language_texts())
+    _table(script_rows(texts))
     st.caption("The paragraph is the one on the Vocabulary size page (corpora/languages/).")
 
 
@@ -208,7 +206,7 @@ def _scripts_try(quirk: logic.Quirk) -> None:
     text = _try_your_own(quirk, "你好，世界！")
     if text:
         comparison(text)
-        _table(logic.script_rows([("your text", "", text)]))
+        _table(script_rows((("your text", "", text),)))
 
 
 def _zero_width(quirk: logic.Quirk) -> None:

@@ -12,6 +12,11 @@ unpaired surrogate, replaces each with U+FFFD (the replacement character �) be
 Streamlit reads the value, and says so under the box. The text the page analyses is then
 exactly the text the box shows.
 
+How it is installed: one `st.html` with `unsafe_allow_javascript=True` in the sidebar,
+so the script runs in the page itself. (It was a `components.html` frame: a second
+document and Streamlit's iframe scripts on every first load of every page, and that API
+is deprecated.) The script is this module's constant; no user text is ever in it.
+
 What it leaves out: text that reaches the server another way (links, uploads) is checked
 there: the engine's ValueError, shown with st.error.
 """
@@ -20,9 +25,8 @@ from __future__ import annotations
 import json
 
 import streamlit as st
-import streamlit.components.v1 as components
 
-__all__ = ["install_surrogate_guard", "GUARD_SCRIPT", "NOTE"]
+__all__ = ["install_surrogate_guard", "GUARD_SCRIPT", "GUARD_HTML", "NOTE"]
 
 #: What the page says under a box whose text was repaired.
 NOTE = ("This text held half of a character pair (for example an emoji cut in two), which "
@@ -32,11 +36,13 @@ NOTE = ("This text held half of a character pair (for example an emoji cut in tw
 GUARD_SCRIPT = """
 <script>
 (function () {
-  const win = window.parent;
+  const win = window;
   const doc = win.document;
   if (win.__bpeSurrogateGuard) return;
   win.__bpeSurrogateGuard = true;
-  const lone = /[\\uD800-\\uDBFF](?![\\uDC00-\\uDFFF])|(?<![\\uD800-\\uDBFF])[\\uDC00-\\uDFFF]/g;
+  // No "<" followed by "!", "/" or a letter anywhere in this script: st.html's sanitizer
+  // (DOMPurify) drops a script whose text holds one, so the lookbehind's "<" is written \\u003c.
+  const lone = new RegExp("[\\\\uD800-\\\\uDBFF](?![\\\\uDC00-\\\\uDFFF])|(?\\u003c![\\\\uD800-\\\\uDBFF])[\\\\uDC00-\\\\uDFFF]", "g");
   const NOTE = %s;
   function repair(el) {
     const isArea = el instanceof win.HTMLTextAreaElement;
@@ -66,7 +72,12 @@ GUARD_SCRIPT = """
 """
 
 
+#: the one script element, built once (the note is a constant, JSON-quoted)
+GUARD_HTML = (GUARD_SCRIPT % json.dumps(NOTE)).strip()
+
+
 def install_surrogate_guard() -> None:
-    """Install the guard in the page (once per browser tab; an empty, zero-height frame)."""
+    """Install the guard in the page (once per browser tab; the script draws nothing).
+    Its element in the sidebar is hidden, so it takes no room there (SIDEBAR_CSS)."""
     with st.sidebar:
-        components.html(GUARD_SCRIPT % json.dumps(NOTE), height=0)
+        st.html(GUARD_HTML, unsafe_allow_javascript=True, width="content")

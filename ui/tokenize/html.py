@@ -39,6 +39,7 @@ TOKENIZE_CSS = CHIP_CSS + """
 .bpe-rank { min-width: 10.5rem; text-align: right; font-size: 1.0rem; opacity: 0.85;
   white-space: nowrap; }
 .bpe-big .bpe-tokens { font-size: 1.35rem; }
+.st-key-tokenize-ids [data-testid="stText"] { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 </style>
 """
 

@@ -29,6 +29,7 @@ from bpe_core.formats.pipeline import PipelineTokenizer
 from bpe_core.pretrained import PRETRAINED, TITLES, load_pretrained
 from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_error, md_escape
+from ui.shared.tables import table_html
 from ui.shared.state import (
     STEP_KEY, persist, remember, request_train_step, session_label, session_run, session_step, session_tokenizer,
 )
@@ -412,7 +413,11 @@ def view_ids(a: Analysis) -> None:
     more = "" if showing_all() or len(shown) >= IDS_SHOWN_LIMIT else "; **Show all** above shows more"
     st.markdown(f"**{a.n_tokens:,} token ids**"
                 + (f" (the first {len(shown):,} shown{more}; the download holds all)" if len(ids) > len(shown) else ""))
-    st.code(", ".join(shown), language=None, wrap_lines=True, height=200 if len(shown) > 300 else "content")
+    # Plain text, not st.code: a code block makes the browser fetch and run its syntax
+    # highlighter (1.5 MB of JavaScript) on every first load of this page, where the ids
+    # view is the one open; st.text wraps the same and is part of Streamlit's main script.
+    with st.container(height=200 if len(shown) > 300 else "content", key="tokenize-ids"):
+        st.text(", ".join(shown))
     st.download_button(
         "Download all ids (JSON)", json.dumps([i for i in a.ids]), file_name=f"{tok.name}_ids.json".replace(" ", "_"),
         mime="application/json", key=W + "download",
@@ -422,11 +427,9 @@ def view_ids(a: Analysis) -> None:
         for tid, n in top_tokens(a.ids, 20)
     ]
     st.markdown("**Most frequent tokens**")
-    st.dataframe(
-        pd.DataFrame(rows), hide_index=True,
-        column_config={"share": st.column_config.ProgressColumn("share", format="percent", min_value=0.0,
-                                                                max_value=max((r["share"] for r in rows), default=1.0))},
-    )
+    # a static HTML table (ui/shared/tables.py): no data grid or Arrow scripts on a first load
+    st.html(table_html(rows, bars={"share": max((r["share"] for r in rows), default=1.0)},
+                       label="Most frequent tokens"))
     table_box = st.expander(f"Token table (the first {min(a.n_spans, OPTION_LIMIT):,} tokens)",
                             key=W + "token_table", on_change="rerun")
     if not table_box.open:  # drawn only once opened: 2,000 rows are ~150 kB sent at each paste
