@@ -102,6 +102,23 @@ def page(browser):
     context.close()
 
 
+@pytest.fixture(autouse=True)
+def patient_expect():
+    """Every `expect` waits up to 20 s (Playwright's default is 5 s), then the default is
+    restored. A click or a page load reruns a Streamlit script; with two test workers, their
+    browsers and servers on two cores (CI's machine), a rerun of a heavy page took more
+    than 5 s. Waiting longer for the same condition proves the same; a module may override
+    this fixture (same name) with its own timeout."""
+    try:
+        from playwright.sync_api import expect
+    except ImportError:  # the `browser` fixture skips (or fails) with the reason
+        yield
+        return
+    expect.set_options(timeout=20_000)
+    yield
+    expect.set_options(timeout=5_000)
+
+
 @pytest.fixture(scope="session")
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
