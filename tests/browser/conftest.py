@@ -36,8 +36,14 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def app_url():
-    """Start `streamlit run app.py` on a free port; stop it after the session."""
+def app_url(browser):
+    """Start `streamlit run app.py` on a free port, open its home page once; stop it after
+    the session.
+
+    Streamlit knows the app's page list only once app.py has run in a session: a deep link
+    (/tokenize-text?...) as the very first visit to a fresh server can show "Page not
+    found". The home page opened here, once per server, lets every test open deep links
+    directly (before, each test opened the home page first, or hoped another test had)."""
     port = _free_port()
     proc = subprocess.Popen(
         [
@@ -63,6 +69,7 @@ def app_url():
                 out = proc.stdout.read().decode(errors="replace") if proc.stdout else ""
                 pytest.fail(f"streamlit did not start:\n{out[-2000:]}")
             time.sleep(0.2)
+        _open_home_once(browser, url)
         yield url
     finally:
         proc.terminate()
@@ -70,6 +77,18 @@ def app_url():
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def _open_home_once(browser, url: str) -> None:
+    from playwright.sync_api import expect
+
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(url)
+        expect(page.get_by_role("heading", name="Byte-pair encoding, step by step")).to_be_visible(timeout=60_000)
+    finally:
+        context.close()
 
 
 @pytest.fixture(scope="session")
