@@ -123,7 +123,7 @@ def page(browser):
 
 @pytest.fixture(autouse=True)
 def patient_expect():
-    """Every `expect` waits up to 20 s (Playwright's default is 5 s), then the default is
+    """Every `expect` waits up to 30 s (Playwright's default is 5 s), then the default is
     restored. A click or a page load reruns a Streamlit script; with two test workers, their
     browsers and servers on two cores (CI's machine), a rerun of a heavy page took more
     than 5 s. Waiting longer for the same condition proves the same; a module may override
@@ -133,7 +133,7 @@ def patient_expect():
     except ImportError:  # the `browser` fixture skips (or fails) with the reason
         yield
         return
-    expect.set_options(timeout=20_000)
+    expect.set_options(timeout=30_000)
     yield
     expect.set_options(timeout=5_000)
 

@@ -32,10 +32,11 @@ PAYLOAD = "<img src=x onerror=alert(1)><script>window.__pwned=1</script>"
 
 @pytest.fixture(autouse=True)
 def patient_expect(page: Page, app_url):
-    """Tokenizers load on first use (about a second each): wait up to 20 s, then restore.
+    """Tokenizers load on first use (about a second each; over 20 s once with the machine's
+    load average at 24): wait up to 30 s, then restore.
     Pasting goes through the real clipboard, as a user's paste does."""
     page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=app_url)
-    expect.set_options(timeout=20_000)
+    expect.set_options(timeout=30_000)
     yield
     expect.set_options(timeout=5_000)
 
