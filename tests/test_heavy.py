@@ -19,13 +19,22 @@ def test_at_most_one_training_at_a_time_and_equal_requests_train_once(monkeypatc
             running[0] += 1
             most[0] = max(most[0], running[0])
             calls.append(words.words)
-        everyone_asked.wait(10)  # the first training lasts until every session has asked
+        everyone_asked.wait(60)  # the first training lasts until every session has asked
         time.sleep(0.05)
         with lock:
             running[0] -= 1
         return ("run", words.words)
 
+    waiting = [0]  # sessions waiting for another session's run of the same corpus
+
+    class CountedFuture(heavy.Future):
+        def result(self, timeout=None):
+            with lock:
+                waiting[0] += 1
+            return super().result(timeout)
+
     monkeypatch.setattr(heavy, "_train", slow_train)
+    monkeypatch.setattr(heavy, "Future", CountedFuture)
     same = WordTable.from_word_counts("low 5\nlower 2")
     tables = [same] * 4 + [WordTable.from_word_counts(f"w{i} 3\nx{i} 2") for i in range(3)]
     results: list = [None] * len(tables)
@@ -36,10 +45,15 @@ def test_at_most_one_training_at_a_time_and_equal_requests_train_once(monkeypatc
     threads = [threading.Thread(target=go, args=(i,)) for i in range(len(tables))]
     for t in threads:
         t.start()
-    time.sleep(0.5)  # every thread has asked by now (the first training waits for this)
+    # Every session has asked (the first training waits for this): four runs in flight
+    # (the shared one and three others), the three later equal requests waiting for the
+    # first. A condition, not a fixed pause: on a loaded machine threads start late.
+    deadline = time.monotonic() + 60
+    while not (len(heavy._in_flight) == 4 and waiting[0] == 3) and time.monotonic() < deadline:
+        time.sleep(0.01)
     everyone_asked.set()
     for t in threads:
-        t.join(10)
+        t.join(60)
     assert most[0] == 1  # never two trainings at once
     assert calls.count(same.words) == 1  # four sessions asked for the same run: trained once
     assert len(calls) == 4 and all(r is not None for r in results)

@@ -36,8 +36,14 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def app_url():
-    """Start `streamlit run app.py` on a free port; stop it after the session."""
+def app_url(browser):
+    """Start `streamlit run app.py` on a free port, open its home page once; stop it after
+    the session.
+
+    Streamlit knows the app's page list only once app.py has run in a session: a deep link
+    (/tokenize-text?...) as the very first visit to a fresh server can show "Page not
+    found". The home page opened here, once per server, lets every test open deep links
+    directly (before, each test opened the home page first, or hoped another test had)."""
     port = _free_port()
     proc = subprocess.Popen(
         [
@@ -63,6 +69,7 @@ def app_url():
                 out = proc.stdout.read().decode(errors="replace") if proc.stdout else ""
                 pytest.fail(f"streamlit did not start:\n{out[-2000:]}")
             time.sleep(0.2)
+        _open_home_once(browser, url)
         yield url
     finally:
         proc.terminate()
@@ -70,6 +77,18 @@ def app_url():
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def _open_home_once(browser, url: str) -> None:
+    from playwright.sync_api import expect
+
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(url)
+        expect(page.get_by_role("heading", name="Byte-pair encoding, step by step")).to_be_visible(timeout=60_000)
+    finally:
+        context.close()
 
 
 @pytest.fixture(scope="session")
@@ -100,6 +119,23 @@ def page(browser):
     pg.set_default_timeout(20_000)
     yield pg
     context.close()
+
+
+@pytest.fixture(autouse=True)
+def patient_expect():
+    """Every `expect` waits up to 30 s (Playwright's default is 5 s), then the default is
+    restored. A click or a page load reruns a Streamlit script; with two test workers, their
+    browsers and servers on two cores (CI's machine), a rerun of a heavy page took more
+    than 5 s. Waiting longer for the same condition proves the same; a module may override
+    this fixture (same name) with its own timeout."""
+    try:
+        from playwright.sync_api import expect
+    except ImportError:  # the `browser` fixture skips (or fails) with the reason
+        yield
+        return
+    expect.set_options(timeout=30_000)
+    yield
+    expect.set_options(timeout=5_000)
 
 
 @pytest.fixture(scope="session")

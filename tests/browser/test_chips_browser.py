@@ -41,14 +41,12 @@ CHIP_BOXES = """(sel) => Array.from(document.querySelectorAll(sel), (run, r) =>
 
 
 @pytest.fixture(params=list(VIEWPORTS))
-def sized(request, browser, app_url):
+def sized(request, browser):
     width, height = VIEWPORTS[request.param]
     context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     page.set_default_timeout(30_000)
     expect.set_options(timeout=30_000)
-    page.goto(app_url)  # the page list is known once app.py has run
-    expect(page.get_by_role("heading", name="Byte-pair encoding, step by step")).to_be_visible()
     yield request.param, page
     expect.set_options(timeout=5_000)
     context.close()
@@ -205,8 +203,6 @@ def test_tap_a_chip_shows_its_id_bytes_and_rank_on_a_phone(browser, app_url, art
     page.set_default_timeout(30_000)
     expect.set_options(timeout=30_000)
     try:
-        page.goto(app_url)
-        expect(page.get_by_role("heading", name="Byte-pair encoding, step by step")).to_be_visible()
         open_tokenize(page, app_url, tokenizer="gpt2", text=ENGLISH)
         tok = load_pretrained("gpt2")
         spans = tok.token_spans(ENGLISH)
@@ -251,8 +247,6 @@ def test_text_and_tokens_side_by_side_on_a_wide_screen(browser, app_url, artifac
     page.set_default_timeout(30_000)
     expect.set_options(timeout=30_000)
     try:
-        page.goto(app_url)
-        expect(page.get_by_role("heading", name="Byte-pair encoding, step by step")).to_be_visible()
         open_tokenize(page, app_url, tokenizer="cl100k_base", text=ENGLISH)
         text_box = page.get_by_role("textbox", name="Text").bounding_box()
         run = page.locator(".bpe-tokens.bpe-scroll").first.bounding_box()

@@ -27,7 +27,7 @@ def click(page: Page, key: str) -> None:
     page.locator(f".st-key-{key} button:visible").click()
 
 
-def expect_step(page: Page, k: int, timeout: float = 15_000) -> None:
+def expect_step(page: Page, k: int, timeout: float = 30_000) -> None:
     """The page shows step k (a follower's poll comes every second; the timeout only
     allows for a busy machine)."""
     expect(page.locator(".st-key-train_w_step")).to_contain_text(f"Step {k} of", timeout=timeout)
@@ -96,7 +96,7 @@ def test_student_follows_the_instructor_without_reload(browser, app_url, artifac
         # predict together
         click(teacher, "class_btn_ask")
         question = student.locator(".st-key-class_question")
-        expect(question).to_contain_text("Which pair merges next (merge 3)?", timeout=15_000)
+        expect(question).to_contain_text("Which pair merges next (merge 3)?", timeout=30_000)
         idle(student)
         question.get_by_role("radio").first.check(force=True)
         idle(student)
@@ -107,9 +107,9 @@ def test_student_follows_the_instructor_without_reload(browser, app_url, artifac
         idle(student)
         expect(question.get_by_role("radio")).to_have_count(0)
         student.screenshot(path=str(artifacts / "class-student-question.png"))
-        expect(teacher.get_by_text(re.compile(r"— 1 answer \("))).to_be_visible(timeout=15_000)
+        expect(teacher.get_by_text(re.compile(r"— 1 answer \("))).to_be_visible(timeout=30_000)
         click(teacher, "class_btn_reveal")
-        expect(question).to_contain_text(re.compile(r"right|not this time"), timeout=15_000)
+        expect(question).to_contain_text(re.compile(r"right|not this time"), timeout=30_000)
         idle(teacher)
         teacher.screenshot(path=str(artifacts / "class-instructor-reveal.png"), full_page=True)
         assert not reloads

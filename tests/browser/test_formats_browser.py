@@ -2,8 +2,8 @@
 built here with Hugging Face tokenizers and see the page split the text into the
 library's tokens (screenshot: test-artifacts/formats_upload.png).
 
-Waits use Playwright's auto-retrying `expect`, never sleeps; the home page is opened
-first (a deep link on a fresh server can miss the page list).
+Waits use Playwright's auto-retrying `expect`, never sleeps; the page is opened by its
+link (the `app_url` fixture has opened the home page once, so the server knows its pages).
 """
 from __future__ import annotations
 
@@ -40,10 +40,8 @@ def patient_expect():
 
 
 def upload(page: Page, app_url: str, path, model: str) -> None:
-    """Open Tokenize (after the home page: a first deep link can meet no pages yet), choose
-    "Your own tokenizer file", upload `path`, and wait for the page to name its model."""
-    page.goto(app_url)
-    expect(page.get_by_role("heading", name="Byte-pair encoding, step by step")).to_be_visible()
+    """Open Tokenize, choose "Your own tokenizer file", upload `path`, and wait for the page
+    to name its model."""
     page.goto(f"{app_url}/tokenize-text")
     expect(page.get_by_role("heading", name="Tokenize text")).to_be_visible()
     page.get_by_text("Your own tokenizer file").click()

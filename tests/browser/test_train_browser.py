@@ -140,10 +140,6 @@ def test_train_sennrich_step_back_play_and_share(page: Page, app_url, artifacts,
 
 
 def test_presentation_view_and_predict_mode(page: Page, app_url, artifacts):
-    # A fresh server knows its pages only after app.py has run once: open the app first
-    # (a deep link as the very first request shows Streamlit's "Page not found" dialog).
-    page.goto(app_url)
-    expect(page.get_by_role("link", name="Train", exact=True)).to_be_visible()
     page.goto(app_url + "/train-bpe?preset=sennrich_figure1&step=0&view=present")
     expect_step(page, 0)
     click(page, "train_w_btn_step")
@@ -165,8 +161,6 @@ def test_presentation_view_and_predict_mode(page: Page, app_url, artifacts):
 
 # ---- issue 13: the controls in reach, presentation at a projector, a phone -------------------
 def open_train(page: Page, app_url: str, query: str) -> None:
-    page.goto(app_url)  # a fresh server knows its pages only after app.py ran once
-    expect(page.get_by_role("link", name="Train", exact=True)).to_be_visible()
     page.goto(app_url + "/train-bpe?" + query)
     expect(page.locator(".st-key-train_w_step")).to_be_visible(timeout=30_000)
     settled(page)

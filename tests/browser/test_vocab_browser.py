@@ -3,6 +3,7 @@ the curves picks a vocabulary size (the slider and the metrics follow), and it s
 screenshots to test-artifacts/ (look at them)."""
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.browser.phone import PHONE, open_phone, too_wide
@@ -11,6 +12,16 @@ from tests.browser.phone import PHONE, open_phone, too_wide
 #: tokens per language, ratio to English
 CHART_COUNT = 7
 SLIDER = re.compile("Vocabulary size to study")
+
+
+@pytest.fixture(autouse=True)
+def patient_expect():
+    """Each action here reruns the whole page (seven charts, three tokenizers): on a machine
+    loaded by two test workers a click's rerun took more than Playwright's default 5 s
+    (the slider had not moved yet). Wait up to 30 s, then restore the default."""
+    expect.set_options(timeout=30_000)
+    yield
+    expect.set_options(timeout=5_000)
 
 
 def _open(page, app_url, height=1800):
