@@ -222,6 +222,23 @@ def check(page: Page, tally: Tally, what: str) -> bool:
     return True
 
 
+def finished(args, deadline: float, done: int, waiting_for: "ClassClock | None" = None) -> bool:
+    """Whether a session stops: past the deadline and at least --min-clicks timed actions
+    done (a following student also waits for the instructor to finish), or past the
+    deadline by --timeout whatever it has done (so a slow machine ends the run too)."""
+    now = time.monotonic()
+    if now < deadline:
+        return False
+    if now >= deadline + args.timeout:
+        return True
+    return done >= args.min_clicks and (waiting_for is None or waiting_for.done)
+
+
+def rounds(args, per: float) -> range:
+    """How many turns a session's loop may take: the duration's worth, plus --min-clicks."""
+    return range(int(args.duration / per) + 2 + args.min_clicks)
+
+
 async def stepping_session(n: int, args, tally: Tally, deadline: float) -> None:
     ws_url, page_name, query = stream_url(args.url)
     rng = random.Random(args.seed * 1000 + n)
@@ -232,9 +249,10 @@ async def stepping_session(n: int, args, tally: Tally, deadline: float) -> None:
         tally.loads.append(time.perf_counter() - started)
         if not check(page, tally, "first load"):
             return
-        for _ in range(int(args.duration / (args.think * 0.5)) + 1):  # bounded by count too
+        clicks = 0
+        for _ in rounds(args, args.think * 0.5):  # bounded by count too
             await asyncio.sleep(args.think * rng.uniform(0.5, 1.5))
-            if time.monotonic() >= deadline:
+            if finished(args, deadline, clicks):
                 return
             if "Step" not in page.buttons:
                 tally.errors.append("no Step button on the page")
@@ -251,6 +269,7 @@ async def stepping_session(n: int, args, tally: Tally, deadline: float) -> None:
             new = await run_once(ws, rerun_message(page_name, query, fragment=fragment, trigger=button), args.timeout)
             tally.latencies.append(time.perf_counter() - sent)
             tally.rerun_bytes.append(new.bytes)
+            clicks += 1
             if check(new, tally, "step") and before is not None and new.step != before + 1:
                 tally.errors.append(f"the step went from {before} to {new.step}, not up by one")
             page = Page(buttons={**page.buttons, **new.buttons}, step=new.step, steps=new.steps)
@@ -366,9 +385,17 @@ class ClassClock:
         self.shown: dict[int, float] = {}
         self.join_token: str | None = None
         self.ready = asyncio.Event()
+        self.done = False  # the instructor has stopped stepping
 
 
 async def instructor_session(args, tally: Tally, deadline: float, clock: ClassClock) -> None:
+    try:
+        await _instructor_steps(args, tally, deadline, clock)
+    finally:
+        clock.done = True
+
+
+async def _instructor_steps(args, tally: Tally, deadline: float, clock: ClassClock) -> None:
     ws_url, page_name, query = stream_url(args.url)
     rng = random.Random(args.seed * 1000 - 1)
     async with connect(ws_url, session_cookie(args, 10_000)) as ws:
@@ -387,9 +414,11 @@ async def instructor_session(args, tally: Tally, deadline: float, clock: ClassCl
         clock.join_token = started.join_token
         clock.shown[page.step or 0] = time.perf_counter()
         clock.ready.set()
-        for _ in range(int(args.duration / (args.think * 0.5)) + 1):
-            await asyncio.sleep(min(args.think * rng.uniform(0.8, 1.2), max(0.0, deadline - time.monotonic())))
-            if time.monotonic() >= deadline:
+        steps = 0
+        for _ in rounds(args, args.think * 0.5):
+            await asyncio.sleep(args.think * rng.uniform(0.8, 1.2) if steps < args.min_clicks
+                                else min(args.think * rng.uniform(0.8, 1.2), max(0.0, deadline - time.monotonic())))
+            if finished(args, deadline, steps):
                 return
             button, fragment, disabled = page.buttons["Step"]
             if disabled:
@@ -397,6 +426,7 @@ async def instructor_session(args, tally: Tally, deadline: float, clock: ClassCl
             sent = time.perf_counter()
             new = await run_once(ws, rerun_message(page_name, query, fragment=fragment, trigger=button), args.timeout)
             tally.instructor.append(time.perf_counter() - sent)
+            steps += 1
             if check(new, tally, "instructor: step") and new.step is not None:
                 clock.shown[new.step] = time.perf_counter()
             page = Page(buttons={**page.buttons, **new.buttons}, step=new.step, steps=new.steps)
@@ -419,14 +449,16 @@ async def following_session(n: int, args, tally: Tally, deadline: float, clock: 
         page_hash = page.page_hash
         seen = page.step
         next_tick = time.perf_counter() + interval
-        for _ in range(int(args.duration / interval) + 2):
+        ticks = 0
+        for _ in rounds(args, interval):
             await asyncio.sleep(max(0.0, next_tick - time.perf_counter()))
-            if time.monotonic() >= deadline:
+            if finished(args, deadline, ticks, clock):
                 return
             sent = time.perf_counter()
             next_tick = sent + interval
             new = await run_once(ws, rerun_message("", "", fragment=fragment, auto=True, page_hash=page_hash), args.timeout)
             done = time.perf_counter()
+            ticks += 1
             tally.latencies.append(done - sent)
             tally.rerun_bytes.append(new.bytes)
             tally.app_reruns += new.reran_app
@@ -470,7 +502,7 @@ async def load(args) -> Tally:
         tasks = [guarded(session, n, args, tally, deadline) for n in range(args.sessions)]
     tasks += [guarded(uploading_session, n, args, tally, deadline) for n in range(args.uploaders)]
     try:
-        async with asyncio.timeout(args.duration + args.timeout + args.think * 2 + 30):
+        async with asyncio.timeout(args.duration + args.timeout * (2 if args.min_clicks else 1) + args.think * 2 + 30):
             await asyncio.gather(*tasks)
     except TimeoutError:
         tally.errors.append("the run overran its time bound")
@@ -544,6 +576,10 @@ def main(argv=None) -> int:
                    help="click Step on the page, open the URL afresh each time, or follow a class "
                         "(one instructor steps every think time; the sessions are students polling)")
     p.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for one rerun")
+    p.add_argument("--min-clicks", type=int, default=0,
+                   help="each session goes on past --duration (by at most --timeout) until it has done this "
+                        "many timed clicks or ticks (the instructor: steps; students wait for the instructor), "
+                        "so a smoke test on a slow machine still sees some")
     p.add_argument("--seed", type=int, default=0, help="seed for the think times")
     p.add_argument("--cookie", default=None,
                    help="send each session its own cookie of this name (a proxy's sticky-session cookie)")

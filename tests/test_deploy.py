@@ -93,7 +93,7 @@ def test_a_new_browser_gets_a_cookie_that_keeps_it_where_it_landed(deployment):
 def test_sessions_step_through_the_proxy_without_errors(deployment):
     out = subprocess.run(
         [sys.executable, "bench/load_app.py", "--url", f"{deployment['base']}/train-bpe?preset=english",
-         "--sessions", "6", "--think", "1", "--duration", "12", "--cookie", "bpe_backend", "--json"],
+         "--sessions", "6", "--think", "1", "--duration", "12", "--min-clicks", "2", "--cookie", "bpe_backend", "--json"],
         cwd=ROOT, capture_output=True, text=True, timeout=240)
     result = json.loads(out.stdout)
     assert result["errors"] == 0, result["first_errors"]

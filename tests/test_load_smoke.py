@@ -59,7 +59,7 @@ def app_base():
 def test_five_sessions_step_for_15_seconds_without_errors(app_base):
     out = subprocess.run(
         [sys.executable, "bench/load_app.py", "--url", f"{app_base}/train-bpe?preset=english",
-         "--sessions", "5", "--think", "1", "--duration", "15", "--json"],
+         "--sessions", "5", "--think", "1", "--duration", "15", "--min-clicks", "3", "--json"],
         cwd=ROOT, capture_output=True, text=True, timeout=180)
     result = json.loads(out.stdout)
     assert result["errors"] == 0, result["first_errors"]
@@ -71,7 +71,7 @@ def test_five_sessions_step_for_15_seconds_without_errors(app_base):
 def test_three_students_follow_a_class_for_15_seconds_without_errors(app_base):
     out = subprocess.run(
         [sys.executable, "bench/load_app.py", "--url", f"{app_base}/train-bpe?preset=sennrich",
-         "--action", "follow", "--sessions", "3", "--think", "1.5", "--duration", "15", "--json"],
+         "--action", "follow", "--sessions", "3", "--think", "1.5", "--duration", "15", "--min-clicks", "2", "--json"],
         cwd=ROOT, capture_output=True, text=True, timeout=180)
     result = json.loads(out.stdout)
     assert result["errors"] == 0, result["first_errors"]
