@@ -187,8 +187,14 @@ def test_a_new_class_step_reruns_the_students_step_area_not_the_page(store, monk
         stu.run()
         assert not stu.exception, stu.exception
         assert stu.session_state["train.step"] == expected
-    # each new step: the class panel (it names the class's step) and the step area
-    assert app_reruns == [] and step_reruns == [[session.PANEL_FRAGMENT, session.STEP_FRAGMENT]] * 2
+    # each new step: the step area alone (while following, the banner does not name the
+    # step, so the whole class does not redraw it at every step)
+    assert app_reruns == [] and step_reruns == [[session.STEP_FRAGMENT]] * 2
+    # a student exploring alone sees the class's step in the banner: it is redrawn too
+    stu.session_state[session.FOLLOW] = False
+    ins.button(key="train_w_btn_step").click().run()
+    stu.run()
+    assert step_reruns[-1] == [session.PANEL_FRAGMENT] and stu.session_state["train.step"] == 2
 
 
 def test_a_poll_that_finds_nothing_new_redraws_nothing(store, monkeypatch):

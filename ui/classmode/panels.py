@@ -225,8 +225,12 @@ def _student_fragment() -> None:
 def _panel_signature(state, view: RunView) -> tuple:
     """Everything the class panel shows depends on (not the class's version: an answer
     arriving changes it, and students do not see the tally)."""
-    return (state.code, state.step, state.question, session.following(), session.error(),
-            session.notice(), session.my_answer(), view.key)
+    following = session.following()
+    # While following, the banner does not name the step (the sticky step bar below shows
+    # it): a new step then reruns the step area alone, not the banner too, for every
+    # student of the class at once.
+    return (state.code, None if following else state.step, state.question, following,
+            session.error(), session.notice(), session.my_answer(), view.key)
 
 
 def _student_panel() -> None:
@@ -247,9 +251,9 @@ def _student_banner(state) -> None:
     with st.container(border=True, key="class_student_banner"):
         left, right = st.columns([3, 1.2], vertical_alignment="center")
         if session.following():
-            left.markdown(f":material/school: **Class {state.display_code}**: you follow the instructor "
-                          f"(step **{state.step}**). Click Step or Explore on my own to explore alone; "
-                          "you can rejoin any time.")
+            left.markdown(f":material/school: **Class {state.display_code}**: you follow the instructor; "
+                          "the step bar below moves with theirs. Click Step or Explore on my own to "
+                          "explore alone; you can rejoin any time.")
             right.button("Explore on my own", key="class_btn_detach", on_click=session.detach, width="stretch")
         else:
             left.markdown(f":material/school: **Class {state.display_code}**: the instructor is at step "
