@@ -40,4 +40,4 @@ fi
 # browser tests' app server are set up once per file). The security browser tests wait for
 # script runs by counting the websocket's script_finished frames, which two workers' load
 # cannot hide (the DOM observer they used before missed runs now and then).
-exec python -m pytest -n 3 --dist loadfile "$@"
+exec python -m pytest -n 2 --dist loadfile "$@"
