@@ -87,7 +87,7 @@ def test_opens_on_sennrich_at_step_0():
     run = engine_run()
     assert step_of(at) == 0
     assert at.session_state[state.PRESET] == "sennrich"
-    assert "No merges yet." in " ".join(c.value for c in at.caption)
+    assert "No merges yet." in all_html(at)  # the merge list's note, in its heading block
     assert "Step 0 of 10" in at.slider(key="train_w_step").label
     # the pair table before merge 1, in the engine's order
     rows = re.findall(r'<tr class="[^"]*" data-pair="([^"]*)"', all_html(at))
@@ -564,7 +564,10 @@ def test_a_step_sends_the_vocabulary_and_figures_as_one_element():
     assert "Why 0.83 at step 0" in vocab[0] and "base symbols" in vocab[0]
     assert not at.columns or all("tp-figs" not in h.value for c in at.columns for h in c.html)
     assert not at.caption or all("distinct words" not in c.value and "Why 0.83" not in c.value for c in at.caption)
-    assert any(b.startswith('<p class="tp-cap">4 distinct words, 16 in all. Outlined words') for b in blocks)
+    assert any(b.startswith('<h3 class="tp-h3">The corpus after 1 merge</h3><p class="tp-cap">4 distinct words, 16 in all. '
+                            'Outlined words') for b in blocks)
+    # the two headings are inside those blocks, not elements of their own
+    assert vocab[0].startswith('<h3 class="tp-h3">Vocabulary and figures</h3>') and not at.subheader
 
 
 def test_large_corpus_shows_a_sample_of_words():

@@ -64,6 +64,12 @@ BUTTONS_KEY = "train_w_buttons"
 #: The "Download and share" expander (its open state is a widget value).
 SHARE_KEY = "train_w_share"
 
+#: What the step controls do, said once above them (their tooltips cost time at every step).
+CONTROLS_HINT = ("**Step** and **Back** move one merge (keys → and ←); Back replays the first merges, it never "
+                 "retrains. **Reset** returns to step 0, **Play** steps on its own, and the slider jumps to any step.")
+#: The merge list's heading and its note, one block.
+NAV_HEAD = '<div class="tp"><div class="tp-h">Merge list</div><p class="tp-cap">{note}</p></div>'
+
 BAR_CSS = f"""
 <style>
 div:has(> .st-key-{BAR_KEY}) {{ position: sticky; top: 3.75rem; z-index: 50; }}
@@ -242,6 +248,8 @@ def step_area() -> None:
     # The page's CSS is drawn here, outside the fragment: a step reruns only the
     # fragment, and what the full run drew stays on the page (8.5 kB a step saved).
     st.html(render.PAGE_CSS + BAR_CSS)
+    if ss[state.LAYOUT] != "present":  # drawn once per page run, not at every step
+        st.caption(CONTROLS_HINT)
     ss[state.END_PENDING] = False  # a full run: the timer is set afresh just below
     interval = state.SPEEDS[ss[state.SPEED]] if ss[state.PLAYING] else None
     st.fragment(run_every=interval)(_step_fragment)()
@@ -300,25 +308,25 @@ def _controls(view: RunView, k: int, predicting: bool) -> None:
     asking = predicting and k < n and (view.key, k) not in ss[state.RESULTS]
     # One row that wraps on a phone (columns would stack the buttons one per line).
     row = st.container(horizontal=True, vertical_alignment="bottom", gap="small", key=BUTTONS_KEY)
-    row.button("Reset", icon=":material/first_page:", key="train_w_btn_reset", on_click=state.on_reset, disabled=k == 0 and not playing,
-               help="Back to step 0 (no merges)")
+    # No tooltips on Reset, Back, Step and the slider: each cost the browser ~6 ms at every
+    # step (a floating overlay measured on render); CONTROLS_HINT above the bar says it.
+    row.button("Reset", icon=":material/first_page:", key="train_w_btn_reset", on_click=state.on_reset, disabled=k == 0 and not playing)
     row.button("Back", icon=":material/navigate_before:", key="train_w_btn_back", on_click=state.on_step_back, disabled=k == 0,
-               shortcut="Left", help="One merge back (replayed, not retrained)")
+               shortcut="Left")
     if asking:
         row.button("Skip", icon=":material/skip_next:", icon_position="right", key="train_w_btn_step",
                    on_click=state.on_skip, args=(view.key, k), type="secondary", shortcut="Right",
                    help="Skip this question (the score counts it as skipped) and do the merge")
     else:
         row.button("Step", icon=":material/navigate_next:", icon_position="right", key="train_w_btn_step", on_click=state.on_step_forward, disabled=k >= n,
-                   type="primary", shortcut="Right", help="Do the next merge")
+                   type="primary", shortcut="Right")
     row.button("Pause" if playing else "Play", icon=":material/pause:" if playing else ":material/play_arrow:", key="train_w_btn_play", on_click=state.on_play_pause,
                disabled=(n == 0) or (predicting and not playing), help=_play_help(view, playing, predicting))
     if n > 0:
         wk = _w("step")
         ss[wk] = k
         row.slider(f"Step {k} of {n}", min_value=0, max_value=n, key=wk, on_change=state.on_jump, args=(wk,),
-                   width="stretch",
-                   help="Jump to any step: the page replays the first k merges, it never retrains.")
+                   width="stretch")
 
 
 def _explore_view(view: RunView, k: int, present: bool) -> None:
@@ -348,26 +356,28 @@ def _explore_view(view: RunView, k: int, present: bool) -> None:
 def _merge_nav(view: RunView, k: int, window: int) -> None:
     """The merge list as a navigator: one button per merge (keyboard: Tab, Enter), the
     current one marked; a click jumps to that step."""
-    st.html('<div class="tp-h">Merge list</div>')
     if k == 0:
-        st.caption("No merges yet. Step makes the first.")
+        st.html(NAV_HEAD.format(note="No merges yet. Step makes the first."))
         return
     ranks = render.merge_window(k, window)
+    first = ranks[0]
+    # the heading and the note in one block above the rows: one element fewer per step
+    st.html(NAV_HEAD.format(note="Click a merge to go to its step."
+                            + (f" Merges {first} to {k} of {k} so far." if first > 1 else "")))
     with st.container(key=NAV_KEY, gap=None):
         for r in ranks:
             label = render.merge_row_label(view, r)
             st.button(md_escape(label + ("  ◀ now" if r == k else "")), key=f"train_w_goto_{r}",
                       type="primary" if r == k else "tertiary", on_click=state.on_goto, args=(r,), width="stretch")
-    first = ranks[0]
-    st.caption("Click a merge to go to its step. " + (f"Merges {first} to {k} of {k} so far." if first > 1 else ""))
 
 
 def _corpus(view: RunView, k: int, present: bool) -> None:
     sample = render.corpus_sample(view, k)
-    st.subheader(f"The corpus after {k} merge{'s' if k != 1 else ''}" if k else "The corpus at step 0")
+    title = f"The corpus after {k} merge{'s' if k != 1 else ''}" if k else "The corpus at step 0"
     caption = sample.caption + (" Outlined words were changed by this merge; its new token is highlighted." if k else "")
-    # the caption inside the corpus's HTML block: one element fewer at every step
-    st.html(f'<p class="tp-cap">{html.escape(caption)}</p>' + render.corpus_html(view, k, present=present, sample=sample))
+    # the heading and the caption inside the corpus's HTML block: two elements fewer at every step
+    st.html(f'<h3 class="tp-h3">{title}</h3><p class="tp-cap">{html.escape(caption)}</p>'
+            + render.corpus_html(view, k, present=present, sample=sample))
 
 
 def _merges_frame(view: RunView, k: int) -> pd.DataFrame:
@@ -383,8 +393,8 @@ def _merges_frame(view: RunView, k: int) -> pd.DataFrame:
 
 
 def _vocab_and_figures(view: RunView, k: int) -> None:
-    st.subheader("Vocabulary and figures")
-    st.html(render.vocab_section_html(view, k))  # one element: figures, vocabulary, chart
+    # one element: the heading, figures, vocabulary, chart
+    st.html('<h3 class="tp-h3">Vocabulary and figures</h3>' + render.vocab_section_html(view, k))
 
 
 def _downloads_and_link(view: RunView, k: int) -> None:

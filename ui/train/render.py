@@ -93,6 +93,7 @@ table.tp-table tr.now td:first-child { box-shadow: inset 6px 0 0 #D55E00; }
 .tp-vf { display: grid; grid-template-columns: minmax(0, 1.2fr) minmax(0, 1fr); gap: 1rem 3rem; align-items: start; }
 @media (max-width: 640px) { .tp-vf { grid-template-columns: minmax(0, 1fr); } }
 p.tp-cap { font-size: .875rem; opacity: .65; margin: 0 0 .8rem 0; }
+h3.tp-h3 { font-size: 1.5rem; font-weight: 600; line-height: 1.2; margin: .8rem 0 .5rem 0; padding: 0; scroll-margin-top: 9rem; }
 .tp-figs { display: grid; grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); gap: .4rem 1.5rem; margin: 0 0 .8rem 0; }
 .tp-fig .lab { font-size: .9rem; }
 .tp-fig .lab abbr { text-decoration: underline dotted; cursor: help; }
