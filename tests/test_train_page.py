@@ -281,6 +281,34 @@ def test_upload_a_text_file_and_read_it_as_words():
     assert at.session_state["shared.run"].words.words == ("aaabdaaabac",)
 
 
+def test_the_uploader_is_a_fragment_and_a_new_file_reruns_the_page(monkeypatch):
+    """Picking a file where one was chosen first removes the old one: that reruns only
+    the uploader's fragment (it used to redraw the whole page while the new file was on
+    its way, and slowed the upload); a file read, or a change of how to read it, reruns
+    the page, which trains on it."""
+    import streamlit as st
+    from ui.train import panels
+
+    wrapped = []
+    real = st.fragment
+
+    def spy(fn=None, **kw):
+        wrapped.append(getattr(fn, "__name__", ""))
+        return real(fn, **kw)
+
+    monkeypatch.setattr(st, "fragment", spy)
+    at = open_train()
+    at.radio(key="train_w_source").set_value("upload").run()
+    assert panels._upload_fragment.__name__ in wrapped
+    at.get("file_uploader")[0].upload("toy.txt", "aaabdaaabac".encode(), "text/plain").run()
+    assert not at.exception and not at.error
+    assert at.session_state["shared.run"].words.words == ("aaabdaaabac",)
+    assert state.UPLOAD_CHANGED not in at.session_state  # consumed: no rerun loop
+    at.file_uploader(key="train_w_upload").set_value(None).run()  # the file removed
+    assert not at.exception and at.session_state["shared.run"].words.words == ("aaabdaaabac",)
+    assert state.UPLOAD_CHANGED not in at.session_state  # a removal asks for no page rerun
+
+
 # ---- bad input -----------------------------------------------------------------------------
 def test_empty_text_shows_an_error_and_keeps_the_previous_state():
     at = open_train()
@@ -330,9 +358,12 @@ def test_upload_handler_directly():
         msg = state.handle_upload(b"\xe9t\xe9", "latin.txt")
         assert "not valid UTF-8" in msg and fake[state.UPLOAD_TEXT] == "old"
         assert state.handle_upload(b"  \n", "blank.txt").startswith("blank.txt is empty")
+        assert state.UPLOAD_CHANGED not in fake  # a refused file: only the uploader's fragment reruns
         assert state.handle_upload("low lower".encode(), "ok.txt") is None
         assert fake[state.UPLOAD_TEXT] == "low lower" and fake[state.UPLOAD_ERROR] is None
+        assert fake.pop(state.UPLOAD_CHANGED) is True  # a file read: the page reruns and trains
         assert state.handle_upload(None, "gone.txt") is None and fake[state.UPLOAD_TEXT] == "low lower"
+        assert state.UPLOAD_CHANGED not in fake  # a file removed: nothing to retrain
     finally:
         state.ss = old
 

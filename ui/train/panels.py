@@ -151,6 +151,17 @@ def _corpus_inputs() -> None:
 
 
 def _upload_inputs() -> None:
+    """The uploader and its options, in a fragment. Picking a new file where one was
+    already chosen first removes the old one, which reruns the uploader's fragment
+    only (it used to rerun, and redraw, the whole page while the new file was still
+    on its way); a file read, or a change of how to read it, reruns the whole page,
+    which trains on it."""
+    st.fragment(_upload_fragment)()
+
+
+def _upload_fragment() -> None:
+    if ss.pop(state.UPLOAD_CHANGED, False):
+        st.rerun(scope="app")
     wk = _w("upload")
     st.file_uploader(
         f"Upload a plain-text file (.txt, UTF-8, at most {UPLOAD_LIMIT_MB} MB)", type=["txt"], key=wk,

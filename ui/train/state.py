@@ -44,6 +44,8 @@ UPLOAD_TEXT = "train.upload_text"
 UPLOAD_NAME = "train.upload_name"
 UPLOAD_KIND = "train.upload_kind"
 UPLOAD_ERROR = "train.upload_error"
+#: the upload fragment's callbacks changed the corpus: the fragment reruns the whole page
+UPLOAD_CHANGED = "train.upload_changed"
 STEP = "train.step"
 PLAYING = "train.playing"
 SPEED = "train.speed"
@@ -176,6 +178,7 @@ def requested_corpus() -> Corpus | None:
 def ensure_run() -> RunView:
     """The run to show: the requested one if it trains, else the previous one (with the
     engine's message in ERROR). Sets the step for a new run."""
+    ss.pop(UPLOAD_CHANGED, None)  # a full run: it reads the new upload itself
     corpus = requested_corpus()
     active = ss.get(ACTIVE)
     if corpus is not None:
@@ -409,6 +412,7 @@ def handle_upload(data: bytes | None, name: str) -> str | None:
         return str(exc)
     ss[UPLOAD_TEXT], ss[UPLOAD_NAME], ss[UPLOAD_ERROR] = text, name, None
     ss[RESET_STEP] = True
+    ss[UPLOAD_CHANGED] = True
     return None
 
 
@@ -424,6 +428,7 @@ def on_upload_kind(widget_key: str) -> None:
     interaction(editing=True)
     ss[UPLOAD_KIND] = ss[widget_key]
     ss[RESET_STEP] = True
+    ss[UPLOAD_CHANGED] = True
 
 
 def on_toggle(widget_key: str, store_key: str, on_value: str, off_value: str) -> None:
