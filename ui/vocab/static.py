@@ -166,7 +166,7 @@ def _curves_svg(curve, held, retired, *, chosen, unit, training_label, width, fo
         late = px > (x.a + x.b) / 2
         label = f"first base symbol used up: '{first['symbol']}' at {int(first['vocab_size']):,}"
         c.text(px + (-6 if late else 6), top + font + 2, label, anchor="end" if late else "start", fill=VERMILLION,
-               weight="bold", size=font - 1)
+               weight="bold", size=font - 1, halo=True)
     _chosen_rule(c, x, chosen, top, bottom, label=False)
     x_axis(c, x, xticks, top=top, bottom=bottom, title="Vocabulary size (tokens)")
     return c.svg()
