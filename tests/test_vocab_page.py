@@ -84,7 +84,9 @@ def test_default_page_shows_every_section_and_chart():
     assert _chosen_rule_value(at) == slider.value
     text = _markdown(at)
     assert "the number of places it merges" in text and "counted twice" in text
-    assert "= vocabulary size" in text and "= tokens the corpus uses" in text
+    tables = "\n".join(h.value for h in at.html)  # the accounting table is static HTML
+    assert "<strong>= vocabulary size</strong>" in tables and "<strong>= tokens the corpus uses</strong>" in tables
+    assert "Output layer&#x27;s share" in tables  # the cost table too
     assert "held-out 20%" in text
 
 
@@ -118,7 +120,7 @@ def test_merges_select_slider_and_units_radio_retrain():
     assert slider.min < 256  # each distinct character, not all 256 bytes
     assert slider.max == slider.min + 250
     assert "Characters per token, training text" in [m.label for m in at.metric]
-    assert "each distinct character" in _markdown(at)
+    assert "each distinct character" in "\n".join(h.value for h in at.html)  # the accounting table
 
 
 def test_python_reference_source_trains_with_a_progress_bar_and_shows_overlaps():

@@ -31,6 +31,7 @@ from ui.vocab.model_cost import (
 )
 from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_error, md_escape
+from ui.shared.tables import TABLE_CSS
 from ui.shared.state import persist, remember, session_label, session_run, session_step
 from ui.vocab.charts import (
     CHOSEN,
@@ -186,7 +187,7 @@ def readable_tooltips() -> None:
     """Chart tooltips in a projector-friendly size (Vega's default is 11 px)."""
     # Streamlit makes each curve panel's plot as wide as the chart's container; the
     # padding leaves the room its y axis takes, so the whole chart fits the page.
-    st.html(TOOLTIP_CSS % CURVES_AXIS_ROOM + static.STATIC_CSS)
+    st.html(TOOLTIP_CSS % CURVES_AXIS_ROOM + static.STATIC_CSS + TABLE_CSS)
 
 
 # ---- which run ------------------------------------------------------------------------
@@ -380,15 +381,16 @@ def _explain_curves(choice, vocab, k, curve, held, retired) -> None:
         base_word = "all 256 bytes" if run.settings.units == "byte" else "each distinct character"
         rows = [
             (f"Base symbols ({base_word})", f"{a.base:,}"),
-            ("\\+ merges learned", f"{a.merges:,}"),
+            ("+ merges learned", f"{a.merges:,}"),
             ("− merges that re-created a token already in the vocabulary", f"{a.reused:,}"),
-            ("**= vocabulary size**", f"**{a.vocab_size:,}**"),
+            ("= vocabulary size", f"{a.vocab_size:,}"),
             ("− base symbols the corpus never contains", f"{a.never_used:,}"),
             ("− base symbols used up by merges", f"{a.retired_base:,}"),
             ("− merged tokens used up by longer ones", f"{a.retired_merged:,}"),
-            ("**= tokens the corpus uses**", f"**{a.in_use:,}**"),
+            ("= tokens the corpus uses", f"{a.in_use:,}"),
         ]
-        st.markdown("| At this size | tokens |\n|---|--:|\n" + "\n".join(f"| {w} | {n} |" for w, n in rows))
+        st.html(static.table_html(("At this size", "tokens"), rows, strong=(3, 7), numeric=(1,),
+                                  label="Vocabulary size and the tokens the corpus uses"))
         first = retired.iloc[0] if len(retired) else None
         st.markdown(
             "A vocabulary is *base + merges* only if every merge mints a new token; a merge whose "
@@ -530,8 +532,8 @@ def _cost_table(cost) -> None:
         ("Embeddings' share of parameters", "embedding parameters ÷ N", f"{float(cost.param_share):.2%}", ""),
     ]
     # Three columns, each breakable at spaces, so the table fits a phone's width.
-    st.markdown("| | formula | value |\n|---|---|--:|\n"
-                + "\n".join(f"| {a} | {b} | {e}{f' (≈ {x})' if x else ''} |" for a, b, e, x in rows))
+    st.html(static.table_html(("", "formula", "value"), [(a, b, f"{e} (≈ {x})" if x else e) for a, b, e, x in rows],
+                              numeric=(2,), label="What the vocabulary costs"))
     st.caption("The 2N rule (Kaplan et al. 2020) counts one multiply-add per weight per token and leaves "
                "out attention over the context, so for long contexts the output layer's true share is smaller. "
                "The input embedding is a table lookup: it costs memory, not FLOPs.")

@@ -41,6 +41,7 @@ __all__ = [
     "truncation_cost_figure",
     "language_tokens_figure",
     "language_ratio_figure",
+    "table_html",
 ]
 
 WIDE, NARROW = 820, 360
@@ -53,6 +54,7 @@ STATIC_CSS = f"""<style>
 .vc-chart img.vc-narrow {{ display: none; max-width: {NARROW + 140}px; }}
 @container (max-width: {BREAK}px) {{ .vc-chart img.vc-wide {{ display: none; }} .vc-chart img.vc-narrow {{ display: block; }} }}
 .vc-chart figcaption {{ font-size: 0.9rem; opacity: 0.85; margin-top: 0.2rem; }}
+.vc-table td.num {{ white-space: normal; }}
 </style>"""
 #: tableau10, as the Vega truncation chart colours its languages
 TABLEAU10 = ["#4c78a8", "#f58518", "#e45756", "#72b7b2", "#54a24b", "#eeca3b", "#b279a2", "#ff9da6", "#9d755d",
@@ -499,3 +501,27 @@ def language_ratio_figure(table: pd.DataFrame) -> str:
     return _figure("language_ratio", lambda w, f: _ratio_svg(table, w, f), alt,
                    "How many times English's token count each language needs")
 
+
+
+# ---- small tables -------------------------------------------------------------------------
+def table_html(head: tuple[str, ...], rows: list[tuple], *, strong: tuple[int, ...] = (), numeric: tuple[int, ...] = (),
+               label: str = "") -> str:
+    """A small table as static HTML (ui.shared.tables' look; its CSS is on the page once):
+    every cell escaped, rows in `strong` bold, columns in `numeric` right-aligned.
+    Drawn by st.html, which the browser lays out only once it is scrolled into view
+    (a markdown table is parsed and drawn at once, wherever it is).
+
+    >>> table_html(("a", "n"), [("x<y", "1"), ("= all", "2")], strong=(1,), numeric=(1,))
+    '<div class="bpe-table-wrap"><table class="bpe-table vc-table"><thead><tr><th scope="col">a</th><th scope="col" class="num">n</th></tr></thead><tbody><tr><td>x&lt;y</td><td class="num">1</td></tr><tr><td><strong>= all</strong></td><td class="num"><strong>2</strong></td></tr></tbody></table></div>'
+    """
+    def cell(tag: str, i: int, text: object, bold: bool) -> str:
+        body = html.escape(str(text))
+        attrs = (' scope="col"' if tag == "th" else "") + (' class="num"' if i in numeric else "")
+        return f"<{tag}{attrs}>" + (f"<strong>{body}</strong>" if bold else body) + f"</{tag}>"
+
+    name = f' aria-label="{html.escape(label, quote=True)}"' if label else ""
+    thead = "".join(cell("th", i, h, False) for i, h in enumerate(head))
+    tbody = "".join("<tr>" + "".join(cell("td", i, v, r in strong) for i, v in enumerate(row)) + "</tr>"
+                    for r, row in enumerate(rows))
+    return (f'<div class="bpe-table-wrap"><table class="bpe-table vc-table"{name}><thead><tr>{thead}</tr></thead>'
+            f"<tbody>{tbody}</tbody></table></div>")
