@@ -34,7 +34,7 @@ VEGA_CHARTS = "[data-testid='stVegaLiteChart'] canvas, [data-testid='stVegaLiteC
 
 def _interactive(page):
     """Switch 'Interactive charts' on and wait for the seven Vega-Lite charts."""
-    toggle = page.get_by_role("checkbox", name=re.compile("Interactive charts"))
+    toggle = page.locator(".st-key-vocab_w_interactive input")
     toggle.click(force=True)  # the switch's input is drawn under its styled track
     expect(toggle).to_be_checked()
     charts = page.locator(VEGA_CHARTS)
