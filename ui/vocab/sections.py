@@ -267,7 +267,7 @@ def choose_vocab(choice: RunChoice) -> tuple[int, int]:
     value = st.session_state.get(store, _default_vocab(choice))
     st.session_state[store] = min(max(int(value), low), high)
     vocab = st.slider(
-        "Vocabulary size to study: drag, use the arrow keys, or click a point on a chart",
+        "Vocabulary size to study: drag, use the arrow keys, or (with interactive charts) click a point on a curve",
         min_value=low, max_value=high, step=1, **_widget("vocab_w_chosen", store, st.session_state[store]),
     )
     return vocab, step_for_vocab(run, vocab)

@@ -71,10 +71,13 @@ def _figure(name: str, draw, alt: str, title: str, caption: str = "") -> str:
 
 
 # ---- 1. the curves ------------------------------------------------------------------------
-def _thinned(curve: pd.DataFrame, keep: set[int]) -> pd.DataFrame:
-    if len(curve) <= MAX_POINTS // 3:
+def _thinned(curve: pd.DataFrame, keep: set[int], n: int) -> pd.DataFrame:
+    """About `n` evenly spaced rows of the curve (and the rows of `keep`'s steps): a
+    point every two pixels is as smooth as every point, in a much smaller picture."""
+    n = min(n, MAX_POINTS)
+    if len(curve) <= n:
         return curve
-    idx = _thin(len(curve), MAX_POINTS // 3)
+    idx = _thin(len(curve), n)
     return curve[curve["step"].isin(set(curve["step"].iloc[idx]) | keep)]
 
 
@@ -102,7 +105,7 @@ def _panel(c: Canvas, *, title, subtitle, x: Scale, xdomain, y_lo, y_hi, yticks,
 
 def _curves_svg(curve, held, retired, *, chosen, unit, training_label, width, font) -> str:
     keep = set(retired["step"]) if retired is not None and len(retired) else set()
-    pts = _thinned(curve, keep)
+    pts = _thinned(curve, keep, width // 2)
     c = Canvas(width, font)
     lo, hi = int(curve["vocab_size"].min()), int(curve["vocab_size"].max())
     hi = hi if hi > lo else lo + 1
