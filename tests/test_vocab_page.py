@@ -19,8 +19,12 @@ CHARTS = 7
 TRUNC, TRUNC_COST, LANG_TOKENS = 3, 4, 5
 
 
-def _open(**state) -> AppTest:
+def _open(*, interactive: bool = True, **state) -> AppTest:
+    """The page after one run. `interactive`: the 'Interactive charts' toggle is on, so
+    the charts are Vega-Lite specs these tests can read (a first visit draws pictures:
+    test_a_first_visit_draws_pictures_and_loads_no_charting_library)."""
     at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["vocab.interactive"] = interactive
     for key, value in state.items():
         at.session_state[key] = value
     at.run()
@@ -80,7 +84,9 @@ def test_default_page_shows_every_section_and_chart():
     assert _chosen_rule_value(at) == slider.value
     text = _markdown(at)
     assert "the number of places it merges" in text and "counted twice" in text
-    assert "= vocabulary size" in text and "= tokens the corpus uses" in text
+    tables = "\n".join(h.value for h in at.html)  # the accounting table is static HTML
+    assert "<strong>= vocabulary size</strong>" in tables and "<strong>= tokens the corpus uses</strong>" in tables
+    assert "Output layer&#x27;s share" in tables  # the cost table too
     assert "held-out 20%" in text
 
 
@@ -114,7 +120,7 @@ def test_merges_select_slider_and_units_radio_retrain():
     assert slider.min < 256  # each distinct character, not all 256 bytes
     assert slider.max == slider.min + 250
     assert "Characters per token, training text" in [m.label for m in at.metric]
-    assert "each distinct character" in _markdown(at)
+    assert "each distinct character" in "\n".join(h.value for h in at.html)  # the accounting table
 
 
 def test_python_reference_source_trains_with_a_progress_bar_and_shows_overlaps():
@@ -297,3 +303,34 @@ def test_the_tables_are_drawn_only_once_their_expander_opens():
     at.session_state["vocab_w_lang_texts"] = True
     at.run()
     assert any(m.value == "**English** (Latin)" for m in _ok(at).markdown)
+
+
+def _figures(at: AppTest) -> dict[str, str]:
+    """The static charts (ui/vocab/static.py) by name, from the page's st.html blocks."""
+    import re
+
+    out = {}
+    for block in at.html:
+        for name in re.findall(r'<figure class="vc-chart" data-chart="(\w+)"', block.value):
+            out[name] = block.value
+    return out
+
+
+def test_a_first_visit_draws_pictures_and_loads_no_charting_library():
+    """By default every chart is a static picture (st.html), so the browser loads no Vega;
+    the toggle brings back the seven interactive charts, and the pictures follow the slider."""
+    at = _open(interactive=False)
+    assert at.toggle(key="vocab_w_interactive").value is False
+    assert len(at.get("vega_lite_chart")) == 0
+    figures = _figures(at)
+    assert list(figures) == ["curves", "cost_share", "real_vocab", "truncated", "truncated_cost",
+                             "language_tokens", "language_ratio"]
+    slider = at.slider(key="vocab_w_chosen")
+    assert f"At vocabulary size {slider.value:,}:" in figures["curves"]
+    at.slider(key="vocab_w_chosen").set_value(400).run()
+    figures = _figures(_ok(at))
+    assert "At vocabulary size 400:" in figures["curves"]
+    assert "English sample run (bytes), V = 400" in figures["language_tokens"]  # in its alt text
+    at.toggle(key="vocab_w_interactive").set_value(True).run()
+    assert len(_ok(at).get("vega_lite_chart")) == CHARTS and not _figures(at)
+    assert _chosen_rule_value(at) == 400

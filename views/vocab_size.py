@@ -12,6 +12,7 @@ from ui.vocab.sections import (
     cost_section,
     curves_section,
     languages_section,
+    interactive_toggle,
     readable_tooltips,
     real_sizes_section,
 )
@@ -24,6 +25,7 @@ st.markdown(
     "matrix and a score in its output layer. Pick a training run, then move **one slider** and "
     "watch sequence length, embedding size and output compute move together."
 )
+interactive_toggle()
 
 st.header("1. Sequence length against vocabulary size")
 choice = choose_run()

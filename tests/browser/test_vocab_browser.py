@@ -1,6 +1,7 @@
-"""The Vocabulary size page in a real browser: it renders its five charts, a click on
-the curves picks a vocabulary size (the slider and the metrics follow), and it saves
-screenshots to test-artifacts/ (look at them)."""
+"""The Vocabulary size page in a real browser: a first visit draws its seven charts as
+pictures and loads no Vega script; with "Interactive charts" on, it draws them with
+Vega-Lite and a click on the curves picks a vocabulary size (the slider and the metrics
+follow). Screenshots go to test-artifacts/ (look at them)."""
 import re
 
 import pytest
@@ -24,8 +25,26 @@ def patient_expect():
     expect.set_options(timeout=5_000)
 
 
-def _open(page, app_url, height=1800):
-    """Open the app, then the page from the sidebar, as a student would."""
+PICTURES = "figure.vc-chart img"
+#: Streamlit's Vega-Lite element and the Vega bundle it loads (Metric's 1 kB loader of it
+#: is loaded by every metric, and loads nothing until a metric draws a sparkline)
+VEGA_SCRIPT = re.compile(r"/(ArrowVegaLiteChart|embed|vega-interpreter)\.[\w-]+\.js")
+VEGA_CHARTS = "[data-testid='stVegaLiteChart'] canvas, [data-testid='stVegaLiteChart'] svg.marks"
+
+
+def _interactive(page):
+    """Switch 'Interactive charts' on and wait for the seven Vega-Lite charts."""
+    toggle = page.locator(".st-key-vocab_w_interactive input")
+    toggle.click(force=True)  # the switch's input is drawn under its styled track
+    expect(toggle).to_be_checked()
+    charts = page.locator(VEGA_CHARTS)
+    expect(charts).to_have_count(CHART_COUNT, timeout=60_000)
+    return charts
+
+
+def _open(page, app_url, height=1800, interactive=True):
+    """Open the app, then the page from the sidebar, as a student would; then switch the
+    interactive charts on (unless `interactive` is False) and return the charts."""
     page.set_viewport_size({"width": 1400, "height": height})
     page.goto(app_url)
     expect(page.get_by_role("heading", name="Byte-pair encoding, step by step")).to_be_visible(timeout=60_000)
@@ -33,8 +52,10 @@ def _open(page, app_url, height=1800):
     # the first visit after the server starts trains a run and loads three tokenizers
     expect(page.get_by_role("heading", name="Vocabulary size: what it buys, what it costs")).to_be_visible(
         timeout=60_000)
-    charts = page.locator("[data-testid='stVegaLiteChart'] canvas, [data-testid='stVegaLiteChart'] svg.marks")
-    expect(charts).to_have_count(CHART_COUNT, timeout=60_000)
+    _finished(page)
+    if not interactive:
+        return page.locator("figure.vc-chart")
+    charts = _interactive(page)
     _finished(page)
     return charts
 
@@ -45,6 +66,29 @@ def _finished(page):
     expect(page.get_by_text("The ten texts")).to_be_visible(timeout=60_000)
     for label in ("Hidden size d (model width)", "Total parameters N"):
         expect(page.get_by_label(label, exact=True)).to_be_visible()
+
+
+def test_a_first_visit_draws_pictures_and_loads_no_vega(page, app_url, artifacts):
+    """Each chart is one picture with alt text; no Vega script is fetched until the
+    interactive charts are switched on."""
+    scripts = []
+    page.on("request", lambda r: scripts.append(r.url) if r.resource_type == "script" else None)
+    figures = _open(page, app_url, height=7000, interactive=False)
+    expect(figures).to_have_count(CHART_COUNT, timeout=60_000)
+    pictures = page.locator(PICTURES + ":visible")
+    expect(pictures).to_have_count(CHART_COUNT)
+    for i in range(CHART_COUNT):
+        img = pictures.nth(i)
+        assert len(img.get_attribute("alt")) > 40
+        # decoded and drawn: a picture that failed to load has no natural width
+        page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=img.element_handle())
+        assert img.bounding_box()["height"] > 100
+    expect(page.locator("figure.vc-chart figcaption").first).to_contain_text("At vocabulary size")
+    assert page.locator("[data-testid='stVegaLiteChart']").count() == 0
+    assert not [u for u in scripts if VEGA_SCRIPT.search(u)], scripts
+    page.screenshot(path=str(artifacts / "vocab_size_pictures.png"))
+    _interactive(page)
+    assert [u for u in scripts if VEGA_SCRIPT.search(u)]
 
 
 def test_vocab_page_renders_every_section_and_saves_a_screenshot(page, app_url, artifacts):
@@ -92,13 +136,31 @@ def test_a_cost_preset_reproduces_llama3(page, app_url):
     expect(page.get_by_text("computed 525M", exact=False)).to_be_visible()
 
 
-def _open_on_phone(browser, app_url):
+def _open_on_phone(browser, app_url, interactive=True):
     context, page = open_phone(browser)
     page.goto(app_url + "/vocabulary-size")
-    charts = page.locator("[data-testid='stVegaLiteChart'] canvas, [data-testid='stVegaLiteChart'] svg.marks")
-    expect(charts).to_have_count(CHART_COUNT, timeout=90_000)
     _finished(page)
+    if interactive:
+        _interactive(page)
+        _finished(page)
     return context, page
+
+
+def test_on_a_phone_the_pictures_fit_and_the_narrow_drawing_is_shown(browser, app_url, artifacts):
+    """390x844, first visit: every chart is its narrow picture (readable labels), as wide
+    as the screen at most."""
+    context, page = _open_on_phone(browser, app_url, interactive=False)
+    try:
+        page.set_viewport_size({"width": PHONE["width"], "height": 9000})
+        shown = page.locator("figure.vc-chart img.vc-narrow:visible")
+        expect(shown).to_have_count(CHART_COUNT, timeout=60_000)
+        assert page.locator("figure.vc-chart img.vc-wide:visible").count() == 0
+        assert too_wide(page) == []
+        for i, name in enumerate(("curves", "cost_share", "real_vocab", "truncated", "truncated_cost",
+                                  "language_tokens", "language_ratio")):
+            shown.nth(i).screenshot(path=str(artifacts / f"vocab_phone_picture_{name}.png"))
+    finally:
+        context.close()
 
 
 def test_on_a_phone_nothing_is_wider_than_the_screen_not_even_the_linked_curves(browser, app_url, artifacts):

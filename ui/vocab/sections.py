@@ -31,6 +31,7 @@ from ui.vocab.model_cost import (
 )
 from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_error, md_escape
+from ui.shared.tables import TABLE_CSS
 from ui.shared.state import persist, remember, session_label, session_run, session_step
 from ui.vocab.charts import (
     CHOSEN,
@@ -48,6 +49,7 @@ from ui.vocab.charts import (
     truncation_chart,
     truncation_cost_chart,
 )
+from ui.vocab import static
 from ui.vocab.real_sizes import TRUNCATION_SIZES, cost_at_sizes, real_model_sizes, size_marks
 from ui.vocab.curves import (
     LANGUAGES,
@@ -75,6 +77,7 @@ from ui.vocab.sources import (
 __all__ = [
     "RunChoice",
     "readable_tooltips",
+    "interactive_toggle",
     "choose_run",
     "choose_vocab",
     "curves_section",
@@ -84,6 +87,7 @@ __all__ = [
 ]
 
 CURVES_KEY = "vocab.curves"
+INTERACTIVE_STORE = "vocab.interactive"
 
 
 @dataclass(frozen=True)
@@ -127,6 +131,37 @@ def _show(cache_key: str, build, *, key: str, chosen: int | None = None, extra: 
     return st.vega_lite_chart(spec=spec, key=key, height=height if height else "content", **kwargs)
 
 
+@byte_cached("charts")
+def _figure(cache_key: str, _build) -> str:
+    """A static chart's HTML (ui.vocab.static), built once per distinct input."""
+    return _build()
+
+
+def interactive() -> bool:
+    """Whether the page draws its charts with Vega-Lite (hover, click) or as pictures."""
+    return bool(st.session_state.get(INTERACTIVE_STORE, False))
+
+
+def interactive_toggle() -> bool:
+    """The switch between static pictures (the default: a first visit loads no charting
+    library) and the interactive Vega-Lite charts (tooltips, click to pick a size)."""
+    return st.toggle(
+        "Interactive charts: exact numbers on hover, click the curves to pick a size",
+        help="Off, the charts are pictures with their numbers written on them or under them (quick to load). "
+             "On, the page loads a charting library the first time (a few seconds).",
+        **_widget("vocab_w_interactive", INTERACTIVE_STORE, False),
+    )
+
+
+def _draw(cache_key: str, build, figure, *, key: str, chosen: int | None = None, extra: int = 170, **kwargs):
+    """The chart as an interactive Vega-Lite chart (`build`, see `_show`) or, by default,
+    as a static picture (`figure`: a function returning ui.vocab.static HTML)."""
+    if interactive():
+        return _show(cache_key, build, key=key, chosen=chosen, extra=extra, **kwargs)
+    st.html(_figure(f"{cache_key}:{chosen}", figure))
+    return None
+
+
 def _folded(label: str, key: str):
     """An expander whose contents are drawn only while it is open (a rerun opens it):
     the tables behind these cost the browser more to lay out than the charts above
@@ -152,7 +187,7 @@ def readable_tooltips() -> None:
     """Chart tooltips in a projector-friendly size (Vega's default is 11 px)."""
     # Streamlit makes each curve panel's plot as wide as the chart's container; the
     # padding leaves the room its y axis takes, so the whole chart fits the page.
-    st.html(TOOLTIP_CSS % CURVES_AXIS_ROOM)
+    st.html(TOOLTIP_CSS % CURVES_AXIS_ROOM + static.STATIC_CSS + TABLE_CSS)
 
 
 # ---- which run ------------------------------------------------------------------------
@@ -232,7 +267,7 @@ def choose_vocab(choice: RunChoice) -> tuple[int, int]:
     value = st.session_state.get(store, _default_vocab(choice))
     st.session_state[store] = min(max(int(value), low), high)
     vocab = st.slider(
-        "Vocabulary size to study: drag, use the arrow keys, or click a point on a chart",
+        "Vocabulary size to study: drag, use the arrow keys, or (with interactive charts) click a point on a curve",
         min_value=low, max_value=high, step=1, **_widget("vocab_w_chosen", store, st.session_state[store]),
     )
     return vocab, step_for_vocab(run, vocab)
@@ -279,8 +314,11 @@ def curves_section(choice: RunChoice, vocab: int, k: int) -> None:
                        help=f"{h.text}: {int(h.tokens):,} tokens at this size")
 
     held_grid = held[held["step"].isin(held_steps(choice))]
-    _show(f"curves:{choice.key}", lambda: curves_chart(
-        curve, held_grid, retired, chosen_vocab=vocab, unit=unit, training_label=f"Training text ({choice.label})"),
+    training_label = f"Training text ({choice.label})"
+    _draw(f"curves:{choice.key}", lambda: curves_chart(
+        curve, held_grid, retired, chosen_vocab=vocab, unit=unit, training_label=training_label),
+        lambda: static.curves_figure(curve, held_grid, retired, chosen=vocab, k=k, unit=unit,
+                                     training_label=training_label),
         key=CURVES_KEY, chosen=vocab, on_select=_pick_callback(choice), selection_mode=["pick"])
     _explain_curves(choice, vocab, k, curve, held, retired)
 
@@ -343,15 +381,16 @@ def _explain_curves(choice, vocab, k, curve, held, retired) -> None:
         base_word = "all 256 bytes" if run.settings.units == "byte" else "each distinct character"
         rows = [
             (f"Base symbols ({base_word})", f"{a.base:,}"),
-            ("\\+ merges learned", f"{a.merges:,}"),
+            ("+ merges learned", f"{a.merges:,}"),
             ("− merges that re-created a token already in the vocabulary", f"{a.reused:,}"),
-            ("**= vocabulary size**", f"**{a.vocab_size:,}**"),
+            ("= vocabulary size", f"{a.vocab_size:,}"),
             ("− base symbols the corpus never contains", f"{a.never_used:,}"),
             ("− base symbols used up by merges", f"{a.retired_base:,}"),
             ("− merged tokens used up by longer ones", f"{a.retired_merged:,}"),
-            ("**= tokens the corpus uses**", f"**{a.in_use:,}**"),
+            ("= tokens the corpus uses", f"{a.in_use:,}"),
         ]
-        st.markdown("| At this size | tokens |\n|---|--:|\n" + "\n".join(f"| {w} | {n} |" for w, n in rows))
+        st.html(static.table_html(("At this size", "tokens"), rows, strong=(3, 7), numeric=(1,),
+                                  label="Vocabulary size and the tokens the corpus uses"))
         first = retired.iloc[0] if len(retired) else None
         st.markdown(
             "A vocabulary is *base + merges* only if every merge mints a new token; a merge whose "
@@ -449,13 +488,15 @@ def cost_section(chart_vocab: int) -> tuple[ModelConfig, str]:
     if cost.embedding_params > config.total_params:
         st.warning(f"The embeddings alone ({cost.embedding_params:,}) exceed the total N ({config.total_params:,}): "
                    "raise N, or lower V or d.")
-    _show("cost:" + ":".join(map(str, parts["value"])), lambda: cost_share_chart(parts), key="vocab_w_cost_chart")
+    _draw("cost:" + ":".join(map(str, parts["value"])), lambda: cost_share_chart(parts),
+          lambda: static.cost_share_figure(parts), key="vocab_w_cost_chart")
     reals = pd.DataFrame([dict(name=r.name, size=r.size, kind="published") for r in REAL_VOCABS])
     yours = [dict(name="chosen above", size=chart_vocab, kind="yours")]
     if int(vocab) != chart_vocab:
         yours.append(dict(name="calculator", size=int(vocab), kind="yours"))
     frame = pd.concat([reals, pd.DataFrame(yours)], ignore_index=True)
-    _show("real:" + ":".join(str(y["size"]) for y in yours), lambda: real_vocab_chart(frame), key="vocab_w_real_chart")
+    _draw("real:" + ":".join(str(y["size"]) for y in yours), lambda: real_vocab_chart(frame),
+          lambda: static.real_vocab_figure(frame), key="vocab_w_real_chart")
     return config, precision
 
 
@@ -491,8 +532,8 @@ def _cost_table(cost) -> None:
         ("Embeddings' share of parameters", "embedding parameters ÷ N", f"{float(cost.param_share):.2%}", ""),
     ]
     # Three columns, each breakable at spaces, so the table fits a phone's width.
-    st.markdown("| | formula | value |\n|---|---|--:|\n"
-                + "\n".join(f"| {a} | {b} | {e}{f' (≈ {x})' if x else ''} |" for a, b, e, x in rows))
+    st.html(static.table_html(("", "formula", "value"), [(a, b, f"{e} (≈ {x})" if x else e) for a, b, e, x in rows],
+                              numeric=(2,), label="What the vocabulary costs"))
     st.caption("The 2N rule (Kaplan et al. 2020) counts one multiply-add per weight per token and leaves "
                "out attention over the context, so for long contexts the output layer's true share is smaller. "
                "The input embedding is a table lookup: it costs memory, not FLOPs.")
@@ -545,9 +586,11 @@ def real_sizes_section(config: ModelConfig, precision: str) -> None:
     )
     left, right = st.columns(2)
     with left:
-        _show("trunc:" + ":".join(map(str, sizes)), lambda: truncation_chart(table, marks), key="vocab_w_trunc_chart", extra=290)
+        _draw("trunc:" + ":".join(map(str, sizes)), lambda: truncation_chart(table, marks),
+              lambda: static.truncation_figure(table, marks), key="vocab_w_trunc_chart", extra=290)
     with right:
-        _show(f"trunc-cost:{config}:{precision}", lambda: truncation_cost_chart(cost, marks, model=model),
+        _draw(f"trunc-cost:{config}:{precision}", lambda: truncation_cost_chart(cost, marks, model=model),
+              lambda: static.truncation_cost_figure(cost, marks, model=model),
               key="vocab_w_trunc_cost_chart", extra=220)
     _explain_real_sizes(table, cost)
 
@@ -600,9 +643,11 @@ def languages_section(choice: RunChoice, vocab: int, k: int) -> None:
     table = pd.concat([table, language_table(ours, texts)], ignore_index=True)
 
     lang_key = f"{choice.key}:{k}:" + ":".join(ours_keys)
-    _show("lang-tokens:" + lang_key, lambda: language_tokens_chart(table), key="vocab_w_lang_tokens",
+    _draw("lang-tokens:" + lang_key, lambda: language_tokens_chart(table),
+          lambda: static.language_tokens_figure(table), key="vocab_w_lang_tokens",
           extra=170 + 22 * table["tokenizer"].nunique())
-    _show("lang-ratio:" + lang_key, lambda: language_ratio_chart(table), key="vocab_w_lang_ratio", extra=420)
+    _draw("lang-ratio:" + lang_key, lambda: language_ratio_chart(table),
+          lambda: static.language_ratio_figure(table), key="vocab_w_lang_ratio", extra=420)
     _explain_languages(table, list(ours))
     box = _folded("Exact numbers", "vocab_w_lang_table")
     if box is not None:

@@ -1,0 +1,530 @@
+"""The Vocabulary size page's seven charts as static SVG images (pure functions).
+
+The same content as the Vega-Lite charts of ui.vocab.charts (same data, titles, series,
+colours, dashes, marked sizes), drawn as pictures: a first visit then loads no charting
+library (the Vega bundle is most of the page's JavaScript and its slowest work). What a
+tooltip gave is written on the chart or beside it: the figures at the chosen size under
+the curves, each bar's count at its end, each cell's ratio in it, every real model's
+size by its name. Hover and click live in the interactive charts (ui.vocab.charts), which
+the page draws on request.
+
+Each function returns HTML: a `<figure>` holding the chart twice, wide (desktop, a
+projector) and narrow (a phone, so labels stay readable), one shown by a media query;
+each `<img>` has alt text saying what the chart shows. `STATIC_CSS` goes on the page once.
+"""
+from __future__ import annotations
+
+import html
+
+import pandas as pd
+
+from ui.vocab.charts import BLUE, MAX_POINTS, ORANGE, SERIES_COLORS, VERMILLION, _thin
+from ui.vocab.svg import (
+    Canvas,
+    Scale,
+    fmt_k,
+    fmt_si,
+    img_html,
+    label_room,
+    nice_ticks,
+    wrap,
+    x_axis,
+    y_axis,
+)
+
+__all__ = [
+    "STATIC_CSS",
+    "curves_figure",
+    "cost_share_figure",
+    "real_vocab_figure",
+    "truncation_figure",
+    "truncation_cost_figure",
+    "language_tokens_figure",
+    "language_ratio_figure",
+    "table_html",
+]
+
+WIDE, NARROW = 820, 360
+#: the width (px) of the chart's column under which the narrow drawing is shown
+BREAK = 640
+STATIC_CSS = f"""<style>
+.vc-chart {{ margin: 0.3rem 0 0.8rem 0; width: 100%; max-width: 100%; container-type: inline-size; }}
+.vc-chart img {{ display: block; width: 100%; height: auto; }}
+.vc-chart img.vc-wide {{ max-width: {WIDE}px; }}
+.vc-chart img.vc-narrow {{ display: none; max-width: {NARROW + 140}px; }}
+@container (max-width: {BREAK}px) {{ .vc-chart img.vc-wide {{ display: none; }} .vc-chart img.vc-narrow {{ display: block; }} }}
+.vc-chart figcaption {{ font-size: 0.9rem; opacity: 0.85; margin-top: 0.2rem; }}
+.vc-table td.num {{ white-space: normal; }}
+</style>"""
+#: tableau10, as the Vega truncation chart colours its languages
+TABLEAU10 = ["#4c78a8", "#f58518", "#e45756", "#72b7b2", "#54a24b", "#eeca3b", "#b279a2", "#ff9da6", "#9d755d",
+             "#bab0ac"]
+DASHES = [None, "8 4", "3 3", "10 3 2 3"]
+
+
+def _figure(name: str, draw, alt: str, title: str, caption: str = "") -> str:
+    """`draw(width, font)` -> SVG, drawn wide and narrow, in one figure."""
+    wide = img_html(draw(WIDE, 15), alt=alt, title=title, css_class="vc-wide")
+    narrow = img_html(draw(NARROW, 13), alt=alt, title=title, css_class="vc-narrow")
+    cap = f"<figcaption>{caption}</figcaption>" if caption else ""
+    return f'<figure class="vc-chart" data-chart="{name}">{wide}{narrow}{cap}</figure>'
+
+
+# ---- 1. the curves ------------------------------------------------------------------------
+def _thinned(curve: pd.DataFrame, keep: set[int], n: int) -> pd.DataFrame:
+    """About `n` evenly spaced rows of the curve (and the rows of `keep`'s steps): a
+    point every two pixels is as smooth as every point, in a much smaller picture."""
+    n = min(n, MAX_POINTS)
+    if len(curve) <= n:
+        return curve
+    idx = _thin(len(curve), n)
+    return curve[curve["step"].isin(set(curve["step"].iloc[idx]) | keep)]
+
+
+def _chosen_rule(c: Canvas, x: Scale, chosen: int, top: float, bottom: float, label: bool) -> None:
+    px = x(chosen)
+    c.line(px, top, px, bottom, stroke="#000", width=2, dash="6 4")
+    if label:
+        right = px > (x.a + x.b) / 2
+        c.text(px + (-6 if right else 6), top + c.font, f"chosen: {chosen:,}", anchor="end" if right else "start",
+               weight="bold")
+
+
+def _panel(c: Canvas, *, title, subtitle, x: Scale, xdomain, y_lo, y_hi, yticks, ytitle, kind="linear",
+           legend=(), height=230):
+    """Title, legend and the frame of one curve panel; returns the y scale and the plot box."""
+    c.title(title, subtitle)
+    if legend:
+        c.legend(list(legend))
+    top = c.height + 4
+    bottom = top + (height if c.width > 500 else 170)
+    y = Scale(y_lo, y_hi, bottom, top, kind)
+    y_axis(c, y, yticks, left=x.a, right=x.b, title=ytitle)
+    return y, top, bottom
+
+
+def _curves_svg(curve, held, retired, *, chosen, unit, training_label, width, font) -> str:
+    keep = set(retired["step"]) if retired is not None and len(retired) else set()
+    pts = _thinned(curve, keep, width // 2)
+    c = Canvas(width, font)
+    lo, hi = int(curve["vocab_size"].min()), int(curve["vocab_size"].max())
+    hi = hi if hi > lo else lo + 1
+    xticks = [(t, f"{int(t):,}") for t in nice_ticks(lo, hi, 8 if width > 500 else 3) if lo <= t <= hi]
+    # 1. corpus length
+    lengths = pts["corpus_length"]
+    yt = [t for t in nice_ticks(float(lengths.min()), float(lengths.max()), 4)]
+    left = label_room([f"{int(t):,}" for t in yt], font)
+    x = Scale(lo, hi, left, width - 14)
+    y, top, bottom = _panel(c, title="Training corpus length shrinks with every merge",
+                            subtitle="Tokens needed to write the whole training corpus, read off the merge events",
+                            x=x, xdomain=(lo, hi), y_lo=yt[0], y_hi=yt[-1],
+                            yticks=[(t, f"{int(t):,}") for t in yt], ytitle="Tokens in training corpus")
+    c.polyline(zip(map(x, pts["vocab_size"]), map(y, pts["corpus_length"])), stroke=BLUE)
+    _chosen_rule(c, x, chosen, top, bottom, label=True)
+    x_axis(c, x, xticks, top=top, bottom=bottom, title="Vocabulary size (tokens)")
+    c.height += 22
+    # 2. units per token, training and held out
+    series = [training_label] + (list(dict.fromkeys(held["text"])) if held is not None and len(held) else [])
+    colors = dict(zip(series, SERIES_COLORS))
+    dashes = dict(zip(series, DASHES))
+    values = list(pts["units_per_token"]) + (list(held["units_per_token"]) if held is not None else [])
+    yt = nice_ticks(min(values), max(values), 4)
+    y, top, bottom = _panel(
+        c, title=f"{unit.capitalize()} per token: the text the run learned from, and text it never saw",
+        subtitle="Held-out text is encoded with the first k merges at the marked sizes; the gap is what the "
+                 "merges overfit to the training text",
+        x=x, xdomain=(lo, hi), y_lo=yt[0], y_hi=yt[-1], yticks=[(t, f"{t:,.1f}") for t in yt],
+        ytitle=f"{unit.capitalize()} per token", legend=[(s, colors[s], dashes[s]) for s in series])
+    c.polyline(zip(map(x, pts["vocab_size"]), map(y, pts["units_per_token"])), stroke=colors[training_label])
+    if held is not None and len(held):
+        for text, part in held.groupby("text", sort=False):
+            c.polyline(zip(map(x, part["vocab_size"]), map(y, part["units_per_token"])), stroke=colors[text],
+                       dash=dashes[text])
+            for v, u in zip(part["vocab_size"], part["units_per_token"]):
+                c.circle(x(v), y(u), 4.5, fill=colors[text])
+    _chosen_rule(c, x, chosen, top, bottom, label=False)
+    x_axis(c, x, xticks, top=top, bottom=bottom, title="Vocabulary size (tokens)")
+    c.height += 22
+    # 3. vocabulary against tokens in use (symlog)
+    use = [("vocab_size", "Vocabulary size (every token)", "#999999", "6 4"),
+           ("tokens_in_use", "Tokens the corpus uses", BLUE, None),
+           ("base_in_use", "Base symbols it still uses", ORANGE, None)]
+    most = max(1, int(pts[["vocab_size", "tokens_in_use", "base_in_use"]].to_numpy().max()))
+    ticks = [0] + [m * 10**e for e in range(7) for m in (1, 2, 5) if m * 10**e <= most * 1.2]
+    if width <= 500:
+        ticks = [t for t in ticks if t == 0 or str(t)[0] == "1"]
+    y, top, bottom = _panel(
+        c, title="Vocabulary size against the tokens actually in use",
+        subtitle="Triangles: a base symbol whose every occurrence has been merged into longer tokens",
+        x=x, xdomain=(lo, hi), y_lo=0, y_hi=max(ticks[-1], most), kind="symlog",
+        yticks=[(t, f"{t:,}") for t in ticks], ytitle="Tokens (logarithmic scale)",
+        legend=[(label, color, dash) for _, label, color, dash in use])
+    for column, _, color, dash in use:
+        c.polyline(zip(map(x, pts["vocab_size"]), map(y, pts[column])), stroke=color, dash=dash)
+    if retired is not None and len(retired):
+        base_at = curve.set_index("step")["base_in_use"]
+        for r in retired.itertuples():
+            c.triangle_down(x(r.vocab_size), y(int(base_at.get(r.step, 0))), 6, fill=VERMILLION)
+        first = retired.iloc[0]
+        px = x(first["vocab_size"])
+        c.line(px, top, px, bottom, stroke=VERMILLION, width=2)
+        late = px > (x.a + x.b) / 2
+        label = f"first base symbol used up: '{first['symbol']}' at {int(first['vocab_size']):,}"
+        c.text(px + (-6 if late else 6), top + font + 2, label, anchor="end" if late else "start", fill=VERMILLION,
+               weight="bold", size=font - 1, halo=True)
+    _chosen_rule(c, x, chosen, top, bottom, label=False)
+    x_axis(c, x, xticks, top=top, bottom=bottom, title="Vocabulary size (tokens)")
+    return c.svg()
+
+
+def _at_chosen(curve: pd.DataFrame, k: int, unit: str) -> str:
+    """What the curves' tooltip said at the chosen size, as one sentence (HTML, escaped)."""
+    row = curve.iloc[k]
+    parts = [f"{int(row.step):,} merges", f"training corpus {int(row.corpus_length):,} tokens",
+             f"{row.units_per_token:.3f} {unit} per token", f"{int(row.tokens_in_use):,} tokens in use",
+             f"{int(row.base_in_use):,} base symbols in use"]
+    if k > 0 and isinstance(row.token, str):
+        parts.append(f"the merge at this step made {row.token!r} from a pair counted {int(row['count']):,} "
+                     f"time{'s' if int(row['count']) != 1 else ''}, places merged = tokens saved: "
+                     f"{int(row.merged_occurrences):,}")
+    return html.escape(f"At vocabulary size {int(row.vocab_size):,}: " + "; ".join(parts) + ".")
+
+
+def curves_figure(curve: pd.DataFrame, held: pd.DataFrame | None, retired: pd.DataFrame | None, *, chosen: int,
+                  k: int, unit: str, training_label: str) -> str:
+    """The three curve panels (corpus length, `unit` per token, tokens in use) with the
+    chosen size dashed in each, and the chosen size's figures written underneath."""
+    def draw(width, font):
+        return _curves_svg(curve, held, retired, chosen=chosen, unit=unit, training_label=training_label,
+                           width=width, font=font)
+    first, last = curve.iloc[0], curve.iloc[-1]
+    alt = (f"Three charts against vocabulary size, from {int(first.vocab_size):,} to {int(last.vocab_size):,}. "
+           f"Training corpus length falls from {int(first.corpus_length):,} to {int(last.corpus_length):,} tokens, "
+           f"flattening as merges save less each. {unit.capitalize()} per token on the training text rises from "
+           f"{first.units_per_token:.2f} to {last.units_per_token:.2f}")
+    if held is not None and len(held):
+        ends = [f"{t}: {p['units_per_token'].iloc[-1]:.2f}" for t, p in held.groupby("text", sort=False)]
+        alt += "; on held-out text at the largest size " + ", ".join(ends)
+    alt += (f". Tokens in use grow to {int(last.tokens_in_use):,}; base symbols still in use fall from "
+            f"{int(first.base_in_use):,} to {int(last.base_in_use):,}. Dashed rule: the chosen size, {chosen:,}.")
+    return _figure("curves", draw, alt, f"Vocabulary size {chosen:,} marked", _at_chosen(curve, k, unit))
+
+
+# ---- 2. the cost calculator's charts ------------------------------------------------------
+def _share_svg(parts: pd.DataFrame, width: int, font: int) -> str:
+    c = Canvas(width, font)
+    c.title("The vocabulary's share of the model", "Parameters and forward-pass FLOPs per token")
+    c.legend([("the vocabulary: embeddings, output layer", VERMILLION, None), ("the rest of the model", "#BBBBBB", None)],
+             width=10)
+    measures = list(dict.fromkeys(parts["measure"]))
+    label_w = max(len(m) for m in measures) * 0.56 * (font + 1) + 12
+    if width <= 500:
+        label_w = 0
+    x = Scale(0, 1, 8 + label_w, width - 16)
+    for m in measures:
+        rows = parts[parts["measure"] == m]
+        total = float(rows["value"].sum()) or 1.0
+        vocab = float(rows.loc[rows["part"] == "vocabulary", "value"].sum())
+        if label_w == 0:
+            c.height += font + 6
+            c.text(8, c.height, m, size=font + 1, weight="bold")
+        top = c.height + 6
+        c.rect(x(0), top, x(1) - x(0), 40, fill="#BBBBBB")
+        c.rect(x(0), top, x(vocab / total) - x(0), 40, fill=VERMILLION)
+        if label_w:
+            c.text(8, top + 26, m, size=font + 1, weight="bold")
+        c.text(x(vocab / total) + 8, top + 27, f"{vocab / total:.1%}", size=font + 2, weight="bold")
+        rest = ", ".join(f"{r.label}: {int(r.value):,}" for r in rows.itertuples())
+        c.height = top + 40
+        for line in wrap(rest, width - 16, font - 2):
+            c.height += font + 1
+            c.text(x(0), c.height, line, size=font - 2, fill="#444")
+        c.height += 8
+    x_axis(c, x, [(t / 4, f"{t * 25}%") for t in range(5)], top=c.height, bottom=c.height, title="Share of the model",
+           grid=False)
+    return c.svg()
+
+
+def cost_share_figure(parts: pd.DataFrame) -> str:
+    """The vocabulary's share of the parameters and of the FLOPs: one 100% bar each."""
+    shares = []
+    for m, rows in parts.groupby("measure", sort=False):
+        total = float(rows["value"].sum()) or 1.0
+        shares.append(f"{m}: {float(rows.loc[rows['part'] == 'vocabulary', 'value'].sum()) / total:.1%}")
+    alt = "Bar chart of the vocabulary's share of the model. " + "; ".join(shares) + "."
+    return _figure("cost_share", lambda w, f: _share_svg(parts, w, f), alt, "; ".join(shares))
+
+
+def _real_svg(reals: pd.DataFrame, width: int, font: int) -> str:
+    data = reals.sort_values("size").reset_index(drop=True)
+    c = Canvas(width, font)
+    c.title("Vocabulary sizes of real models", "Each model's exact size is written under its name")
+    c.legend([("real models", BLUE, None), ("chosen on this page", VERMILLION, None)], width=10)
+    lo, hi = max(10, int(data["size"].min() * 0.6)), int(data["size"].max() * 1.6)
+    x = Scale(lo, hi, 16, width - 16, "log")
+    # Each label on the first row (counted up from the axis) where it overlaps no other.
+    placed, ends = [], []
+    for r in data.itertuples():
+        px = x(r.size)
+        w = max(len(r.name), len(f"{r.size:,}")) * 0.56 * (font - 1)
+        end = px + 4 + w > width - 4
+        left = px - 4 - w if end else px + 4
+        lane = next((j for j, e in enumerate(ends) if e < left - 8), len(ends))
+        if lane == len(ends):
+            ends.append(0.0)
+        ends[lane] = left + w
+        placed.append((r, px, end, lane))
+    lane_h = 2 * font + 8
+    axis_y = c.height + 10 + len(ends) * lane_h
+    for r, px, end, lane in placed:
+        color = VERMILLION if r.kind == "yours" else BLUE
+        ly = axis_y - 14 - lane * lane_h
+        c.line(px, axis_y, px, ly - 2 * font, stroke="#aaa")
+        tx, anchor = (px - 4, "end") if end else (px + 4, "start")
+        c.text(tx, ly - font - 1, r.name, anchor=anchor, fill=color, size=font - 1)
+        c.text(tx, ly, f"{r.size:,}", anchor=anchor, fill=color, size=font - 1, weight="bold")
+    for r, px, _, _ in placed:
+        (c.diamond if r.kind == "yours" else c.circle)(px, axis_y, 7, fill=VERMILLION if r.kind == "yours" else BLUE)
+    values = [v for v in (100, 300, 1_000, 3_000, 10_000, 30_000, 100_000, 300_000) if lo <= v <= hi]
+    if width <= 500:
+        values = [v for v in values if str(v)[0] == "1"]
+    x_axis(c, x, [(v, f"{v:,}") for v in values], top=axis_y, bottom=axis_y + 10,
+           title="Vocabulary size (tokens, logarithmic scale)", grid=False)
+    return c.svg()
+
+
+def real_vocab_figure(reals: pd.DataFrame) -> str:
+    """Real models' vocabulary sizes on one logarithmic axis, each labelled with its size."""
+    data = reals.sort_values("size")
+    alt = ("Vocabulary sizes on a logarithmic axis: " + "; ".join(f"{r.name} {r.size:,}" + (" (chosen on this page)"
+           if r.kind == "yours" else "") for r in data.itertuples()) + ".")
+    return _figure("real_vocab", lambda w, f: _real_svg(reals, w, f), alt, "Vocabulary sizes of real models")
+
+
+# ---- o200k cut to k ranks -----------------------------------------------------------------
+def _size_frame(c: Canvas, sizes: list[int], y_lo, y_hi, yticks, ytitle, marks: pd.DataFrame, height: int):
+    """A log-2 size axis, the y axis, and the real models' dotted rules with their names
+    on rows of their own at the top. Returns (x, y, top, bottom)."""
+    left = label_room([s for _, s in yticks], c.font)
+    x = Scale(min(sizes), max(sizes) * 1.12, left, c.width - 12, "log")
+    top = c.height + 4
+    bottom = top + height
+    y = Scale(y_lo, y_hi, bottom, top)
+    y_axis(c, y, yticks, left=x.a, right=x.b, title=ytitle)
+    for i, m in enumerate(marks.sort_values("size").itertuples()):
+        px = x(m.size)
+        row = top + 4 + 18 * i
+        c.line(px, row, px, bottom, stroke="#555", width=2, dash="2 3")
+        c.text(px - 4, row + c.font - 2, f"{m.label} ({m.size:,})", anchor="end", size=c.font - 2, fill="#333",
+               halo=True)
+    ticks = [(s, fmt_k(s)) for s in sizes]
+    return x, y, top, bottom, ticks
+
+
+def _trunc_svg(table: pd.DataFrame, marks: pd.DataFrame, width: int, font: int) -> str:
+    c = Canvas(width, font)
+    c.title("o200k cut to its first k tokens", "Characters per token of one paragraph in ten languages")
+    langs = list(dict.fromkeys(table.loc[table["code"] != "all", "language"]))
+    colors = dict(zip(langs, TABLEAU10))
+    _legend_columns(c, [(lang, colors[lang]) for lang in langs] + [("all ten together", "#000")],
+                    2 if width <= 500 else 4)
+    sizes = sorted(set(int(s) for s in table["size"]))
+    top_v = float(table["chars_per_token"].max()) * (1 + 0.06 * (len(marks) + 1))
+    yt = [t for t in nice_ticks(0, top_v, 5) if t <= top_v]
+    x, y, top, bottom, ticks = _size_frame(c, sizes, 0, top_v, [(t, f"{t:.1f}") for t in yt], "Characters per token",
+                                           marks, 380 if width > 500 else 300)
+    for lang in langs:
+        part = table[table["language"] == lang].sort_values("size")
+        pts = list(zip(map(x, part["size"]), map(y, part["chars_per_token"])))
+        c.polyline(pts, stroke=colors[lang], width=2)
+        for px, py in pts:
+            c.circle(px, py, 3, fill=colors[lang])
+    total = table[table["code"] == "all"].sort_values("size")
+    pts = list(zip(map(x, total["size"]), map(y, total["chars_per_token"])))
+    c.polyline(pts, stroke="#000", width=5)
+    for px, py in pts:
+        c.circle(px, py, 5, fill="#000")
+    c.text(pts[-1][0] - 10, pts[-1][1] + 20, "all ten together", anchor="end", weight="bold", halo=True)
+    x_axis(c, x, ticks, top=top, bottom=bottom, title=["Vocabulary size: o200k's first k ranks", "(logarithmic scale)"])
+    return c.svg()
+
+
+def _legend_columns(c: Canvas, items: list[tuple[str, str]], columns: int) -> None:
+    col_w = (c.width - 8) / columns
+    for i, (label, color) in enumerate(items):
+        row, col = divmod(i, columns)
+        y = c.height + (row + 1) * (c.font + 6)
+        x0 = 6 + col * col_w
+        c.line(x0, y - c.font * 0.35, x0 + 24, y - c.font * 0.35, stroke=color, width=3)
+        c.text(x0 + 30, y, label)
+    c.height += (-(-len(items) // columns)) * (c.font + 6) + 8
+
+
+def truncation_figure(table: pd.DataFrame, marks: pd.DataFrame) -> str:
+    """Characters per token of each language and of all ten, against o200k's ranks kept."""
+    total = table[table["code"] == "all"].sort_values("size")
+    alt = ("Line chart: characters per token against o200k's first k ranks, 256 to all, for ten languages and all "
+           "ten together (" + ", ".join(f"{fmt_k(s)}: {v:.2f}" for s, v in zip(total["size"], total["chars_per_token"]))
+           + "). Dotted rules mark real models' sizes: " + ", ".join(f"{m.label} {m.size:,}" for m in marks.itertuples())
+           + ".")
+    return _figure("truncated", lambda w, f: _trunc_svg(table, marks, w, f), alt, "o200k cut to its first k tokens")
+
+
+def _trunc_cost_svg(cost: pd.DataFrame, marks: pd.DataFrame, model: str, width: int, font: int) -> str:
+    c = Canvas(width, font)
+    c.title("What those sizes cost", model)
+    names = [("embedding_params", "Embedding parameters", VERMILLION, None),
+             ("output_flops", "Output-layer FLOPs per token (2dV)", BLUE, "8 4")]
+    c.legend([(n, color, dash) for _, n, color, dash in names])
+    sizes = sorted(set(int(s) for s in cost["size"]))
+    most = float(cost[["embedding_params", "output_flops"]].to_numpy().max()) * (1 + 0.1 * (len(marks) + 1))
+    yt = [t for t in nice_ticks(0, most, 5) if t <= most]
+    x, y, top, bottom, ticks = _size_frame(c, sizes, 0, most, [(t, fmt_si(t)) for t in yt], "Parameters / FLOPs",
+                                           marks, 380 if width > 500 else 300)
+    data = cost.sort_values("size")
+    for column, _, color, dash in names:
+        pts = list(zip(map(x, data["size"]), map(y, data[column])))
+        c.polyline(pts, stroke=color, width=4, dash=dash)
+        for px, py in pts:
+            c.circle(px, py, 4.5, fill=color)
+    x_axis(c, x, ticks, top=top, bottom=bottom, title=["Vocabulary size: o200k's first k ranks", "(logarithmic scale)"])
+    return c.svg()
+
+
+def truncation_cost_figure(cost: pd.DataFrame, marks: pd.DataFrame, *, model: str) -> str:
+    """Embedding parameters and output-layer FLOPs per token at the same sizes."""
+    data = cost.sort_values("size")
+    alt = (f"Line chart of what each size costs, {model}: embedding parameters from "
+           f"{int(data['embedding_params'].iloc[0]):,} at {int(data['size'].iloc[0]):,} ranks to "
+           f"{int(data['embedding_params'].iloc[-1]):,} at {int(data['size'].iloc[-1]):,}; output-layer FLOPs per token "
+           f"from {int(data['output_flops'].iloc[0]):,} to {int(data['output_flops'].iloc[-1]):,}. Both double with "
+           "every doubling of the vocabulary.")
+    return _figure("truncated_cost", lambda w, f: _trunc_cost_svg(cost, marks, model, w, f), alt,
+                   "What those sizes cost")
+
+
+# ---- 3. ten languages ---------------------------------------------------------------------
+def _tokens_svg(table: pd.DataFrame, width: int, font: int) -> str:
+    languages = list(dict.fromkeys(table["language"]))
+    tokenizers = list(dict.fromkeys(table["tokenizer"]))
+    colors = dict(zip(tokenizers, SERIES_COLORS))
+    c = Canvas(width, font)
+    c.title("Tokens for the same paragraph in ten languages",
+            "Fewer is better: the same meaning in fewer, longer tokens; each bar's count at its end")
+    c.legend([(t, colors[t], None) for t in tokenizers], width=10)
+    most = float(table["tokens"].max())
+    narrow = width <= 500
+    left = 8 if narrow else 8 + max(len(lang) for lang in languages) * 0.56 * font + 10
+    x = Scale(0, most * 1.15, left, width - 12)
+    bar = 13
+    for lang in languages:
+        rows = table[table["language"] == lang].set_index("tokenizer")
+        if narrow:
+            c.height += font + 4
+            c.text(8, c.height, lang, weight="bold")
+        top = c.height + 4
+        if not narrow:
+            c.text(left - 10, top + bar * len(tokenizers) / 2 + font * 0.35, lang, anchor="end", weight="bold")
+        for i, t in enumerate(tokenizers):
+            if t not in rows.index:
+                continue
+            n = int(rows.loc[t, "tokens"])
+            y = top + i * bar
+            c.rect(x(0), y, x(n) - x(0), bar - 1, fill=colors[t])
+            c.text(x(n) + 4, y + bar - 2, f"{n:,}", size=11)
+        c.height = top + bar * len(tokenizers) + 8
+    ticks = [(t, f"{int(t):,}") for t in nice_ticks(0, most, 3 if narrow else 6) if t <= most * 1.15]
+    x_axis(c, x, ticks, top=c.height, bottom=c.height, title="Tokens for the paragraph", grid=False)
+    return c.svg()
+
+
+def language_tokens_figure(table: pd.DataFrame) -> str:
+    """Tokens per language for each tokenizer, grouped bars, each count written at its bar."""
+    alt = ("Grouped bar chart of the tokens each tokenizer needs for the same paragraph in ten languages. "
+           + " ".join(f"{t}: " + ", ".join(f"{r.language} {int(r.tokens):,}" for r in part.itertuples()) + "."
+                      for t, part in table.groupby("tokenizer", sort=False)))
+    return _figure("language_tokens", lambda w, f: _tokens_svg(table, w, f), alt,
+                   "Tokens for the same paragraph in ten languages")
+
+
+def _heat(ratio: float, low: float, high: float) -> str:
+    """Vega's orangered scheme, from pale (1.00×) to deep red (the largest ratio)."""
+    stops = [(0xfe, 0xed, 0xde), (0xfd, 0xbe, 0x85), (0xfd, 0x8d, 0x3c), (0xe6, 0x55, 0x0d), (0xa6, 0x36, 0x03)]
+    t = 0.0 if high <= low else min(1.0, max(0.0, (ratio - low) / (high - low)))
+    i = min(len(stops) - 2, int(t * (len(stops) - 1)))
+    f = t * (len(stops) - 1) - i
+    rgb = [round(a + (b - a) * f) for a, b in zip(stops[i], stops[i + 1])]
+    return "#" + "".join(f"{v:02x}" for v in rgb)
+
+
+def _ratio_svg(table: pd.DataFrame, width: int, font: int) -> str:
+    languages = list(dict.fromkeys(table["language"]))
+    tokenizers = list(dict.fromkeys(table["tokenizer"]))
+    c = Canvas(width, font)
+    c.title("How many times English's token count each language needs",
+            "Same paragraph, same tokenizer; 1.00× = as cheap as English")
+    left = 8 + max(len(lang) for lang in languages) * 0.56 * font + 8
+    col_w = (width - left - 8) / max(1, len(tokenizers))
+    head = min(230, max(len(t) for t in tokenizers) * 0.56 * (font - 1) + 10)
+    lines = {t: t.split(", ") for t in tokenizers}
+    head = max(min(head, max(len(p) for t in tokenizers for p in lines[t]) * 0.56 * (font - 1) + 10), 40)
+    top = c.height + head
+    for j, t in enumerate(tokenizers):
+        cx = left + (j + 0.5) * col_w
+        parts = lines[t]
+        for i, p in enumerate(parts):
+            c.text(cx + (i - (len(parts) - 1) / 2) * (font + 1), top - 6, p, rotate=-90, size=font - 1,
+                   baseline="middle")
+    high = float(table["ratio"].max())
+    cell_h = 44 if width > 500 else 38
+    for i, lang in enumerate(languages):
+        y = top + i * cell_h
+        c.text(left - 8, y + cell_h / 2 + font * 0.35, lang, anchor="end")
+        rows = table[table["language"] == lang].set_index("tokenizer")
+        for j, t in enumerate(tokenizers):
+            if t not in rows.index:
+                continue
+            r = float(rows.loc[t, "ratio"])
+            c.rect(left + j * col_w, y, col_w, cell_h, fill=_heat(r, 1.0, high), stroke="#fff")
+            c.text(left + (j + 0.5) * col_w, y + cell_h / 2 + font * 0.35, f"{r:.2f}×", anchor="middle",
+                   weight="bold", fill="#fff" if r > 3.5 else "#000", size=font if col_w > 60 else font - 2)
+    c.height = top + len(languages) * cell_h + 14
+    c.text(8, c.height + font, "Colour: tokens ÷ English tokens, from 1.0 (pale) to "
+                               f"{high:.1f} (dark red)", size=font - 1, fill="#444")
+    c.height += font + 10
+    return c.svg()
+
+
+def language_ratio_figure(table: pd.DataFrame) -> str:
+    """Each language's tokens as a multiple of English's, per tokenizer: a grid of
+    cells with the ratio written in each (a heat map)."""
+    alt = ("Heat map of each language's token count as a multiple of English's. "
+           + " ".join(f"{t}: " + ", ".join(f"{r.language} {r.ratio:.2f}×" for r in part.itertuples()) + "."
+                      for t, part in table.groupby("tokenizer", sort=False)))
+    return _figure("language_ratio", lambda w, f: _ratio_svg(table, w, f), alt,
+                   "How many times English's token count each language needs")
+
+
+
+# ---- small tables -------------------------------------------------------------------------
+def table_html(head: tuple[str, ...], rows: list[tuple], *, strong: tuple[int, ...] = (), numeric: tuple[int, ...] = (),
+               label: str = "") -> str:
+    """A small table as static HTML (ui.shared.tables' look; its CSS is on the page once):
+    every cell escaped, rows in `strong` bold, columns in `numeric` right-aligned.
+    Drawn by st.html, which the browser lays out only once it is scrolled into view
+    (a markdown table is parsed and drawn at once, wherever it is).
+
+    >>> table_html(("a", "n"), [("x<y", "1"), ("= all", "2")], strong=(1,), numeric=(1,))
+    '<div class="bpe-table-wrap"><table class="bpe-table vc-table"><thead><tr><th scope="col">a</th><th scope="col" class="num">n</th></tr></thead><tbody><tr><td>x&lt;y</td><td class="num">1</td></tr><tr><td><strong>= all</strong></td><td class="num"><strong>2</strong></td></tr></tbody></table></div>'
+    """
+    def cell(tag: str, i: int, text: object, bold: bool) -> str:
+        body = html.escape(str(text))
+        attrs = (' scope="col"' if tag == "th" else "") + (' class="num"' if i in numeric else "")
+        return f"<{tag}{attrs}>" + (f"<strong>{body}</strong>" if bold else body) + f"</{tag}>"
+
+    name = f' aria-label="{html.escape(label, quote=True)}"' if label else ""
+    thead = "".join(cell("th", i, h, False) for i, h in enumerate(head))
+    tbody = "".join("<tr>" + "".join(cell("td", i, v, r in strong) for i, v in enumerate(row)) + "</tr>"
+                    for r, row in enumerate(rows))
+    return (f'<div class="bpe-table-wrap"><table class="bpe-table vc-table"{name}><thead><tr>{thead}</tr></thead>'
+            f"<tbody>{tbody}</tbody></table></div>")

@@ -1,0 +1,223 @@
+"""Small SVG drawing kit for the Vocabulary size page's static charts (ui.vocab.static).
+
+A chart here is an SVG document drawn as an `<img>` (st.html keeps a `data:` image and
+strips inline SVG), so a first visit loads no charting library: the browser decodes one
+picture per chart. Everything is pure string building: scales, ticks, text wrapped by a
+width estimate, and a `Canvas` that collects elements and knows its height.
+
+What it leaves out: interaction (hover, click); the page offers the Vega-Lite charts for
+that. Every text drawn goes through `html.escape` (token strings can be what a user typed).
+"""
+from __future__ import annotations
+
+import base64
+import html
+import math
+import textwrap
+from dataclasses import dataclass, field
+
+__all__ = ["Scale", "Canvas", "nice_ticks", "wrap", "img_html", "fmt_si", "fmt_k",
+           "x_axis", "y_axis", "label_room"]
+
+#: an average glyph width, in ems, of a sans-serif font (generous, so text fits)
+EM_PER_CHAR = 0.56
+
+
+def wrap(text: str, width_px: float, font_px: float) -> list[str]:
+    """`text` in lines that fit `width_px` at `font_px`.
+
+    >>> wrap("Tokens for the same paragraph", 200, 20)
+    ['Tokens for the', 'same paragraph']
+    """
+    return textwrap.wrap(text, max(6, int(width_px / (EM_PER_CHAR * font_px))), break_on_hyphens=False) or [""]
+
+
+def fmt_k(v: float) -> str:
+    """Powers of two as 1K, 2K, ... (256 stays 256).
+
+    >>> fmt_k(256), fmt_k(2048), fmt_k(199998)
+    ('256', '2K', '195K')
+    """
+    return f"{int(v) // 1024:,}K" if v >= 1024 else f"{int(v):,}"
+
+
+def fmt_si(v: float) -> str:
+    """A large amount in three digits and a unit (B for billions, as the charts write it).
+
+    >>> fmt_si(0), fmt_si(1_500_000), fmt_si(2.5e9)
+    ('0', '1.5M', '2.5B')
+    """
+    for div, unit in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "k")):
+        if abs(v) >= div:
+            return f"{v / div:.3g}{unit}"
+    return f"{v:.3g}"
+
+
+def nice_ticks(lo: float, hi: float, n: int = 5) -> list[float]:
+    """About `n` round values covering [lo, hi].
+
+    >>> nice_ticks(0, 10)
+    [0, 2, 4, 6, 8, 10]
+    >>> nice_ticks(1.13, 1.52, 4)
+    [1.1, 1.2, 1.3, 1.4, 1.5, 1.6]
+    """
+    if hi <= lo:
+        hi = lo + 1
+    raw = (hi - lo) / max(1, n)
+    mag = 10 ** math.floor(math.log10(raw))
+    step = next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw * 0.999)
+    t = math.floor(lo / step + 1e-9) * step
+    ticks = []
+    while t < hi + step * 1e-9:
+        ticks.append(int(round(t)) if step >= 1 else round(t, 10))
+        t += step
+    if ticks[-1] < hi - 1e-9:
+        ticks.append(ticks[-1] + step)
+    return ticks
+
+
+@dataclass(frozen=True)
+class Scale:
+    """Maps a value in [lo, hi] to pixels [a, b]: `linear`, `log` or `symlog` (log of 1 + |v|)."""
+
+    lo: float
+    hi: float
+    a: float
+    b: float
+    kind: str = "linear"
+
+    def _t(self, v: float) -> float:
+        if self.kind == "log":
+            return math.log(max(v, 1e-12))
+        if self.kind == "symlog":
+            return math.copysign(math.log1p(abs(v)), v)
+        return v
+
+    def __call__(self, v: float) -> float:
+        lo, hi = self._t(self.lo), self._t(self.hi)
+        span = (hi - lo) or 1.0
+        return self.a + (self._t(v) - lo) / span * (self.b - self.a)
+
+
+def _attrs(**kw) -> str:
+    return "".join(f' {k.rstrip("_").replace("_", "-")}="{html.escape(str(v), quote=True)}"'
+                   for k, v in kw.items() if v is not None)
+
+
+@dataclass
+class Canvas:
+    """An SVG document being drawn: `width` fixed, height grows with what is added."""
+
+    width: int
+    font: int = 15
+    parts: list[str] = field(default_factory=list)
+    height: float = 0.0
+
+    def add(self, markup: str) -> None:
+        self.parts.append(markup)
+
+    def text(self, x: float, y: float, s: str, *, size: float | None = None, anchor: str = "start",
+             weight: str | None = None, fill: str = "#222", rotate: float | None = None,
+             baseline: str | None = None, halo: bool = False) -> None:
+        """Text at (x, y); `halo` draws a white outline under it, so it reads over lines."""
+        extra = dict(stroke="#fff", stroke_width=4, paint_order="stroke") if halo else {}
+        transform = f"rotate({rotate} {x:.1f} {y:.1f})" if rotate is not None else None
+        self.add(f"<text{_attrs(x=f'{x:.1f}', y=f'{y:.1f}', font_size=size or self.font, text_anchor=anchor, font_weight=weight, fill=fill, transform=transform, dominant_baseline=baseline, **extra)}>"
+                 f"{html.escape(s)}</text>")
+
+    def line(self, x1, y1, x2, y2, *, stroke="#222", width=1.0, dash: str | None = None) -> None:
+        self.add(f"<line{_attrs(x1=f'{x1:.1f}', y1=f'{y1:.1f}', x2=f'{x2:.1f}', y2=f'{y2:.1f}', stroke=stroke, stroke_width=width, stroke_dasharray=dash)}/>")
+
+    def polyline(self, points, *, stroke, width=3.0, dash: str | None = None) -> None:
+        pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
+        self.add(f"<polyline{_attrs(points=pts, fill='none', stroke=stroke, stroke_width=width, stroke_dasharray=dash, stroke_linejoin='round')}/>")
+
+    def rect(self, x, y, w, h, *, fill, stroke: str | None = None) -> None:
+        self.add(f"<rect{_attrs(x=f'{x:.1f}', y=f'{y:.1f}', width=f'{max(0, w):.1f}', height=f'{max(0, h):.1f}', fill=fill, stroke=stroke)}/>")
+
+    def circle(self, x, y, r, *, fill) -> None:
+        self.add(f"<circle{_attrs(cx=f'{x:.1f}', cy=f'{y:.1f}', r=r, fill=fill)}/>")
+
+    def triangle_down(self, x, y, r, *, fill) -> None:
+        self.add(f"<path{_attrs(d=f'M{x - r:.1f},{y - r:.1f}H{x + r:.1f}L{x:.1f},{y + r:.1f}Z', fill=fill)}/>")
+
+    def diamond(self, x, y, r, *, fill) -> None:
+        self.add(f"<path{_attrs(d=f'M{x:.1f},{y - r:.1f}L{x + r:.1f},{y:.1f}L{x:.1f},{y + r:.1f}L{x - r:.1f},{y:.1f}Z', fill=fill)}/>")
+
+    def title(self, title: str, subtitle: str = "") -> None:
+        """A bold title and a grey subtitle, wrapped to the width, at the current height."""
+        for line in wrap(title, self.width - 8, self.font + 4):
+            self.height += self.font + 8
+            self.text(4, self.height, line, size=self.font + 4, weight="bold")
+        for line in wrap(subtitle, self.width - 8, self.font - 1):
+            self.height += self.font + 3
+            self.text(4, self.height, line, size=self.font - 1, fill="#444")
+        self.height += 8
+
+    def legend(self, items: list[tuple[str, str, str | None]], *, width: float = 3.0) -> None:
+        """One row per item: a line sample (colour, dash) and its label, wrapped."""
+        for label, color, dash in items:
+            lines = wrap(label, self.width - 50, self.font)
+            y = self.height + self.font + 2
+            self.line(6, y - self.font * 0.35, 36, y - self.font * 0.35, stroke=color, width=width, dash=dash)
+            for i, line in enumerate(lines):
+                self.text(44, y + i * (self.font + 3), line)
+            self.height += (self.font + 3) * len(lines) + 3
+        self.height += 6
+
+    def svg(self) -> str:
+        h = math.ceil(self.height)
+        return (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {self.width} {h}" width="{self.width}" '
+                f'height="{h}" font-family="sans-serif"><rect width="100%" height="100%" fill="#fff"/>'
+                + "".join(self.parts) + "</svg>")
+
+
+def x_axis(c: Canvas, x: Scale, ticks: list[tuple[float, str]], *, top: float, bottom: float, title: list[str] | str,
+           grid: bool = True) -> None:
+    """Tick labels under the plot (dropping any that would overlap the previous one) and the title."""
+    last = -1e9
+    for value, label in ticks:
+        px = x(value)
+        half = len(label) * EM_PER_CHAR * c.font / 2
+        anchor = "middle"
+        if px + half > c.width - 2:
+            anchor, left = "end", px - 2 * half
+        else:
+            left = px - half
+        if left < last + 6:
+            continue
+        if grid:
+            c.line(px, top, px, bottom, stroke="#ddd")
+        c.line(px, bottom, px, bottom + 5, stroke="#888")
+        c.text(px, bottom + c.font + 6, label, anchor=anchor)
+        last = left + 2 * half
+    c.line(x.a, bottom, x.b, bottom, stroke="#888")
+    y = bottom + c.font + 8
+    for line in [title] if isinstance(title, str) else title:
+        y += c.font + 4
+        c.text((x.a + x.b) / 2, y, line, anchor="middle", size=c.font + 1, weight="bold")
+    c.height = max(c.height, y + 8)
+
+
+def y_axis(c: Canvas, y: Scale, ticks: list[tuple[float, str]], *, left: float, right: float, title: str) -> None:
+    """Tick labels left of the plot, a light grid line at each, the title written upwards."""
+    for value, label in ticks:
+        py = y(value)
+        c.line(left, py, right, py, stroke="#e4e4e4")
+        c.text(left - 6, py + c.font * 0.35, label, anchor="end")
+    top, bottom = min(y.a, y.b), max(y.a, y.b)
+    c.text(16, (top + bottom) / 2, title, anchor="middle", size=c.font + 1, weight="bold",
+           rotate=-90, baseline="middle")
+
+
+def label_room(labels: list[str], font: int) -> float:
+    """Pixels that the y labels plus the axis title need left of a plot."""
+    return 34 + max((len(s) for s in labels), default=1) * EM_PER_CHAR * font
+
+
+def img_html(svg: str, *, alt: str, title: str, css_class: str) -> str:
+    """The SVG as a `data:` image with its alt text and tooltip (both escaped), drawn at
+    most its own width and never wider than its column."""
+    src = "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode("ascii")
+    return (f'<img class="{css_class}" src="{src}" alt="{html.escape(alt, quote=True)}" '
+            f'title="{html.escape(title, quote=True)}">')
