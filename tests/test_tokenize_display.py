@@ -85,7 +85,10 @@ def test_text_and_tokens_side_by_side_is_an_option():
     assert at.toggle(key="tokenize_w_side").value is True  # on by default
     left, right = text_column(), token_column()
     assert len(left) == 1 and len(right) == 1 and left[0] is not right[0]
-    assert not right[0].text_area and not left[0].get("metric")  # counts go with the tokens
+    def has_counts(column):
+        return any('class="bpe-counts"' in h.value for h in column.get("html"))
+
+    assert not right[0].text_area and has_counts(right[0]) and not has_counts(left[0])  # counts go with the tokens
     ok(at.toggle(key="tokenize_w_side").set_value(False).run())
     assert not text_column() and not token_column()
 

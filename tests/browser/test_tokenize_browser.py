@@ -54,8 +54,8 @@ def open_tokenize(page: Page, app_url: str, query: str = "") -> None:
 
 
 def metric(page: Page, label: str):
-    box = page.locator('[data-testid="stMetric"]').filter(has=page.get_by_text(label, exact=True))
-    return box.locator('[data-testid="stMetricValue"]')
+    """The value of one of the counts above the chips (one HTML block, counts_html)."""
+    return page.locator(f'.bpe-count[data-label="{label}"] .bpe-count-value')
 
 
 def idle(page: Page) -> None:

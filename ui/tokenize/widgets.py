@@ -35,7 +35,7 @@ from ui.shared.state import (
 )
 from ui.tokenize import explain, upload
 from ui.tokenize.html import (
-    TOKENIZE_CSS, chip_html_for, ids_html, pieces_html, replay_html, symbol_text, text_html,
+    TOKENIZE_CSS, chip_html_for, counts_html, ids_html, pieces_html, replay_html, symbol_text, text_html,
 )
 from ui.tokenize.logic import (
     COMPARE_DRAW_LIMIT_BYTES, COUNT_LIMIT_BYTES, DRAW_LIMIT_BYTES, EXAMPLES, IDS_SHOWN_LIMIT,
@@ -314,14 +314,15 @@ def current_analysis() -> Analysis | None:
 
 
 def counts(a: Analysis) -> None:
-    cols = st.columns(5)
-    cols[0].metric("Tokens", f"{a.n_tokens:,}")
-    cols[1].metric("Characters", f"{a.n_chars:,}", help="Unicode code points (what Python's len counts).")
-    cols[2].metric("Bytes", f"{a.n_bytes:,}", help="UTF-8 bytes: what a byte-level tokenizer starts from.")
-    cols[3].metric("Characters per token", f"{a.chars_per_token:.2f}",
-                   help="Higher is more compact: fewer tokens for the same text.")
-    cols[4].metric("Pieces", f"{a.n_pieces:,}",
-                   help="Pre-tokenization pieces: the regex cuts the text first, and merges never cross a cut.")
+    """The five counts in one static HTML block (html.counts_html: no metric scripts)."""
+    st.html(counts_html([
+        ("Tokens", f"{a.n_tokens:,}", ""),
+        ("Characters", f"{a.n_chars:,}", "Unicode code points (what Python's len counts)."),
+        ("Bytes", f"{a.n_bytes:,}", "UTF-8 bytes: what a byte-level tokenizer starts from."),
+        ("Characters per token", f"{a.chars_per_token:.2f}", "Higher is more compact: fewer tokens for the same text."),
+        ("Pieces", f"{a.n_pieces:,}",
+         "Pre-tokenization pieces: the regex cuts the text first, and merges never cross a cut."),
+    ]))
     if a.n_unknown:
         st.warning(
             f"{a.n_unknown:,} character{'s are' if a.n_unknown != 1 else ' is'} not in your tokenizer's "
