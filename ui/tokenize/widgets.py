@@ -234,15 +234,20 @@ def controls() -> None:
         st.warning(md_escape(warning))
     upload.load_pending()  # a new upload: read it (with progress) before the choice is drawn
     key, cb = _bind("tokenizer")
+    # wrap=True here and on the examples: in a column Streamlit keeps a button group on one
+    # scrolling row and, once drawn, scrolls its selected option into view (getBoundingClientRect
+    # and getComputedStyle: a forced layout of the whole page, ~0.2 s of a first load here,
+    # bench/README.md). Wrapped, every option also shows on a phone.
     st.segmented_control(
-        "Tokenizer", TOKENIZER_CHOICES + (upload.UPLOADED,), format_func=SHORT_NAMES.get, key=key, required=True, **cb,
+        "Tokenizer", TOKENIZER_CHOICES + (upload.UPLOADED,), format_func=SHORT_NAMES.get, key=key, required=True,
+        wrap=True, **cb,
         help="GPT-2, GPT-4 (cl100k_base) and GPT-4o (o200k_base) use OpenAI's original files, "
              "encoded by this app's own engine (identical ids to tiktoken). 'Yours' is the "
              "tokenizer you trained on the Train page, at its current step.",
     )
     st.caption(md_escape(title_of(get("tokenizer"))))
     upload.uploader()
-    st.pills("Examples", list(EXAMPLES), key=W + "example", on_change=_load_example,
+    st.pills("Examples", list(EXAMPLES), key=W + "example", on_change=_load_example, wrap=True,
              help="Load an example text (it replaces the text below).")
     key, cb = _bind("text")
     st.text_area(
