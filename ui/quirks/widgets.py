@@ -52,6 +52,12 @@ QUIRKS_CSS = """<style>
 .qk-note.why { background: rgba(28,131,225,0.11); }
 .qk-note.why .qk-icon { color: #004280; }
 .qk-section ul { margin: 0 0 0.7rem; }
+.qk-section > .bpe-tokens { margin-bottom: 0.6rem; }
+.qk-section a { color: #0068c9; }
+@media (max-width: 640px) {
+  .qk-section h2 { font-size: 1.6rem; }
+  .qk-section h3 { font-size: 1.3rem; }
+}
 </style>"""
 
 

@@ -41,10 +41,10 @@ TOKENIZE_CSS = CHIP_CSS + """
   white-space: nowrap; }
 .bpe-big .bpe-tokens { font-size: 1.35rem; }
 .st-key-tokenize-ids [data-testid="stText"] { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
-.bpe-counts { display: grid; grid-template-columns: repeat(auto-fit, minmax(7.2rem, 1fr)); gap: 0.4rem 1rem;
+.bpe-counts { display: grid; grid-template-columns: repeat(auto-fit, minmax(5.2rem, 1fr)); gap: 0.4rem 0.75rem;
   margin: 0 0 0.6rem; }
 .bpe-count-label { font-size: 0.875rem; opacity: 0.8; }
-.bpe-count-value { font-size: 1.9rem; line-height: 1.35; font-variant-numeric: tabular-nums; }
+.bpe-count-value { font-size: 1.75rem; line-height: 1.35; font-variant-numeric: tabular-nums; }
 .bpe-help { position: relative; cursor: help; text-decoration: underline dotted rgba(128,128,128,0.8);
   text-underline-offset: 3px; }
 .bpe-help .bpe-tip { display: none; position: absolute; left: 0; top: 1.5rem; z-index: 20; width: 15rem;
