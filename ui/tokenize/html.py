@@ -41,6 +41,7 @@ TOKENIZE_CSS = CHIP_CSS + """
   white-space: nowrap; }
 .bpe-big .bpe-tokens { font-size: 1.35rem; }
 .st-key-tokenize-ids [data-testid="stText"] { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+.bpe-caption { font-size: 0.875rem; opacity: 0.75; margin: 0.5rem 0 0; }
 .bpe-counts { display: grid; grid-template-columns: repeat(auto-fit, minmax(5.2rem, 1fr)); gap: 0.4rem 0.75rem;
   margin: 0 0 0.6rem; }
 .bpe-count-label { font-size: 0.875rem; opacity: 0.8; }

@@ -16,6 +16,7 @@ session's own tokenizer comes from `ui.shared.state.session_tokenizer()`.
 """
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Callable
@@ -229,7 +230,7 @@ def _load_example() -> None:
 
 def controls() -> None:
     """Tokenizer choice, example texts, the text, and the two display options."""
-    st.html(TOKENIZE_CSS)
+    st.html(TOKENIZE_CSS + SPLIT_CSS)  # the page's CSS, once (SPLIT_CSS applies only to the split layout)
     for warning in st.session_state.pop(K + "url_warnings", []):
         st.warning(md_escape(warning))
     upload.load_pending()  # a new upload: read it (with progress) before the choice is drawn
@@ -283,8 +284,7 @@ def layout():
     the option is on; narrower screens stack them), or one above the other."""
     if not get("side"):
         return st.container(), st.container()
-    st.html(SPLIT_CSS)
-    with st.container(key="tokenize-split"):
+    with st.container(key="tokenize-split"):  # its CSS (SPLIT_CSS) comes with the controls
         return tuple(st.columns([2, 3], gap="medium"))
 
 
@@ -379,21 +379,25 @@ def tokens(a: Analysis, *, highlight: int | None) -> None:
             "The ids, the most frequent tokens and Compare still cover the whole text."
         )
     limit = None if showing_all() else max(CHIP_LIMIT, -1 if highlight is None else highlight + 1)
+    shown = a.n_spans if limit is None else min(limit, a.n_spans)
+    note = (f"Showing the first {limit:,} of {a.n_spans:,} tokens ({a.n_spans - limit:,} more), "
+            "so a long paste appears at once. " if shown < a.n_spans else "")
+    # the chips and the note under them: one element (a caption was one more to draw on a first load)
     st.html(TOKENIZE_CSS + tokens_markup(get("tokenizer"), text, a, show_ws=get("show_ws"), highlight=highlight,
-                                         ids=get("show_ids"), limit=limit))
-    if limit is not None and a.n_spans > limit:
-        more = a.n_spans - limit
-        st.caption(f"Showing the first {limit:,} of {a.n_spans:,} tokens ({more:,} more), "
-                   "so a long paste appears at once.")
+                                         ids=get("show_ids"), limit=limit)
+            + f'<p class="bpe-caption">{html.escape(note + CHIPS_NOTE)}</p>')
+    if shown < a.n_spans:
         st.button(f"Show all {a.n_spans:,} tokens", key=W + "show_all", on_click=_show_all,
                   icon=":material/unfold_more:",
                   help="Draws every token of the text. A long text takes the browser a few seconds.")
-    st.caption(
-        "Each coloured chip is one token; neighbours always differ in colour and every chip has a "
-        "border. Tap or click a chip (or Tab to it) for its id, bytes and rank. Italic chips such as "
-        "<E4><BD> are tokens that hold only part of a character (shown as bytes); bold chips are "
-        "special tokens; dashed chips have no id."
-    )
+
+
+CHIPS_NOTE = (
+    "Each coloured chip is one token; neighbours always differ in colour and every chip has a "
+    "border. Tap or click a chip (or Tab to it) for its id, bytes and rank. Italic chips such as "
+    "<E4><BD> are tokens that hold only part of a character (shown as bytes); bold chips are "
+    "special tokens; dashed chips have no id."
+)
 
 
 def _show_all() -> None:
@@ -432,10 +436,11 @@ def view_ids(a: Analysis) -> None:
         {"token": cell(tok, tid), "id": tid, "count": n, "share": n / a.n_tokens}
         for tid, n in top_tokens(a.ids, 20)
     ]
-    st.markdown("**Most frequent tokens**")
-    # a static HTML table (ui/shared/tables.py): no data grid or Arrow scripts on a first load
-    st.html(table_html(rows, bars={"share": max((r["share"] for r in rows), default=1.0)},
-                       label="Most frequent tokens"))
+    # a static HTML table (ui/shared/tables.py), its heading in the same block: no data grid or
+    # Arrow scripts on a first load, one element
+    st.html("<p><b>Most frequent tokens</b></p>"
+            + table_html(rows, bars={"share": max((r["share"] for r in rows), default=1.0)},
+                         label="Most frequent tokens"))
     table_box = st.expander(f"Token table (the first {min(a.n_spans, OPTION_LIMIT):,} tokens)",
                             key=W + "token_table", on_change="rerun")
     if not table_box.open:  # drawn only once opened: 2,000 rows are ~150 kB sent at each paste
