@@ -106,15 +106,19 @@ def test_letter_and_number_extras():
     assert any("For 1234, the next number GPT-2 cuts" in m.value for m in at.markdown)
 
 
-def test_special_toggle_makes_one_control_token():
+def test_special_try_shows_text_and_one_control_token():
+    """Typed special-token text is drawn as text, then with specials allowed (one token)."""
     at = AppTest.from_file(APP, default_timeout=120)
     at.run()
     at.switch_page(PAGE).run()
+    n_before = _all_html(at).count("1 token<")
     at.text_input(key="quirks_w_try_special").input("<|endoftext|>").run()
-    n_off = _all_html(at).count("1 token<")
-    at.toggle(key="quirks_w_try_allow_special").set_value(True).run()
     _ok(at)
-    assert _all_html(at).count("1 token<") > n_off
+    drawn = next(h.value for h in at.html if "Your text with special tokens allowed" in h.value)
+    as_text, allowed = drawn.split("Your text with special tokens allowed")
+    assert "1 token<" not in as_text  # as typed text: several tokens under every tokenizer
+    assert allowed.count("1 token<") >= 3  # allowed: the OpenAI tokenizers' one special id
+    assert _all_html(at).count("1 token<") > n_before
 
 
 def test_quiz_reveals_only_after_a_try(opened):

@@ -295,10 +295,13 @@ def _special(quirk: logic.Quirk) -> str:
 
 
 def _special_try(quirk: logic.Quirk) -> None:
+    """The typed text as text, then with special tokens allowed (as a chat template would),
+    both at once: what a toggle switched between (a toggle was this page's only
+    checkbox-like widget, its scripts fetched on every first load)."""
     text = _try_your_own(quirk, "<|endoftext|>")
-    allow = st.toggle("Allow special tokens (as a chat template would)", key="quirks_w_try_allow_special")
     if text:
-        comparison(text, allow_special=allow)
+        st.html(comparison_html(text) + _p("Your text with special tokens allowed (as a chat template would):",
+                                           "qk-caption") + comparison_html(text, allow_special=True))
 
 
 def _glitch(quirk: logic.Quirk) -> str:
