@@ -118,8 +118,16 @@ def _wordpiece_json() -> bytes:
     return tok.to_str().encode("utf-8")
 
 
+def _open_uploader(at: AppTest) -> AppTest:
+    """Open "Your own tokenizer file" (its contents are drawn only while it is open)."""
+    if not at.get("file_uploader"):
+        at.session_state["tokenize_w_upload_open"] = True
+        at.run()
+    return at
+
+
 def _upload(at: AppTest, files: list[tuple[str, bytes]]) -> AppTest:
-    uploader = at.get("file_uploader")
+    uploader = _open_uploader(at).get("file_uploader")
     assert uploader, "no uploader on the page"
     for name, data in files:
         uploader[0].upload(name, data, "application/octet-stream")
@@ -130,6 +138,23 @@ def _upload(at: AppTest, files: list[tuple[str, bytes]]) -> AppTest:
 
 def _set_text(at: AppTest, text: str) -> None:
     at.text_area(key=[t.key for t in at.text_area if "text" in t.key][0]).set_value(text).run()
+
+
+def test_the_uploader_is_drawn_only_when_opened_or_when_your_file_is_chosen():
+    """Folded, "Your own tokenizer file" draws nothing inside (its selectbox and file
+    uploader would cost every first load their scripts); choosing "Your file" opens it
+    once, and it can be folded again."""
+    at = open_page(TOKENIZE)
+    assert not at.get("file_uploader") and not at.selectbox
+    assert any("Your own tokenizer file" in e.label for e in at.expander)
+    at.segmented_control(key="tokenize_w_tokenizer").set_value(up.UPLOADED).run()
+    assert at.get("file_uploader") and at.selectbox(key="tokenize_w_upload_pattern")
+    at.session_state[up.OPEN] = False
+    at.run()
+    assert not at.exception and not at.get("file_uploader")
+    at.segmented_control(key="tokenize_w_tokenizer").set_value("gpt2").run()
+    at.segmented_control(key="tokenize_w_tokenizer").set_value(up.UPLOADED).run()
+    assert at.get("file_uploader")
 
 
 def test_uploaded_tokenizer_json_splits_text_like_the_library():

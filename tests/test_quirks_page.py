@@ -40,15 +40,27 @@ def _all_markdown(at: AppTest) -> str:
 
 
 def test_page_draws_every_section(opened):
-    headers = [h.value for h in opened.header]
-    for quirk in QUIRKS:
-        assert quirk.title in headers
-    assert "Worked examples of the source texts" in headers
     html = _all_html(opened)
+    # each section's heading, with the id the links at the top point to
+    for quirk in QUIRKS:
+        assert f'<h2 id="{quirk.id}">{quirk.title}</h2>' in html
+        assert f'<a href="#{quirk.id}">{quirk.title}</a>' in html
+    assert '<h2 id="worked-examples">Worked examples of the source texts</h2>' in html
     assert "strawberry" in html.replace("<span", "").replace("</span>", "") or "berry" in html
     # claims: some hold, some do not, each says so in words
-    text = _all_markdown(opened)
-    assert "does not hold" in text and "**holds**" in text
+    assert "The claim <b>does not hold</b>" in html and "The claim <b>holds</b>" in html
+    assert html.count('class="qk-note why"') == len(QUIRKS)
+
+
+def test_sections_are_few_elements(opened):
+    """A section's heading, text, examples, extras, claims and "why" are one HTML block
+    (each markdown, caption, alert and heading is an element the browser renders on a
+    first load: the page had ~200): no header, subheader or alert elements are left
+    outside the quiz."""
+    assert not opened.header and not opened.subheader
+    assert not opened.success and not opened.warning and not opened.info
+    sections = [h for h in opened.html if h.value.startswith('<section class="qk-section"><h2 id=')]
+    assert len(sections) == len(QUIRKS) + 1
     # static HTML tables: no data grid, no Arrow scripts for the browser on a first load
     assert len(opened.table) == 0 and len(opened.dataframe) == 0
     assert sum(h.value.count('<table class="bpe-table"') for h in opened.html) >= 10
@@ -94,15 +106,19 @@ def test_letter_and_number_extras():
     assert any("For 1234, the next number GPT-2 cuts" in m.value for m in at.markdown)
 
 
-def test_special_toggle_makes_one_control_token():
+def test_special_try_shows_text_and_one_control_token():
+    """Typed special-token text is drawn as text, then with specials allowed (one token)."""
     at = AppTest.from_file(APP, default_timeout=120)
     at.run()
     at.switch_page(PAGE).run()
+    n_before = _all_html(at).count("1 token<")
     at.text_input(key="quirks_w_try_special").input("<|endoftext|>").run()
-    n_off = _all_html(at).count("1 token<")
-    at.toggle(key="quirks_w_try_allow_special").set_value(True).run()
     _ok(at)
-    assert _all_html(at).count("1 token<") > n_off
+    drawn = next(h.value for h in at.html if "Your text with special tokens allowed" in h.value)
+    as_text, allowed = drawn.split("Your text with special tokens allowed")
+    assert "1 token<" not in as_text  # as typed text: several tokens under every tokenizer
+    assert allowed.count("1 token<") >= 3  # allowed: the OpenAI tokenizers' one special id
+    assert _all_html(at).count("1 token<") > n_before
 
 
 def test_quiz_reveals_only_after_a_try(opened):

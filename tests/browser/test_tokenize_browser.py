@@ -54,8 +54,8 @@ def open_tokenize(page: Page, app_url: str, query: str = "") -> None:
 
 
 def metric(page: Page, label: str):
-    box = page.locator('[data-testid="stMetric"]').filter(has=page.get_by_text(label, exact=True))
-    return box.locator('[data-testid="stMetricValue"]')
+    """The value of one of the counts above the chips (one HTML block, counts_html)."""
+    return page.locator(f'.bpe-count[data-label="{label}"] .bpe-count-value')
 
 
 def idle(page: Page) -> None:
@@ -111,6 +111,12 @@ def test_multilingual_count_equals_tiktoken_and_replay_steps(page: Page, app_url
     ids = reference("o200k_base").encode_ordinary(MULTILINGUAL)
     expect(metric(page, "Tokens")).to_have_text(f"{len(ids):,}")
     expect(metric(page, "Characters")).to_have_text(f"{len(MULTILINGUAL):,}")
+    # a count's help shows on focus (a tap on a phone), as the metric's tooltip did
+    help_tip = page.locator('.bpe-count[data-label="Characters"] .bpe-tip')
+    expect(help_tip).to_be_hidden()
+    page.locator('.bpe-count[data-label="Characters"] .bpe-help').focus()
+    expect(help_tip).to_be_visible()
+    expect(help_tip).to_contain_text("Unicode code points")
     expect(chips(page)).to_have_count(len(ids))
     assert_neighbours_differ(page, len(ids))
     expect(page.locator('.st-key-tokenize-ids [data-testid="stText"]').first).to_contain_text(", ".join(map(str, ids[:5])))

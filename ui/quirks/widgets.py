@@ -37,6 +37,27 @@ QUIRKS_CSS = """<style>
 .qk-count { min-width: 5.5rem; opacity: 0.85; white-space: nowrap; }
 .qk-row .bpe-tokens { flex: 1 1 16rem; font-size: 1.1rem; line-height: 2.0; }
 .qk-text { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+.qk-section h2, .qk-section h3 { scroll-margin-top: 4rem; }
+.qk-section h2 { font-size: 2.1rem; font-weight: 600; margin: 1.2rem 0 0.6rem; padding: 0; line-height: 1.2; }
+.qk-section h3 { font-size: 1.55rem; font-weight: 600; margin: 1rem 0 0.5rem; padding: 0; line-height: 1.25; }
+.qk-section p { margin: 0 0 0.7rem; }
+.qk-section p.qk-caption { font-size: 0.875rem; opacity: 0.75; margin: 0.8rem 0 0.2rem; }
+.qk-note { display: flex; gap: 0.6rem; align-items: flex-start; padding: 0.8rem 1rem; border-radius: 0.5rem;
+  margin: 0 0 0.7rem; }
+.qk-note .qk-icon { font-weight: 700; flex: 0 0 auto; }
+.qk-note.ok { background: rgba(33,195,84,0.12); }
+.qk-note.ok .qk-icon { color: #177233; }
+.qk-note.no { background: rgba(255,189,69,0.22); }
+.qk-note.no .qk-icon { color: #926c05; }
+.qk-note.why { background: rgba(28,131,225,0.11); }
+.qk-note.why .qk-icon { color: #004280; }
+.qk-section ul { margin: 0 0 0.7rem; }
+.qk-section > .bpe-tokens { margin-bottom: 0.6rem; }
+.qk-section a { color: #0068c9; }
+@media (max-width: 640px) {
+  .qk-section h2 { font-size: 1.6rem; }
+  .qk-section h3 { font-size: 1.3rem; }
+}
 </style>"""
 
 
@@ -45,6 +66,22 @@ def _table(rows) -> None:
     Arrow scripts for the browser to fetch on a first load, and its cells wrap on a phone.
     Its CSS comes once, with the page's (page_css)."""
     st.html(table_html(rows, css=False))
+
+
+def _esc(text: str) -> str:
+    return html.escape(text, quote=False)
+
+
+def _p(body: str, cls: str = "") -> str:
+    """A paragraph of HTML (`body` already escaped)."""
+    return f'<p class="{cls}">{body}</p>' if cls else f"<p>{body}</p>"
+
+
+def _note(kind: str, body: str) -> str:
+    """A callout drawn in HTML, as st.success / st.warning / st.info look (`body` escaped):
+    "ok" (a claim holds), "no" (it does not), "why" (why it matters)."""
+    icon = {"ok": "✓", "no": "!", "why": "i"}[kind]
+    return f'<div class="qk-note {kind}" role="note"><span class="qk-icon" aria-hidden="true">{icon}</span><div>{body}</div></div>'
 
 
 @byte_cached("quirks.encodings")
@@ -59,23 +96,34 @@ def chips(name: str, text: str, spans) -> str:
     return spans_html(text, spans, css=False, scroll=False)
 
 
-def comparison(text: str, *, allow_special: bool = False, names=NAMES) -> dict[str, logic.Encoding]:
-    """Draw `text` under every tokenizer, one row each: name, token count, chips."""
-    encodings = {n: encoded(n, text, allow_special) for n in names}
+def comparison_html(text: str, *, allow_special: bool = False, names=NAMES) -> str:
+    """`text` under every tokenizer, one row each: name, token count, chips (HTML)."""
     rows = []
-    for name, enc in encodings.items():
+    for name in names:
+        enc = encoded(name, text, allow_special)
         count = f"{enc.count} token{'s' if enc.count != 1 else ''}"
         rows.append(f'<div class="qk-row"><span class="qk-name">{html.escape(PRETRAINED[name].short)}</span>'
                     f'<span class="qk-count">{count}</span>{chips(name, text, enc.spans)}</div>')
-    st.html("".join(rows))
-    return encodings
+    return "".join(rows)
 
 
-def page_css() -> None:
+def comparison(text: str, *, allow_special: bool = False, names=NAMES) -> dict[str, logic.Encoding]:
+    """Draw `text` under every tokenizer, one row each: name, token count, chips."""
+    st.html(comparison_html(text, allow_special=allow_special, names=names))
+    return {n: encoded(n, text, allow_special) for n in names}
+
+
+def page_css(intro: str = "") -> None:
     """The chips' and rows' CSS, once at the top of the page (it applies page-wide):
     repeated in each of the page's forty drawings it was 180 kB of the 250 kB of HTML
-    the browser had to sanitize and apply on a first load."""
-    st.html(CHIP_CSS + QUIRKS_CSS + TABLE_CSS)
+    the browser had to sanitize and apply on a first load. With `intro` (plain text), the
+    same block also holds it and a link to each section."""
+    head = ""
+    if intro:
+        links = [f'<a href="#{q.id}">{_esc(q.title)}</a>' for q in logic.QUIRKS]
+        links.append('<a href="#worked-examples">Worked examples</a>')
+        head = f'<section class="qk-section">{_p(_esc(intro))}{_p(" · ".join(links), "qk-toc")}</section>'
+    st.html(CHIP_CSS + QUIRKS_CSS + TABLE_CSS + head)
 
 
 def _label(text: str) -> str:
@@ -84,14 +132,22 @@ def _label(text: str) -> str:
     return md_escape(visible_text(text))
 
 
-def _claims(quirk: str) -> None:
+def _html_label(text: str) -> str:
+    """_label for HTML: whitespace and invisible characters made visible, escaped."""
+    return _esc(visible_text(text))
+
+
+def _claims(quirk: str) -> str:
+    """Each source text's claim about this quirk and whether it holds (HTML callouts)."""
+    notes = []
     for claim in logic.claims_for(quirk):
         v = logic.check_claim(claim)
         verdict = "holds" if v.holds else "does not hold"
-        body = (f"**{logic.SOURCES[claim.source]}** says: {md_escape(claim.quote)}  \n"
-                f"Real result with {md_escape(PRETRAINED[claim.tokenizer].short)}: {md_escape(v.real)}. "
-                f"The claim **{verdict}**.")
-        (st.success if v.holds else st.warning)(body, icon=":material/check_circle:" if v.holds else ":material/error:")
+        body = (f"<b>{_esc(logic.SOURCES[claim.source])}</b> says: {_esc(claim.quote)}<br>"
+                f"Real result with {_esc(PRETRAINED[claim.tokenizer].short)}: {_esc(v.real)}. "
+                f"The claim <b>{verdict}</b>.")
+        notes.append(_note("ok" if v.holds else "no", body))
+    return "".join(notes)
 
 
 def _try_your_own(quirk: logic.Quirk, default: str, *, area: bool = False) -> str:
@@ -104,17 +160,18 @@ def _try_your_own(quirk: logic.Quirk, default: str, *, area: bool = False) -> st
 
 def quirk_section(quirk: logic.Quirk) -> None:
     """One quirk: what it is, the examples under every tokenizer, the claims, why it
-    matters, and a text box that recomputes it."""
-    st.header(quirk.title, anchor=quirk.id)
-    st.markdown(md_escape(quirk.what))
-    extra = _EXTRAS.get(quirk.id)
+    matters (all one st.html block: ~15 elements each were most of the page's first-load
+    rendering), then a text box that recomputes it and the quiz."""
+    parts = [f'<h2 id="{quirk.id}">{_esc(quirk.title)}</h2>', _p(_esc(quirk.what))]
     for text in quirk.examples:
-        st.caption(f"“{_label(text)}”")
-        comparison(text)
+        parts.append(_p(f"“{_html_label(text)}”", "qk-caption"))
+        parts.append(comparison_html(text))
+    extra = _EXTRAS.get(quirk.id)
     if extra:
-        extra(quirk)
-    _claims(quirk.id)
-    st.info(f"**Why it matters for a model.** {md_escape(quirk.why)}", icon=":material/lightbulb:")
+        parts.append(extra(quirk))
+    parts.append(_claims(quirk.id))
+    parts.append(_note("why", f"<b>Why it matters for a model.</b> {_esc(quirk.why)}"))
+    st.html(f'<section class="qk-section">{"".join(parts)}</section>')
     if quirk.id in _OWN_TRY:
         _OWN_TRY[quirk.id](quirk)
     else:
@@ -128,7 +185,7 @@ def quirk_section(quirk: logic.Quirk) -> None:
 # --- the extras of some sections ----------------------------------------------------------
 
 
-def _letters(quirk: logic.Quirk) -> None:
+def _letters(quirk: logic.Quirk) -> str:
     word = "strawberry"
     rows = []
     for name in NAMES:
@@ -136,7 +193,7 @@ def _letters(quirk: logic.Quirk) -> None:
         rows.append({"tokenizer": PRETRAINED[name].short, "tokens": enc.count,
                      "tokens holding an r": logic.tokens_with_letter(enc.pieces, "r"),
                      "r's in the word": logic.letter_count(word, "r")})
-    _table(rows)
+    return table_html(rows, css=False)
 
 
 def _letters_try(quirk: logic.Quirk) -> None:
@@ -153,20 +210,20 @@ def _letters_try(quirk: logic.Quirk) -> None:
         comparison(text[::-1])
 
 
-def _numbers(quirk: logic.Quirk) -> None:
+def _numbers(quirk: logic.Quirk) -> str:
     rows = []
     for text in quirk.examples:
         row = {"text": text}
         for name in NAMES:
             row[PRETRAINED[name].short] = " | ".join(encoded(name, text).pieces)
         rows.append(row)
-    st.caption("Digit chunks per tokenizer:")
-    _table(rows)
+    out = _p("Digit chunks per tokenizer:", "qk-caption") + table_html(rows, css=False)
     nxt = logic.next_different_split("gpt2", 1234)
     if nxt is not None:
-        st.markdown(f"GPT-2 cuts 1234 and 1235 the same way, but not every number: the first number after "
-                    f"1234 that GPT-2 cuts into chunks of other lengths is **{nxt}** "
-                    f"({md_escape(' | '.join(logic.split_of('gpt2', str(nxt))))}).")
+        out += _p(f"GPT-2 cuts 1234 and 1235 the same way, but not every number: the first number after "
+                  f"1234 that GPT-2 cuts into chunks of other lengths is <b>{nxt}</b> "
+                  f"({_esc(' | '.join(logic.split_of('gpt2', str(nxt))))}).")
+    return out
 
 
 def _numbers_try(quirk: logic.Quirk) -> None:
@@ -182,11 +239,11 @@ def _numbers_try(quirk: logic.Quirk) -> None:
         st.markdown(f"For {md_escape(digits)}, {where}.")
 
 
-def _spaces(quirk: logic.Quirk) -> None:
+def _spaces(quirk: logic.Quirk) -> str:
     prompt = quirk.examples[-1]
-    lasts = ", ".join(f"{PRETRAINED[n].short}: “{_label(encoded(n, prompt).pieces[-1])}”" for n in NAMES)
-    st.markdown(f"Last token of the prompt that ends with a space — {lasts}. The model's next token "
-                "would normally start with that space; here it has to start without one.")
+    lasts = ", ".join(f"{_esc(PRETRAINED[n].short)}: “{_html_label(encoded(n, prompt).pieces[-1])}”" for n in NAMES)
+    return _p(f"Last token of the prompt that ends with a space — {lasts}. The model's next token "
+              "would normally start with that space; here it has to start without one.")
 
 
 @byte_cached("quirks.encodings")
@@ -196,10 +253,10 @@ def script_rows(texts: tuple[tuple[str, str, str], ...]) -> list[dict]:
     return logic.script_rows(texts)
 
 
-def _scripts(quirk: logic.Quirk) -> None:
+def _scripts(quirk: logic.Quirk) -> str:
     texts = tuple((lang, script, text) for _, lang, script, text in logic.language_texts())
-    _table(script_rows(texts))
-    st.caption("The paragraph is the one on the Vocabulary size page (corpora/languages/).")
+    return (table_html(script_rows(texts), css=False)
+            + _p("The paragraph is the one on the Vocabulary size page (corpora/languages/).", "qk-caption"))
 
 
 def _scripts_try(quirk: logic.Quirk) -> None:
@@ -209,12 +266,14 @@ def _scripts_try(quirk: logic.Quirk) -> None:
         _table(script_rows((("your text", "", text),)))
 
 
-def _zero_width(quirk: logic.Quirk) -> None:
+def _zero_width(quirk: logic.Quirk) -> str:
+    out = []
     for text in quirk.examples:
         seen = logic.naive_filter_sees(text, "ignore")
         hidden = ", ".join(logic.invisible_characters(text)) or "none"
-        st.markdown(f"“{_label(text)}”: a filter looking for “ignore” **{'finds' if seen else 'misses'}** it; "
-                    f"invisible characters: {md_escape(hidden)}.")
+        out.append(_p(f"“{_html_label(text)}”: a filter looking for “ignore” <b>{'finds' if seen else 'misses'}</b> "
+                      f"it; invisible characters: {_esc(hidden)}."))
+    return "".join(out)
 
 
 def _zero_width_try(quirk: logic.Quirk) -> None:
@@ -226,21 +285,26 @@ def _zero_width_try(quirk: logic.Quirk) -> None:
                     f"characters: {md_escape(', '.join(logic.invisible_characters(text)) or 'none')}.")
 
 
-def _special(quirk: logic.Quirk) -> None:
-    st.caption("The same texts with special tokens allowed (what a chat template does, never pasted text):")
+def _special(quirk: logic.Quirk) -> str:
+    out = [_p("The same texts with special tokens allowed (what a chat template does, never pasted text):",
+              "qk-caption")]
     for text in quirk.examples:
-        st.caption(f"“{_label(text)}”, specials allowed")
-        comparison(text, allow_special=True)
+        out.append(_p(f"“{_html_label(text)}”, specials allowed", "qk-caption"))
+        out.append(comparison_html(text, allow_special=True))
+    return "".join(out)
 
 
 def _special_try(quirk: logic.Quirk) -> None:
+    """The typed text as text, then with special tokens allowed (as a chat template would),
+    both at once: what a toggle switched between (a toggle was this page's only
+    checkbox-like widget, its scripts fetched on every first load)."""
     text = _try_your_own(quirk, "<|endoftext|>")
-    allow = st.toggle("Allow special tokens (as a chat template would)", key="quirks_w_try_allow_special")
     if text:
-        comparison(text, allow_special=allow)
+        st.html(comparison_html(text) + _p("Your text with special tokens allowed (as a chat template would):",
+                                           "qk-caption") + comparison_html(text, allow_special=True))
 
 
-def _glitch(quirk: logic.Quirk) -> None:
+def _glitch(quirk: logic.Quirk) -> str:
     rows = []
     for text in quirk.examples:
         row = {"text": text}
@@ -248,17 +312,17 @@ def _glitch(quirk: logic.Quirk) -> None:
             n = encoded(name, text).count
             row[PRETRAINED[name].short] = "one token" if n == 1 else f"{n} tokens"
         rows.append(row)
-    _table(rows)
+    return table_html(rows, css=False)
 
 
-def _unicode(quirk: logic.Quirk) -> None:
+def _unicode(quirk: logic.Quirk) -> str:
     rows = []
     for text in quirk.examples:
         row = {"text": text, "code points": " ".join(logic.code_points(text))}
         for name in NAMES:
             row[PRETRAINED[name].short] = encoded(name, text).count
         rows.append(row)
-    _table(rows)
+    return table_html(rows, css=False)
 
 
 def _unicode_try(quirk: logic.Quirk) -> None:
@@ -278,14 +342,14 @@ def _unicode_try(quirk: logic.Quirk) -> None:
     _table(rows)
 
 
-def _structured(quirk: logic.Quirk) -> None:
+def _structured(quirk: logic.Quirk) -> str:
     rows = []
     text = quirk.examples[0]
     for name in NAMES:
         enc = encoded(name, text)
         rows.append({"tokenizer": PRETRAINED[name].short, "ids": ", ".join(map(str, enc.ids)),
                      "tokens": " | ".join(enc.pieces)})
-    _table(rows)
+    return table_html(rows, css=False)
 
 
 _EXTRAS = {"letters": _letters, "numbers": _numbers, "spaces": _spaces, "scripts": _scripts,
@@ -302,7 +366,7 @@ def _printed(p: ex.PrintedMerge) -> str:
     return f"{p.left} + {p.right or '␀'} → {p.token}"
 
 
-def _trace_table(example: ex.WorkedExample) -> None:
+def _trace_table(example: ex.WorkedExample) -> str:
     ours = ex.our_trace(example.preset, example.merges)
     same = ex.compare_traces(example.printed, ours)
     restored = ex.compare_traces(example.restored, ours) if example.restored else ()
@@ -315,23 +379,19 @@ def _trace_table(example: ex.WorkedExample) -> None:
         if example.restored:
             row["with </w> restored"] = "yes" if restored[i] else "no"
         rows.append(row)
-    _table(rows)
+    return table_html(rows, css=False)
 
 
-def _encoding_table(example: ex.WorkedExample) -> None:
+def _encoding_table(example: ex.WorkedExample) -> str:
     words = tuple(w for w, _ in example.printed_encodings)
     ours = dict(ex.our_encodings(example.preset, example.merges, words))
     rows = [{"word": w, "printed": " + ".join(p), "ours": " + ".join(ours[w]),
              "same": "yes" if tuple(p) == ours[w] else "no"} for w, p in example.printed_encodings]
-    _table(rows)
+    return table_html(rows, css=False)
 
 
-def _byte_bpe() -> None:
+def _byte_bpe() -> str:
     r = ex.byte_bpe_result()
-    st.subheader("Byte-level BPE to vocabulary 280", anchor="seed000_bytebpe")
-    st.caption(f"{logic.SOURCES['000']}: its ByteBPE code, on its own corpus, with its simplified regex "
-               "(our “simple” pre-tokenizer), 256 bytes + 24 merges.")
-    st.html(chips_html([chip_for(b, False, "") for b in r.tokens], css=False, block=True))
     facts = [
         ("“the lowest newest 你好” is 24 bytes", r.n_bytes == 24, f"{r.n_bytes} bytes"),
         ("it becomes 12 tokens", r.n_tokens == 12, f"{r.n_tokens} tokens"),
@@ -340,40 +400,44 @@ def _byte_bpe() -> None:
         ("“the” stays three bytes", r.tokens[:3] == (b"t", b"h", b"e"), ""),
         ("each Chinese character stays as its 3 raw bytes", all(len(t) == 1 for t in r.tokens[-6:]), ""),
     ]
-    lines = [f"- {md_escape(text)}: **{'holds' if ok else 'does not hold'}**"
-             + (f" ({md_escape(real)})" if real else "") for text, ok, real in facts]
-    st.markdown("The text says, and our run gives:\n" + "\n".join(lines))
-    st.page_link("views/train.py", label="Step through this run on the Train page",
-                 query_params={"preset": ex.BYTE_BPE_PRESET, "step": "24"}, icon=":material/model_training:")
+    items = "".join(f"<li>{_esc(text)}: <b>{'holds' if ok else 'does not hold'}</b>"
+                    + (f" ({_esc(real)})" if real else "") + "</li>" for text, ok, real in facts)
+    return ('<h3 id="seed000_bytebpe">Byte-level BPE to vocabulary 280</h3>'
+            + _p(f"{_esc(logic.SOURCES['000'])}: its ByteBPE code, on its own corpus, with its simplified regex "
+                 "(our “simple” pre-tokenizer), 256 bytes + 24 merges.", "qk-caption")
+            + chips_html([chip_for(b, False, "") for b in r.tokens], css=False, block=True)
+            + _p("The text says, and our run gives:") + f"<ul>{items}</ul>")
 
 
-def _unknown_letters() -> None:
+def _unknown_letters() -> str:
     byte_tok_run = ex.preset_run(ex.BYTE_BPE_PRESET)
     tok = byte_tok_run.tokenizer(len(byte_tok_run.events))
     pieces = " + ".join(t.decode("utf-8", "replace") for t in map(tok.token_bytes, tok.encode("unknown")))
-    st.markdown(
-        "**Letters it never saw.** The five words hold no u and no k, so a character-level vocabulary "
+    return _p(
+        "<b>Letters it never saw.</b> The five words hold no u and no k, so a character-level vocabulary "
         "trained on them has no id for either: our engine marks them ⟨u?⟩ and ⟨k?⟩ (the text's code just "
         "passes the strings through, which a real vocabulary cannot do). A byte-level tokenizer has no such "
         f"case: its base vocabulary is all 256 bytes, so the byte-level run above encodes “unknown” as "
-        f"{md_escape(pieces)}, every piece with an id.")
+        f"{_esc(pieces)}, every piece with an id.")
 
 
 def worked_examples() -> None:
     """Each source text's worked example: our trace against the printed one, the encodings,
-    what is wrong, and a link to step through it on the Train page."""
-    st.header("Worked examples of the source texts", anchor="worked-examples")
-    st.markdown("Each example below is a Train page preset. The tables put our engine's merges next to "
-                "the ones the text prints; “same” is computed row by row.")
-    _byte_bpe()
+    what is wrong, and a link to step through it on the Train page. Each example's
+    headings, tables and notes are one st.html block, then its link."""
+    st.html('<section class="qk-section"><h2 id="worked-examples">Worked examples of the source texts</h2>'
+            + _p("Each example below is a Train page preset. The tables put our engine's merges next to "
+                 "the ones the text prints; “same” is computed row by row.")
+            + _byte_bpe() + "</section>")
+    st.page_link("views/train.py", label="Step through this run on the Train page",
+                 query_params={"preset": ex.BYTE_BPE_PRESET, "step": "24"}, icon=":material/model_training:")
     for example in ex.EXAMPLES:
-        st.subheader(md_escape(example.title), anchor=example.preset)
-        st.caption(md_escape(logic.SOURCES[example.source]))
-        _trace_table(example)
-        _encoding_table(example)
-        st.markdown(md_escape(example.note))
+        parts = [f'<h3 id="{html.escape(example.preset)}">{_esc(example.title)}</h3>',
+                 _p(_esc(logic.SOURCES[example.source]), "qk-caption"),
+                 _trace_table(example), _encoding_table(example), _p(_esc(example.note))]
         if example.preset == "seed001_five_words":
-            _unknown_letters()
+            parts.append(_unknown_letters())
+        st.html(f'<section class="qk-section">{"".join(parts)}</section>')
         st.page_link("views/train.py", label=f"Step through it on the Train page (step {example.merges})",
                      query_params={"preset": example.preset, "step": str(example.merges)},
                      icon=":material/model_training:")

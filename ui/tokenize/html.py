@@ -9,6 +9,7 @@ Long drawings (text, pieces, ids) are cut into blocks at newlines, each
 """
 from __future__ import annotations
 
+import html
 from typing import Callable, Sequence
 
 from bpe_core import Replay, Tokenizer
@@ -21,7 +22,7 @@ from ui.shared.chips import (
 
 __all__ = [
     "TOKENIZE_CSS", "BLOCK_CHARS", "reveal", "chip_html_for", "chip_for_id", "text_html", "pieces_html",
-    "ids_html", "replay_rows", "replay_html", "symbol_text",
+    "ids_html", "replay_rows", "replay_html", "symbol_text", "counts_html",
 ]
 
 #: Styles this page adds to CHIP_CSS: the scroll box, the replay ladder, larger type for
@@ -40,6 +41,17 @@ TOKENIZE_CSS = CHIP_CSS + """
   white-space: nowrap; }
 .bpe-big .bpe-tokens { font-size: 1.35rem; }
 .st-key-tokenize-ids [data-testid="stText"] { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+.bpe-caption { font-size: 0.875rem; opacity: 0.75; margin: 0.5rem 0 0; }
+.bpe-counts { display: grid; grid-template-columns: repeat(auto-fit, minmax(5.2rem, 1fr)); gap: 0.4rem 0.75rem;
+  margin: 0 0 0.6rem; }
+.bpe-count-label { font-size: 0.875rem; opacity: 0.8; }
+.bpe-count-value { font-size: 1.75rem; line-height: 1.35; font-variant-numeric: tabular-nums; }
+.bpe-help { position: relative; cursor: help; text-decoration: underline dotted rgba(128,128,128,0.8);
+  text-underline-offset: 3px; }
+.bpe-help .bpe-tip { display: none; position: absolute; left: 0; top: 1.5rem; z-index: 20; width: 15rem;
+  padding: 0.4rem 0.6rem; border-radius: 6px; background: #262730; color: #fafafa; font-size: 0.85rem;
+  line-height: 1.35; opacity: 1; }
+.bpe-help:hover .bpe-tip, .bpe-help:focus .bpe-tip { display: block; }
 </style>
 """
 
@@ -211,3 +223,23 @@ def replay_html(
             f"{chips_html(chips, show_whitespace=show_whitespace, block=True)}</div>"
         )
     return (TOKENIZE_CSS if css else "") + f'<div class="bpe-ladder">{"".join(rows_html)}</div>'
+
+
+def counts_html(counts: Sequence[tuple[str, str, str]]) -> str:
+    """The text's counts as one static block (label, value, help each), not five
+    st.metric: a metric makes a first load fetch and run its own scripts (number
+    formatting, ~60 kB) and draws five elements. A label with help shows it on hover
+    or focus (a tap on a phone); labels and values are escaped.
+
+    >>> counts_html([("Tokens", "1,234", "")])
+    '<div class="bpe-counts" role="group" aria-label="Counts"><div class="bpe-count" data-label="Tokens"><div class="bpe-count-label">Tokens</div><div class="bpe-count-value">1,234</div></div></div>'
+    """
+    cells = []
+    for label, value, help_text in counts:
+        name = html.escape(label)
+        if help_text:
+            name = (f'<span class="bpe-help" tabindex="0" title="{html.escape(help_text)}">{name}'
+                    f'<span class="bpe-tip" role="tooltip">{html.escape(help_text)}</span></span>')
+        cells.append(f'<div class="bpe-count" data-label="{html.escape(label)}"><div class="bpe-count-label">{name}'
+                     f'</div><div class="bpe-count-value">{html.escape(value)}</div></div>')
+    return f'<div class="bpe-counts" role="group" aria-label="Counts">{"".join(cells)}</div>'

@@ -41,6 +41,8 @@ _ERROR = "tokenize.upload_error"    # the last upload's error message, if any
 _PENDING = "tokenize.upload_pending"  # set by the uploader's callbacks: read the files on this run
 _PATTERN = "tokenize_w_upload_pattern"
 _TYPED = "tokenize_w_upload_typed"
+OPEN = "tokenize_w_upload_open"     # the uploader's expander (open or not)
+_OPENED = "tokenize.upload_opened"  # opened for "Your file" (once per choice: it can be closed again)
 _FILES = "tokenize_w_upload_files"
 TYPED_PATTERN = "type a regex…"
 
@@ -176,7 +178,14 @@ def load_pending() -> None:
 
 def uploader() -> None:
     """The upload section: files, the .tiktoken pattern, and any error (escaped)."""
-    with st.expander("**Your own tokenizer file**", expanded=st.session_state.get("tokenize.tokenizer") == UPLOADED):
+    if st.session_state.get("tokenize.tokenizer") != UPLOADED:
+        st.session_state.pop(_OPENED, None)
+    elif uploaded_tokenizer() is None and not st.session_state.get(_OPENED):
+        st.session_state[OPEN] = st.session_state[_OPENED] = True  # "Your file" just chosen, none read yet
+    box = st.expander("**Your own tokenizer file**", key=OPEN, on_change="rerun")
+    if not box.open:  # drawn only once opened: its selectbox and file uploader cost a first load
+        return        # their scripts (~200 kB) for a section most visits never open
+    with box:
         st.markdown("Upload " + "; ".join(FILE_KINDS) + ". It stays in this session only.")
         left, right = st.columns(2)
         options = list(dict.fromkeys(PATTERN_CHOICES)) + [TYPED_PATTERN]

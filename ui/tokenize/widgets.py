@@ -16,6 +16,7 @@ session's own tokenizer comes from `ui.shared.state.session_tokenizer()`.
 """
 from __future__ import annotations
 
+import html
 import json
 import re
 from collections.abc import Callable
@@ -35,7 +36,7 @@ from ui.shared.state import (
 )
 from ui.tokenize import explain, upload
 from ui.tokenize.html import (
-    TOKENIZE_CSS, chip_html_for, ids_html, pieces_html, replay_html, symbol_text, text_html,
+    TOKENIZE_CSS, chip_html_for, counts_html, ids_html, pieces_html, replay_html, symbol_text, text_html,
 )
 from ui.tokenize.logic import (
     COMPARE_DRAW_LIMIT_BYTES, COUNT_LIMIT_BYTES, DRAW_LIMIT_BYTES, EXAMPLES, IDS_SHOWN_LIMIT,
@@ -229,20 +230,25 @@ def _load_example() -> None:
 
 def controls() -> None:
     """Tokenizer choice, example texts, the text, and the two display options."""
-    st.html(TOKENIZE_CSS)
+    st.html(TOKENIZE_CSS + SPLIT_CSS)  # the page's CSS, once (SPLIT_CSS applies only to the split layout)
     for warning in st.session_state.pop(K + "url_warnings", []):
         st.warning(md_escape(warning))
     upload.load_pending()  # a new upload: read it (with progress) before the choice is drawn
     key, cb = _bind("tokenizer")
+    # wrap=True here and on the examples: in a column Streamlit keeps a button group on one
+    # scrolling row and, once drawn, scrolls its selected option into view (getBoundingClientRect
+    # and getComputedStyle: a forced layout of the whole page, ~0.2 s of a first load here,
+    # bench/README.md). Wrapped, every option also shows on a phone.
     st.segmented_control(
-        "Tokenizer", TOKENIZER_CHOICES + (upload.UPLOADED,), format_func=SHORT_NAMES.get, key=key, required=True, **cb,
+        "Tokenizer", TOKENIZER_CHOICES + (upload.UPLOADED,), format_func=SHORT_NAMES.get, key=key, required=True,
+        wrap=True, **cb,
         help="GPT-2, GPT-4 (cl100k_base) and GPT-4o (o200k_base) use OpenAI's original files, "
              "encoded by this app's own engine (identical ids to tiktoken). 'Yours' is the "
              "tokenizer you trained on the Train page, at its current step.",
     )
     st.caption(md_escape(title_of(get("tokenizer"))))
     upload.uploader()
-    st.pills("Examples", list(EXAMPLES), key=W + "example", on_change=_load_example,
+    st.pills("Examples", list(EXAMPLES), key=W + "example", on_change=_load_example, wrap=True,
              help="Load an example text (it replaces the text below).")
     key, cb = _bind("text")
     st.text_area(
@@ -278,8 +284,7 @@ def layout():
     the option is on; narrower screens stack them), or one above the other."""
     if not get("side"):
         return st.container(), st.container()
-    st.html(SPLIT_CSS)
-    with st.container(key="tokenize-split"):
+    with st.container(key="tokenize-split"):  # its CSS (SPLIT_CSS) comes with the controls
         return tuple(st.columns([2, 3], gap="medium"))
 
 
@@ -314,14 +319,15 @@ def current_analysis() -> Analysis | None:
 
 
 def counts(a: Analysis) -> None:
-    cols = st.columns(5)
-    cols[0].metric("Tokens", f"{a.n_tokens:,}")
-    cols[1].metric("Characters", f"{a.n_chars:,}", help="Unicode code points (what Python's len counts).")
-    cols[2].metric("Bytes", f"{a.n_bytes:,}", help="UTF-8 bytes: what a byte-level tokenizer starts from.")
-    cols[3].metric("Characters per token", f"{a.chars_per_token:.2f}",
-                   help="Higher is more compact: fewer tokens for the same text.")
-    cols[4].metric("Pieces", f"{a.n_pieces:,}",
-                   help="Pre-tokenization pieces: the regex cuts the text first, and merges never cross a cut.")
+    """The five counts in one static HTML block (html.counts_html: no metric scripts)."""
+    st.html(counts_html([
+        ("Tokens", f"{a.n_tokens:,}", ""),
+        ("Characters", f"{a.n_chars:,}", "Unicode code points (what Python's len counts)."),
+        ("Bytes", f"{a.n_bytes:,}", "UTF-8 bytes: what a byte-level tokenizer starts from."),
+        ("Characters per token", f"{a.chars_per_token:.2f}", "Higher is more compact: fewer tokens for the same text."),
+        ("Pieces", f"{a.n_pieces:,}",
+         "Pre-tokenization pieces: the regex cuts the text first, and merges never cross a cut."),
+    ]))
     if a.n_unknown:
         st.warning(
             f"{a.n_unknown:,} character{'s are' if a.n_unknown != 1 else ' is'} not in your tokenizer's "
@@ -373,21 +379,25 @@ def tokens(a: Analysis, *, highlight: int | None) -> None:
             "The ids, the most frequent tokens and Compare still cover the whole text."
         )
     limit = None if showing_all() else max(CHIP_LIMIT, -1 if highlight is None else highlight + 1)
+    shown = a.n_spans if limit is None else min(limit, a.n_spans)
+    note = (f"Showing the first {limit:,} of {a.n_spans:,} tokens ({a.n_spans - limit:,} more), "
+            "so a long paste appears at once. " if shown < a.n_spans else "")
+    # the chips and the note under them: one element (a caption was one more to draw on a first load)
     st.html(TOKENIZE_CSS + tokens_markup(get("tokenizer"), text, a, show_ws=get("show_ws"), highlight=highlight,
-                                         ids=get("show_ids"), limit=limit))
-    if limit is not None and a.n_spans > limit:
-        more = a.n_spans - limit
-        st.caption(f"Showing the first {limit:,} of {a.n_spans:,} tokens ({more:,} more), "
-                   "so a long paste appears at once.")
+                                         ids=get("show_ids"), limit=limit)
+            + f'<p class="bpe-caption">{html.escape(note + CHIPS_NOTE)}</p>')
+    if shown < a.n_spans:
         st.button(f"Show all {a.n_spans:,} tokens", key=W + "show_all", on_click=_show_all,
                   icon=":material/unfold_more:",
                   help="Draws every token of the text. A long text takes the browser a few seconds.")
-    st.caption(
-        "Each coloured chip is one token; neighbours always differ in colour and every chip has a "
-        "border. Tap or click a chip (or Tab to it) for its id, bytes and rank. Italic chips such as "
-        "<E4><BD> are tokens that hold only part of a character (shown as bytes); bold chips are "
-        "special tokens; dashed chips have no id."
-    )
+
+
+CHIPS_NOTE = (
+    "Each coloured chip is one token; neighbours always differ in colour and every chip has a "
+    "border. Tap or click a chip (or Tab to it) for its id, bytes and rank. Italic chips such as "
+    "<E4><BD> are tokens that hold only part of a character (shown as bytes); bold chips are "
+    "special tokens; dashed chips have no id."
+)
 
 
 def _show_all() -> None:
@@ -426,10 +436,11 @@ def view_ids(a: Analysis) -> None:
         {"token": cell(tok, tid), "id": tid, "count": n, "share": n / a.n_tokens}
         for tid, n in top_tokens(a.ids, 20)
     ]
-    st.markdown("**Most frequent tokens**")
-    # a static HTML table (ui/shared/tables.py): no data grid or Arrow scripts on a first load
-    st.html(table_html(rows, bars={"share": max((r["share"] for r in rows), default=1.0)},
-                       label="Most frequent tokens"))
+    # a static HTML table (ui/shared/tables.py), its heading in the same block: no data grid or
+    # Arrow scripts on a first load, one element
+    st.html("<p><b>Most frequent tokens</b></p>"
+            + table_html(rows, bars={"share": max((r["share"] for r in rows), default=1.0)},
+                         label="Most frequent tokens"))
     table_box = st.expander(f"Token table (the first {min(a.n_spans, OPTION_LIMIT):,} tokens)",
                             key=W + "token_table", on_change="rerun")
     if not table_box.open:  # drawn only once opened: 2,000 rows are ~150 kB sent at each paste
