@@ -20,6 +20,8 @@ import pytest
 import tiktoken
 import tiktoken.load
 from streamlit.testing.v1 import AppTest
+
+from tests.train_settings import open_settings
 from tokenizers import Tokenizer as HFTokenizer, decoders as D, models, normalizers as N, pre_tokenizers as P, trainers
 
 from bpe_core import TrainerSettings, WordTable, train
@@ -74,7 +76,7 @@ def up_label(fmt: str) -> str:
 
 
 def test_byte_level_run_downloads_load_in_the_real_libraries(tmp_path):
-    at = open_page(TRAIN)
+    at = open_settings(open_page(TRAIN))
     at.radio(key="train_w_source").set_value("text").run()
     at.selectbox(key="train_w_pretokenizer").set_value("gpt2").run()
     at.radio(key="train_w_units").set_value("byte").run()

@@ -28,6 +28,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from hostile import hostile, html_leaks, long_hostile, markdown_leaks
+from tests.train_settings import open_settings
 from ui.shared.guard import GUARD_HTML
 
 APP = "../app.py"
@@ -262,7 +263,7 @@ LENGTHS = {"short": short, "long": long}
 
 
 def choose_source(at: AppTest, source: str) -> None:
-    at.radio(key="train_w_source").set_value(source).run()
+    open_settings(at).radio(key="train_w_source").set_value(source).run()
 
 
 @pytest.mark.parametrize("length", LENGTHS)

@@ -17,6 +17,8 @@ import uuid
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from tests.train_settings import open_settings
+
 APP = "../app.py"
 HOME, TRAIN, TOKENIZE, VOCAB = "views/home.py", "views/train.py", "views/tokenize.py", "views/vocab_size.py"
 
@@ -75,7 +77,7 @@ def session() -> AppTest:
     at.run()
     at.switch_page(TRAIN).run()
     assert not at.exception, at.exception
-    return at
+    return open_settings(at)
 
 
 def upload(at: AppTest, name: str, data: bytes) -> AppTest:

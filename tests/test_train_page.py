@@ -20,20 +20,24 @@ from ui.shared.markdown import md_escape
 from ui.train import render as render
 from ui.train import state as state
 from ui.train.run_view import RunView
+from ui.train.panels import SETTINGS_KEY
+from tests.train_settings import open_settings
 from ui.train.config import Settings, build_word_table, load_presets, preset_corpus
 
 APP = "../app.py"
 PAGE = "views/train.py"
 
 
-def open_train(query: dict[str, str] | None = None) -> AppTest:
+def open_train(query: dict[str, str] | None = None, *, settings: bool = True) -> AppTest:
+    """The Train page; `settings`: with "Corpus and settings" opened (its widgets are
+    drawn only while it is open)."""
     at = AppTest.from_file(APP, default_timeout=60)
     for k, v in (query or {}).items():
         at.query_params[k] = v
     at.run()
     at.switch_page(PAGE).run()
     assert not at.exception, at.exception
-    return at
+    return open_settings(at) if settings else at
 
 
 def engine_run(preset: str = "sennrich", **changes):
@@ -191,6 +195,7 @@ def test_speed_control():
 def test_every_preset_trains_and_shows_its_merges():
     at = open_train()
     for preset in load_presets():
+        open_settings(at)  # the slider below steps, which folds them
         at.selectbox(key="train_w_preset").set_value(preset).run()
         assert not at.exception, (preset, at.exception)
         assert not at.error, preset
@@ -232,6 +237,7 @@ def test_units_end_of_word_and_stop_settings():
     run = engine_run(end_of_word="attached", units="byte", merges=5)
     at.slider(key="train_w_step").set_value(5).run()
     assert merge_rows(at) == engine_rows(run, 5)
+    open_settings(at)  # stepping folded them
     at.selectbox(key="train_w_stop").set_value("vocab").run()
     assert not at.error  # switching starts from the vocabulary the run reached
     assert at.number_input(key="train_w_vocab_size").value == run.vocab_size(5)
@@ -316,6 +322,7 @@ def test_empty_text_shows_an_error_and_keeps_the_previous_state():
     assert not at.error
     click(at, "train_w_btn_step")
     key = at.session_state[state.ACTIVE][0]
+    open_settings(at)  # stepping folded them
     at.text_area(key="train_w_text").set_value("   ").run()
     assert not at.exception
     assert "The corpus is empty" in errors(at)
@@ -489,7 +496,7 @@ def test_leaving_and_coming_back_keeps_corpus_and_step():
     at.switch_page(PAGE).run()
     assert not at.exception
     assert at.session_state[state.PRESET] == "hf_course" and step_of(at) == 2
-    assert at.selectbox(key="train_w_preset").value == "hf_course"
+    assert open_settings(at).selectbox(key="train_w_preset").value == "hf_course"
     assert at.query_params["preset"] in ("hf_course", ["hf_course"])
 
 
@@ -650,21 +657,29 @@ def test_step_k_shows_merge_k_effect_and_the_table_after_it():
 
 
 def test_control_bar_holds_the_buttons_slider_and_sentence_and_settings_collapse():
-    at = open_train()
+    at = open_train(settings=False)
     bar = at.main.get_by_key("train_w_bar")
     assert {"train_w_btn_step", "train_w_btn_back", "train_w_btn_play"} <= {b.key for b in bar.button}
     assert [s.key for s in bar.slider] == ["train_w_step"]
     assert any("tp-sentence" in h.value for h in bar.html)
     assert "position: sticky" in " ".join(h.value for h in at.html)
-    # a run exists: the corpus and settings are folded away; an upload waiting for its file opens them
+    # a run exists: the corpus and settings are folded away, their widgets not drawn (a
+    # first visit does not wait for them); a click opens them; an upload waiting for its
+    # file keeps them open
+    drawn = lambda: "train_w_source" in {r.key for r in at.radio}
     assert at.expander[0].label == "**Corpus and settings**"
-    assert at.expander[0].proto.expanded is False
+    assert at.session_state[SETTINGS_KEY] is False and not drawn()
+    assert not at.get("number_input") and not at.get("text_input")
+    open_settings(at)
+    assert drawn() and at.number_input(key="train_w_merges").value == 10
     at.radio(key="train_w_source").set_value("upload").run()
-    assert at.expander[0].proto.expanded is True
+    assert at.session_state[SETTINGS_KEY] is True and drawn()
     at.radio(key="train_w_source").set_value("text").run()  # editing: the box stays open...
-    assert at.expander[0].proto.expanded is True
+    assert at.session_state[SETTINGS_KEY] is True and drawn()
     click(at, "train_w_btn_step")  # ...until the reader steps
-    assert at.expander[0].proto.expanded is False
+    assert at.session_state[SETTINGS_KEY] is False and not drawn()
+    assert at.session_state[state.SOURCE] == "text"  # folded, nothing forgotten
+    assert open_settings(at).radio(key="train_w_source").value == "text"
     # the slider's number keeps its size in the presentation view (it overlapped the track)
     at.toggle(key="train_w_present").set_value(True).run()
     css = " ".join(h.value for h in at.html)

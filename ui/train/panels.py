@@ -63,6 +63,8 @@ NAV_KEY = "train_w_merge_nav"
 BUTTONS_KEY = "train_w_buttons"
 #: The "Download and share" expander (its open state is a widget value).
 SHARE_KEY = "train_w_share"
+#: The "Corpus and settings" expander (its open state is a widget value).
+SETTINGS_KEY = "train_w_settings"
 
 #: What the step controls do, said once above them (their tooltips cost time at every step).
 CONTROLS_HINT = ("**Step** and **Back** move one merge (keys → and ←); Back replays the first merges, it never "
@@ -105,14 +107,25 @@ def inputs_panel(view: RunView) -> None:
     reader edits, and folds at the next full rerun after they step."""
     waiting = ss[state.SOURCE] == "upload" and ss[state.UPLOAD_TEXT] is None
     needs = bool(ss[state.ERROR]) or waiting or bool(ss[state.UPLOAD_ERROR]) or ss.get(state.EDITING, False)
+    # Opened for what needs attention, folded once that is over (the reader stepped);
+    # in between the reader opens and closes it at will.
+    if needs:
+        ss[SETTINGS_KEY] = True
+    elif ss.get(state.SETTINGS_NEEDED):
+        ss[SETTINGS_KEY] = False
+    ss[state.SETTINGS_NEEDED] = needs
     # A fixed label: the browser keeps the box open while the reader edits (a label that
     # named the corpus would change with each edit and fold the box mid-typing); the
-    # sidebar names the run.
-    with st.expander("**Corpus and settings**", expanded=needs, icon=":material/tune:"):
-        _corpus_inputs()
-        _settings_inputs()
-        if ss[state.ERROR]:
-            st.error(md_error(ss[state.ERROR]) + "\n\nThe page still shows the previous corpus and settings.", icon=":material/error:")
+    # sidebar names the run. Its ~20 widgets are drawn only while it is open: folded,
+    # they were the last thing a first visit waited for (each kind's script fetched and
+    # drawn out of sight); opening it reruns the page.
+    box = st.expander("**Corpus and settings**", key=SETTINGS_KEY, on_change="rerun", icon=":material/tune:")
+    if box.open:
+        with box:
+            _corpus_inputs()
+            _settings_inputs()
+            if ss[state.ERROR]:
+                st.error(md_error(ss[state.ERROR]) + "\n\nThe page still shows the previous corpus and settings.", icon=":material/error:")
     for note in view.notes:
         st.warning(md_escape(note))
 

@@ -63,6 +63,7 @@ RESULTS = "train.results"    # predict mode: (run key, step) -> {"pair": grade, 
 SKIP_TICK = "train.skip_tick"
 APP_RERUN = "train.app_rerun"
 END_PENDING = "train.end_pending"  # play reached the end; the next tick stops the timer
+SETTINGS_NEEDED = "train.settings_needed"  # the corpus and settings box was opened for attention
 EDITING = "train.editing"    # the reader is changing the corpus or settings: keep them open
 
 SETTING = "train.s."         # + a Settings field name
