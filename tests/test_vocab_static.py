@@ -181,3 +181,17 @@ def test_the_css_shows_the_narrow_picture_in_a_narrow_column():
     # one rule as specific as the default one, else the narrow picture never shows
     assert re.search(r"@container \(max-width: \d+px\) \{ \.vc-chart img\.vc-wide \{ display: none; \} "
                      r"\.vc-chart img\.vc-narrow \{ display: block; \}", static.STATIC_CSS)
+
+
+def test_no_label_starts_left_of_the_picture():
+    """A centred tick label at the plot's left edge (the cost share's 0%) is written from its
+    tick instead, so the narrow picture does not cut it."""
+    parts = pd.DataFrame([dict(measure="Parameters", part=p, value=v, label=p) for p, v in (("vocabulary", 1),
+                                                                                             ("rest", 3))])
+    for _, _, svg in _Figure(static.cost_share_figure(parts)).images:
+        doc = xml.dom.minidom.parseString(svg)
+        for t in doc.getElementsByTagName("text"):
+            if t.getAttribute("text-anchor") == "middle":
+                text = "".join(n.data for n in t.childNodes if n.nodeType == n.TEXT_NODE)
+                half = len(text) * 0.72 * float(t.getAttribute("font-size")) / 2  # digits and % are wide
+                assert float(t.getAttribute("x")) - half >= 0, text

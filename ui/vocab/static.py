@@ -163,8 +163,8 @@ def _curves_svg(curve, held, retired, *, chosen, unit, training_label, width, fo
         c.polyline(zip(map(x, pts["vocab_size"]), map(y, pts[column])), stroke=color, dash=dash)
     if retired is not None and len(retired):
         base_at = curve.set_index("step")["base_in_use"]
-        for r in retired.itertuples():
-            c.triangle_down(x(r.vocab_size), y(int(base_at.get(r.step, 0))), 6, fill=VERMILLION)
+        for size, step in zip(retired["vocab_size"], retired["step"]):  # (itertuples builds a class per call)
+            c.triangle_down(x(size), y(int(base_at.get(step, 0))), 6, fill=VERMILLION)
         first = retired.iloc[0]
         px = x(first["vocab_size"])
         c.line(px, top, px, bottom, stroke=VERMILLION, width=2)

@@ -182,6 +182,8 @@ def x_axis(c: Canvas, x: Scale, ticks: list[tuple[float, str]], *, top: float, b
         anchor = "middle"
         if px + half > c.width - 2:
             anchor, left = "end", px - 2 * half
+        elif px - half < 2:  # the first label starts at its tick rather than past the picture's edge
+            anchor, left = "start", px
         else:
             left = px - half
         if left < last + 6:
