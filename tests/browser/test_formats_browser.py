@@ -57,8 +57,7 @@ def test_upload_a_tokenizer_json_and_see_it_split_text(page: Page, app_url, arti
     text = page.locator(".st-key-tokenize_w_text textarea").input_value()
     ids = theirs.encode(text, add_special_tokens=False).ids
     assert load_tokenizer(path).encode(text) == ids
-    box = page.locator('[data-testid="stMetric"]').filter(has=page.get_by_text("Tokens", exact=True))
-    expect(box.locator('[data-testid="stMetricValue"]')).to_have_text(f"{len(ids):,}")
+    expect(page.locator('.bpe-count[data-label="Tokens"] .bpe-count-value')).to_have_text(f"{len(ids):,}")
     chips = page.locator(".bpe-tokens.bpe-scroll").first.locator("span:not(.mk)")
     expect(chips).to_have_count(len(ids))
     page.screenshot(path=str(artifacts / "formats_upload.png"), full_page=True)
@@ -85,8 +84,7 @@ def test_upload_a_unigram_tokenizer_json_and_see_its_lattice(page: Page, app_url
     area = page.locator(".st-key-tokenize_w_text textarea")
     area.fill("huggingface tokenizers")
     area.press("Control+Enter")
-    chars = page.locator('[data-testid="stMetric"]').filter(has=page.get_by_text("Characters", exact=True))
-    expect(chars.locator('[data-testid="stMetricValue"]')).to_have_text("22")  # the new text is in
+    expect(page.locator('.bpe-count[data-label="Characters"] .bpe-count-value')).to_have_text("22")  # the new text is in
     idle(page)
     page.get_by_role("radio", name="Replay merges").click()
     idle(page)

@@ -15,6 +15,9 @@ def _open(page, app_url, width=1440, height=900):
     expect(page.get_by_role("heading", name="Tokenizer quirks")).to_be_visible(timeout=60_000)
     # the page is drawn in one run; its last element is the last quiz question
     expect(page.get_by_text("In the worked example, why is the end-of-word marker")).to_be_visible(timeout=60_000)
+    # the sections are st.html blocks, drawn once the browser has the HTML element's script
+    expect(page.get_by_role("heading", name=QUIRKS[0].title)).to_be_visible(timeout=60_000)
+    expect(page.locator('[data-testid="stSkeleton"]')).to_have_count(0, timeout=60_000)
 
 
 def test_every_section_renders_and_saves_screenshots(page, app_url, artifacts):
