@@ -17,7 +17,7 @@ from bpe_core import TrainerSettings, WordTable, train
 from ui.vocab import static
 from ui.vocab.curves import base_retirements, held_out_curve, held_out_steps, split_text, training_curve
 from ui.vocab.model_cost import REAL_VOCABS
-from ui.vocab.svg import Scale, nice_ticks, wrap
+from ui.shared.svg import Scale, nice_ticks, wrap
 from tests.test_vocab_ui import HELD_TEXT, TRAIN_TEXT
 
 

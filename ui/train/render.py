@@ -18,16 +18,15 @@ tests call these directly.
 """
 from __future__ import annotations
 
-import base64
 import heapq
 import html
-import math
 from dataclasses import dataclass
 from typing import Sequence
 
 from bpe_core.display import visible_text
 from bpe_core.tie_rules import TIE_RULE_EXPLANATIONS, tie_rule
 from ui.shared.chips import CHIP_CSS, chips_html
+from ui.shared.svg import data_url, nice_ticks
 from ui.train.run_view import RECENT_SHOWN, RunView, symbol_label
 
 __all__ = [
@@ -751,29 +750,6 @@ _PAD_L, _PAD_R, _PAD_T, _PAD_B = 62, 14, 10, 46
 SVG_POINTS = 400
 
 
-def _nice_ticks(lo: float, hi: float, n: int = 5) -> list[float]:
-    """About `n` round tick values covering [lo, hi].
-
-    >>> _nice_ticks(0, 10)
-    [0, 2, 4, 6, 8, 10]
-    >>> _nice_ticks(31, 68)
-    [30, 40, 50, 60, 70]
-    """
-    if hi <= lo:
-        hi = lo + 1
-    raw = (hi - lo) / max(1, n)
-    mag = 10 ** math.floor(math.log10(raw))
-    step = next(m * mag for m in (1, 2, 5, 10) if m * mag >= raw)
-    first = math.floor(lo / step) * step
-    ticks, t = [], first
-    while t < hi + step * 1e-9:
-        ticks.append(int(t) if float(t).is_integer() else round(t, 10))
-        t += step
-    if ticks[-1] < hi:
-        ticks.append(ticks[-1] + step)
-    return ticks
-
-
 def _chart_frame(view: RunView) -> tuple[str, tuple[float, float, float, float]]:
     """The chart's part that is the same at every step of a run (axes, grid, curve) as
     SVG markup, and its scale (x0, x-per-step, y0, y-per-token)."""
@@ -782,8 +758,8 @@ def _chart_frame(view: RunView) -> tuple[str, tuple[float, float, float, float]]
     pts = rows[::stride] + ([rows[-1]] if (len(rows) - 1) % stride else [])
     steps = max(1, view.steps)
     tokens = [r["tokens"] for r in rows]
-    yticks = _nice_ticks(min(tokens), max(tokens))
-    xticks = [t for t in _nice_ticks(0, steps, 6) if t <= steps]
+    yticks = nice_ticks(min(tokens), max(tokens))
+    xticks = [t for t in nice_ticks(0, steps, 6) if t <= steps]
     ylo, yhi = yticks[0], yticks[-1]
     w, h = CHART_W - _PAD_L - _PAD_R, CHART_H - _PAD_T - _PAD_B
     sx, sy = w / steps, h / max(1, yhi - ylo)
@@ -822,7 +798,7 @@ def chart_html(view: RunView, k: int) -> str:
               f'<circle class="dot" cx="{x:.1f}" cy="{y:.1f}" r="7"/>')
     svg = (f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {CHART_W} {CHART_H}">'
            f"{_CHART_STYLE}{frame}{marker}</svg>")
-    src = "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode("ascii")
+    src = data_url(svg)
     run = view.run
     alt_text = (f"Chart: tokens in the corpus against step, from {run.corpus_length(0):,} at step 0 to "
                 f"{run.corpus_length(run.steps):,} after {run.steps:,} merges; marked: step {k:,}, {t:,} tokens.")

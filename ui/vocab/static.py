@@ -19,7 +19,7 @@ import html
 import pandas as pd
 
 from ui.vocab.charts import BLUE, MAX_POINTS, ORANGE, SERIES_COLORS, VERMILLION, _thin
-from ui.vocab.svg import (
+from ui.shared.svg import (
     Canvas,
     Scale,
     fmt_k,

@@ -1,4 +1,5 @@
-"""Small SVG drawing kit for the Vocabulary size page's static charts (ui.vocab.static).
+"""Small SVG drawing kit for the static charts: the Vocabulary size page's (ui.vocab.static)
+and the Train page's corpus-length chart (ui.train.render.chart_html).
 
 A chart here is an SVG document drawn as an `<img>` (st.html keeps a `data:` image and
 strips inline SVG), so a first visit loads no charting library: the browser decodes one
@@ -16,7 +17,7 @@ import math
 import textwrap
 from dataclasses import dataclass, field
 
-__all__ = ["Scale", "Canvas", "nice_ticks", "wrap", "img_html", "fmt_si", "fmt_k",
+__all__ = ["Scale", "Canvas", "nice_ticks", "wrap", "img_html", "data_url", "fmt_si", "fmt_k",
            "x_axis", "y_axis", "label_room"]
 
 #: an average glyph width, in ems, of a sans-serif font (generous, so text fits)
@@ -217,9 +218,13 @@ def label_room(labels: list[str], font: int) -> float:
     return 34 + max((len(s) for s in labels), default=1) * EM_PER_CHAR * font
 
 
+def data_url(svg: str) -> str:
+    """An SVG document as a `data:` URL (base64), for an `<img src>`."""
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode("ascii")
+
+
 def img_html(svg: str, *, alt: str, title: str, css_class: str) -> str:
     """The SVG as a `data:` image with its alt text and tooltip (both escaped), drawn at
     most its own width and never wider than its column."""
-    src = "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode("ascii")
-    return (f'<img class="{css_class}" src="{src}" alt="{html.escape(alt, quote=True)}" '
+    return (f'<img class="{css_class}" src="{data_url(svg)}" alt="{html.escape(alt, quote=True)}" '
             f'title="{html.escape(title, quote=True)}">')
