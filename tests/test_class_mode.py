@@ -230,6 +230,27 @@ def test_a_poll_that_finds_nothing_new_redraws_nothing(store, monkeypatch):
     assert reruns and all(r == [session.PANEL_FRAGMENT] for r in reruns) and drawn == []
 
 
+def test_a_panel_run_cut_short_is_drawn_again_at_the_next_tick(store, monkeypatch):
+    """What the class panel shows is recorded only once it is drawn in full. A panel run
+    cut short (a rerun request arriving mid-draw ends it early, and the browser then clears
+    none of its stale elements) keeps the old record, so the next tick reruns the panel; it
+    used to record first, and a sent answer's form could stay on screen."""
+    from ui.classmode import panels as class_panels
+
+    ins = instructor_with_class()
+    stu = student({"class": class_state(ins).join_token})
+    shown = stu.session_state[class_panels.PANEL_SHOWN]
+    ins.button(key="class_btn_ask").click().run()  # a question opens: the panel must change
+
+    def cut_short(view, state):
+        raise RuntimeError("the run was cut short here")
+
+    monkeypatch.setattr(class_panels, "_student_question", cut_short)
+    stu.run()
+    assert stu.exception  # the stand-in for the interruption
+    assert stu.session_state[class_panels.PANEL_SHOWN] == shown
+
+
 def test_rerun_step_area_asks_for_the_step_fragment_alone(store):
     """In a real script run, `rerun_step_area` queues a fragment-scoped rerun naming the
     step fragment (the request st.rerun would queue, aimed at another fragment)."""

@@ -242,9 +242,13 @@ def _student_panel() -> None:
         return
     session.note_fragment(session.PANEL_FRAGMENT)
     view = train_state.current_view()
-    ss[PANEL_SHOWN] = _panel_signature(state, view)
+    shown = _panel_signature(state, view)
     _student_banner(state)
     _student_question(view, state)
+    # Recorded once drawn in full: a run cut short (a rerun request arriving mid-draw ends
+    # it early, and the browser then clears none of its stale elements, e.g. an answered
+    # question's form) leaves the old record, so the next tick draws the panel again.
+    ss[PANEL_SHOWN] = shown
 
 
 def _student_banner(state) -> None:
