@@ -1,29 +1,31 @@
 """Vocabulary size: what a bigger vocabulary buys (shorter sequences) and what it costs
 (embedding parameters, output-layer FLOPs), on one training run and on real tokenizers.
 
-A thin view: the sections live in ui.vocab.sections.
+A thin view: the sections live in ui.vocab.sections. Headings and prose are HTML blocks
+(ui.vocab.blocks) joined with what follows them, so a first load draws few elements.
 """
 import streamlit as st
 
 from ui.quirks.widgets import ask_quiz
+from ui.vocab.blocks import heading_html
 from ui.vocab.sections import (
     choose_run,
     choose_vocab,
     cost_section,
     curves_section,
-    languages_section,
     interactive_toggle,
-    readable_tooltips,
+    languages_section,
+    page_top,
     real_sizes_section,
+    text_block,
 )
 
 st.title("Vocabulary size: what it buys, what it costs")
-readable_tooltips()
-st.markdown(
-    "Every merge adds one token to the vocabulary and makes text shorter in tokens. Shorter "
+page_top(
+    "<p>Every merge adds one token to the vocabulary and makes text shorter in tokens. Shorter "
     "sequences are cheaper to process, but every token needs a row in the model's embedding "
-    "matrix and a score in its output layer. Pick a training run, then move **one slider** and "
-    "watch sequence length, embedding size and output compute move together."
+    "matrix and a score in its output layer. Pick a training run, then move <strong>one slider</strong> and "
+    "watch sequence length, embedding size and output compute move together.</p>"
 )
 interactive_toggle()
 
@@ -38,20 +40,14 @@ if choice.run.steps == 0:
 vocab, k = choose_vocab(choice)
 curves_section(choice, vocab, k)
 
-st.header("2. What the vocabulary costs a model")
-st.markdown(
-    "A model with vocabulary V and width d stores a d-number vector for every token (the input "
+text_block(
+    heading_html(2, "2. What the vocabulary costs a model", "2-what-the-vocabulary-costs-a-model"),
+    "<p>A model with vocabulary V and width d stores a d-number vector for every token (the input "
     "embedding, V × d) and scores every token at every step (the output layer, another V × d "
-    "unless the two are *tied*). Start from the vocabulary chosen above or from a published model."
+    "unless the two are <em>tied</em>). Start from the vocabulary chosen above or from a published model.</p>",
 )
 model, precision = cost_section(vocab)
-st.subheader("At real sizes: o200k cut to its first k tokens")
 real_sizes_section(model, precision)
 ask_quiz("vocab_size")
 
-st.header("3. The same text in ten languages")
-st.markdown(
-    "One short paragraph, written for this app in ten languages, tokenized by GPT-2, GPT-4's "
-    "cl100k_base, GPT-4o's o200k_base and the run studied above at the chosen size."
-)
 languages_section(choice, vocab, k)

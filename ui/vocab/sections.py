@@ -8,6 +8,7 @@ a visit to another page; buttons and the chart change state only in callbacks.
 """
 from __future__ import annotations
 
+import html
 from dataclasses import dataclass
 
 import altair as alt
@@ -50,6 +51,7 @@ from ui.vocab.charts import (
     truncation_cost_chart,
 )
 from ui.vocab import static
+from ui.vocab.blocks import BLOCKS_CSS, Stat, caption_html, heading_html, signed, stats_html
 from ui.vocab.real_sizes import TRUNCATION_SIZES, cost_at_sizes, real_model_sizes, size_marks
 from ui.vocab.curves import (
     LANGUAGES,
@@ -76,7 +78,8 @@ from ui.vocab.sources import (
 
 __all__ = [
     "RunChoice",
-    "readable_tooltips",
+    "page_top",
+    "text_block",
     "interactive_toggle",
     "choose_run",
     "choose_vocab",
@@ -153,13 +156,50 @@ def interactive_toggle() -> bool:
     )
 
 
-def _draw(cache_key: str, build, figure, *, key: str, chosen: int | None = None, extra: int = 170, **kwargs):
-    """The chart as an interactive Vega-Lite chart (`build`, see `_show`) or, by default,
-    as a static picture (`figure`: a function returning ui.vocab.static HTML)."""
-    if interactive():
-        return _show(cache_key, build, key=key, chosen=chosen, extra=extra, **kwargs)
-    st.html(_figure(f"{cache_key}:{chosen}", figure))
-    return None
+class _Blocks:
+    """What a section draws, collected in order: each run of HTML (figures, prose, tables,
+    pictures) becomes one st.html, so the browser draws one element where it drew a
+    markdown block, a caption or a metric each; in interactive mode the Vega-Lite charts
+    are drawn in between, each as its own element."""
+
+    def __init__(self) -> None:
+        self._parts: list[str] = []
+
+    def add(self, *parts: str) -> None:
+        self._parts.extend(p for p in parts if p)
+
+    def flush(self) -> None:
+        """Draw what is collected (call before drawing any other element)."""
+        if self._parts:
+            st.html("".join(self._parts))
+            self._parts = []
+
+    def chart(self, cache_key: str, build, figure, *, key: str, chosen: int | None = None, extra: int = 170,
+              **kwargs) -> None:
+        """A chart as an interactive Vega-Lite chart (`build`, see `_show`) or, by default,
+        as a static picture (`figure`: a function returning ui.vocab.static HTML)."""
+        if interactive():
+            self.flush()
+            _show(cache_key, build, key=key, chosen=chosen, extra=extra, **kwargs)
+        else:
+            self.add(_figure(f"{cache_key}:{chosen}", figure))
+
+    def pair(self, *charts: dict) -> None:
+        """Charts side by side (stacked on a phone): pictures in one CSS grid, or
+        interactive charts in st.columns. Each is a dict of `chart`'s arguments."""
+        if interactive():
+            self.flush()
+            for column, c in zip(st.columns(len(charts)), charts):
+                with column:
+                    self.chart(**c)
+            return
+        self.add('<div class="vc-pair">', *(_figure(f"{c['cache_key']}:{c.get('chosen')}", c["figure"])
+                                             for c in charts), "</div>")
+
+
+def text_block(*parts: str) -> None:
+    """Headings and prose (HTML built from constants and escaped values) as one st.html."""
+    st.html("".join(parts))
 
 
 def _folded(label: str, key: str):
@@ -183,11 +223,12 @@ TOOLTIP_CSS = """<style>
 </style>"""
 
 
-def readable_tooltips() -> None:
-    """Chart tooltips in a projector-friendly size (Vega's default is 11 px)."""
+def page_top(intro_html: str) -> None:
+    """The page's CSS (chart tooltips in a projector-friendly size, Vega's default is
+    11 px; pictures, tables and figures) and its introduction, as one block."""
     # Streamlit makes each curve panel's plot as wide as the chart's container; the
     # padding leaves the room its y axis takes, so the whole chart fits the page.
-    st.html(TOOLTIP_CSS % CURVES_AXIS_ROOM + static.STATIC_CSS + TABLE_CSS)
+    st.html(TOOLTIP_CSS % CURVES_AXIS_ROOM + static.STATIC_CSS + TABLE_CSS + BLOCKS_CSS + intro_html)
 
 
 # ---- which run ------------------------------------------------------------------------
@@ -204,13 +245,11 @@ def choose_run() -> RunChoice | None:
         st.session_state["vocab.source"] = default
     source = st.radio("Training run to study", options, format_func=titles.get,
                       **_widget("vocab_w_source", "vocab.source", default))
-    if session is None:
-        st.caption("No tokenizer trained on the Train page yet in this session; when there is one, "
-                   "it appears here as a choice.")
     if source == "session":
         run = session
-        st.caption(f"{md_escape(session_label())}: {run.steps:,} merges, vocabulary {run.vocab_size(run.steps):,} "
-                   f"({unit_name(run.settings.units)} as base symbols). {run.stop_message()}")
+        st.html(caption_html(
+            f"{html.escape(session_label())}: {run.steps:,} merges, vocabulary {run.vocab_size(run.steps):,} "
+            f"({unit_name(run.settings.units)} as base symbols). {html.escape(run.stop_message())}"))
         return RunChoice(run, curve_key(run), "session", "Your Train-page run")
 
     builtin = BUILTINS[source]
@@ -229,11 +268,13 @@ def choose_run() -> RunChoice | None:
     except ValueError as exc:  # only a broken corpus file would get here
         st.error(f"Could not train on the {builtin.short}: {md_error(exc)}")
         return None
-    st.caption(
+    # One caption for the run and for the choice the radio does not offer yet.
+    st.html(caption_html(html.escape(
         f"Trained on this page on the first {builtin.fraction:.0%} of the {builtin.short} with GPT-2's "
         f"pre-tokenizer; the rest is held out. {run.stop_message()} Runs are kept for everyone on this "
         "server, so switching back is instant."
-    )
+        + ("" if session is not None else " No tokenizer trained on the Train page yet in this session; "
+           "when there is one, it appears above as a choice."))))
     return RunChoice(run, curve_key(run, (source, units, merges)), source,
                      f"{builtin.short} run ({unit_name(units)})")
 
@@ -296,113 +337,17 @@ def curves_section(choice: RunChoice, vocab: int, k: int) -> None:
     curve = curve_for(choice.key, run)
     held = _held_out(choice, k)
     retired = base_retirements(run)
-    row = curve.iloc[k]
-    start = curve.iloc[0]
-
-    cols = st.columns(4)
-    cols[0].metric("Vocabulary size", f"{vocab:,}", help=f"{run.base_size:,} base symbols + {k:,} merges")
-    cols[1].metric("Training corpus", f"{int(row.corpus_length):,} tokens",
-                   delta=f"{int(row.corpus_length) - int(start.corpus_length):,} vs no merges",
-                   delta_color="inverse")
-    cols[2].metric(f"{unit.capitalize()} per token, training text", f"{row.units_per_token:.2f}")
-    first_held = held[held["step"] == k].head(1)
-    if len(first_held):
-        h = first_held.iloc[0]
-        gap = h.units_per_token - row.units_per_token
-        cols[3].metric(f"{unit.capitalize()} per token, held out", f"{h.units_per_token:.2f}",
-                       delta=f"{gap:+.2f} vs training", delta_color="normal",
-                       help=f"{h.text}: {int(h.tokens):,} tokens at this size")
-
+    out = _Blocks()
+    out.add(stats_html(_curve_stats(choice, vocab, k, curve, held), label=f"At vocabulary size {vocab:,}"))
     held_grid = held[held["step"].isin(held_steps(choice))]
     training_label = f"Training text ({choice.label})"
-    _draw(f"curves:{choice.key}", lambda: curves_chart(
+    out.chart(f"curves:{choice.key}", lambda: curves_chart(
         curve, held_grid, retired, chosen_vocab=vocab, unit=unit, training_label=training_label),
         lambda: static.curves_figure(curve, held_grid, retired, chosen=vocab, k=k, unit=unit,
                                      training_label=training_label),
         key=CURVES_KEY, chosen=vocab, on_select=_pick_callback(choice), selection_mode=["pick"])
-    _explain_curves(choice, vocab, k, curve, held, retired)
-
-
-def _pick_callback(choice: RunChoice):
-    """on_select callback for the curves chart (Streamlit passes no arguments)."""
-    run = choice.run
-    store, low, high = _chosen_store(choice), run.base_size, run.vocab_size(run.steps)
-    return lambda: _on_pick(store, low, high)
-
-
-def _explain_curves(choice, vocab, k, curve, held, retired) -> None:
-    run, unit = choice.run, choice.unit
-    overlaps = overlapping_merges(run)
-    left, right = st.columns(2)
-    with left:
-        st.markdown("#### Why the corpus gets shorter")
-        text = (
-            "Every merge writes one token where two stood, so it shortens the training corpus by "
-            "**the number of places it merges**. That is usually the pair's count *c*. It is fewer "
-            "when a pair overlaps itself: in `a a a` the pair (a, a) is counted twice, but only one "
-            "merge fits (`aa a`). "
-        )
-        if len(overlaps):
-            o = overlaps.iloc[0]
-            text += (f"In this run {len(overlaps):,} merges overlapped; merge {int(o['step']):,} "
-                     f"(`{o['token']}`) had count {int(o['count']):,} but merged {int(o['merged']):,} places. ")
-        else:
-            text += "No merge in this run overlapped itself. "
-        text += ("The curve comes straight from the merge events, one point per merge: nothing is "
-                 "retrained. Each merge saves less than the one before, so the curve flattens: "
-                 "doubling the vocabulary buys less and less.")
-        st.markdown(text)
-        st.markdown("#### Text the run never saw")
-        if len(held):
-            gaps = []
-            for label, part in held.groupby("text", sort=False):
-                at = part[part["step"] == k]
-                if len(at):
-                    gaps.append(f"{label}: **{at.iloc[0].units_per_token:.2f}** {unit} per token")
-            st.markdown(
-                f"At {vocab:,} tokens the training text gets **{curve.iloc[k].units_per_token:.2f}** "
-                f"{unit} per token; " + "; ".join(gaps) + ". Later merges learn whole words and phrases "
-                "of the training text; unseen text, above all another kind of text, reuses fewer of them."
-            )
-            if run.settings.end_of_word == "separate":
-                st.markdown("This run writes an end-of-word marker after every word. The marker is a "
-                            "token but not text, so before any merge there are fewer characters than "
-                            "tokens: characters per token starts below 1.")
-            unknown = held[held["unknown"] > 0]
-            if len(unknown):
-                st.markdown(f"Some held-out characters are not in this character-level vocabulary "
-                            f"(up to {int(unknown['unknown'].max()):,} in one text); each counts as one "
-                            "unknown token.")
-        else:
-            st.markdown("No held-out text is available for this run.")
-    with right:
-        st.markdown("#### Vocabulary size is not what the corpus uses")
-        a = vocab_accounting(run, k)
-        base_word = "all 256 bytes" if run.settings.units == "byte" else "each distinct character"
-        rows = [
-            (f"Base symbols ({base_word})", f"{a.base:,}"),
-            ("+ merges learned", f"{a.merges:,}"),
-            ("− merges that re-created a token already in the vocabulary", f"{a.reused:,}"),
-            ("= vocabulary size", f"{a.vocab_size:,}"),
-            ("− base symbols the corpus never contains", f"{a.never_used:,}"),
-            ("− base symbols used up by merges", f"{a.retired_base:,}"),
-            ("− merged tokens used up by longer ones", f"{a.retired_merged:,}"),
-            ("= tokens the corpus uses", f"{a.in_use:,}"),
-        ]
-        st.html(static.table_html(("At this size", "tokens"), rows, strong=(3, 7), numeric=(1,),
-                                  label="Vocabulary size and the tokens the corpus uses"))
-        first = retired.iloc[0] if len(retired) else None
-        st.markdown(
-            "A vocabulary is *base + merges* only if every merge mints a new token; a merge whose "
-            "pair spells a token that already exists (`ab`+`c` and `a`+`bc` both give `abc`) adds "
-            "nothing. The engine checks every merge for this. The bigger gap is between the vocabulary "
-            "and the tokens in use: byte-level vocabularies keep all 256 bytes though a text uses few "
-            "of them, and a base symbol whose every occurrence was merged away stays in the "
-            "vocabulary (other text may need it) but is used no more"
-            + (f": the first here is `{first.symbol}`, used up at {int(first.vocab_size):,} tokens by "
-               f"{first.merge} → `{first.token}` (the vermilion rule in the third chart)." if first is not None else
-               "; none is used up in this run.")
-        )
+    out.add(_explain_curves(choice, vocab, k, curve, held, retired))
+    out.flush()
     if len(retired):
         box = _folded(f"All {len(retired):,} base symbols used up in this run", "vocab_w_retired_table")
         if box is not None:
@@ -412,28 +357,164 @@ def _explain_curves(choice, vocab, k, curve, held, retired) -> None:
                          hide_index=True, width="stretch")
 
 
+def _curve_stats(choice: RunChoice, vocab: int, k: int, curve: pd.DataFrame, held: pd.DataFrame) -> list[Stat]:
+    """The figures above the curves at the chosen size (what four st.metric showed)."""
+    run, unit = choice.run, choice.unit
+    row, start = curve.iloc[k], curve.iloc[0]
+    shorter = int(row.corpus_length) - int(start.corpus_length)
+    stats = [
+        Stat("Vocabulary size", f"{vocab:,}", help=f"{run.base_size:,} base symbols + {k:,} merges"),
+        Stat("Training corpus", f"{int(row.corpus_length):,} tokens",
+             delta=f"{signed(shorter)} vs no merges" if shorter else "",
+             up=shorter > 0, better=shorter < 0),
+        Stat(f"{unit.capitalize()} per token, training text", f"{row.units_per_token:.2f}"),
+    ]
+    first_held = held[held["step"] == k].head(1)
+    if len(first_held):
+        h = first_held.iloc[0]
+        gap = float(h.units_per_token - row.units_per_token)
+        tied = round(gap, 2) == 0
+        stats.append(Stat(f"{unit.capitalize()} per token, held out", f"{h.units_per_token:.2f}",
+                          delta=f"{signed(gap, '.2f')} vs training",
+                          up=None if tied else gap > 0, better=None if tied else gap > 0,
+                          help=f"{h.text}: {int(h.tokens):,} tokens at this size"))
+    return stats
+
+
+def _pick_callback(choice: RunChoice):
+    """on_select callback for the curves chart (Streamlit passes no arguments)."""
+    run = choice.run
+    store, low, high = _chosen_store(choice), run.base_size, run.vocab_size(run.steps)
+    return lambda: _on_pick(store, low, high)
+
+
+def _code(text: object) -> str:
+    return f"<code>{html.escape(str(text))}</code>"
+
+
+def _explain_curves(choice, vocab, k, curve, held, retired) -> str:
+    """The two explanations beside each other (stacked on a phone), as HTML."""
+    run, unit = choice.run, choice.unit
+    overlaps = overlapping_merges(run)
+    left = [heading_html(4, "Why the corpus gets shorter")]
+    text = (
+        "Every merge writes one token where two stood, so it shortens the training corpus by "
+        "<strong>the number of places it merges</strong>. That is usually the pair's count <em>c</em>. It is "
+        "fewer when a pair overlaps itself: in <code>a a a</code> the pair (a, a) is counted twice, but only one "
+        "merge fits (<code>aa a</code>). "
+    )
+    if len(overlaps):
+        o = overlaps.iloc[0]
+        text += (f"In this run {len(overlaps):,} merges overlapped; merge {int(o['step']):,} "
+                 f"({_code(o['token'])}) had count {int(o['count']):,} but merged {int(o['merged']):,} places. ")
+    else:
+        text += "No merge in this run overlapped itself. "
+    text += ("The curve comes straight from the merge events, one point per merge: nothing is "
+             "retrained. Each merge saves less than the one before, so the curve flattens: "
+             "doubling the vocabulary buys less and less.")
+    left += [f"<p>{text}</p>", heading_html(4, "Text the run never saw")]
+    if len(held):
+        gaps = []
+        for label, part in held.groupby("text", sort=False):
+            at = part[part["step"] == k]
+            if len(at):
+                gaps.append(f"{html.escape(str(label))}: <strong>{at.iloc[0].units_per_token:.2f}</strong> "
+                            f"{unit} per token")
+        left.append(
+            f"<p>At {vocab:,} tokens the training text gets <strong>{curve.iloc[k].units_per_token:.2f}</strong> "
+            f"{unit} per token; " + "; ".join(gaps) + ". Later merges learn whole words and phrases "
+            "of the training text; unseen text, above all another kind of text, reuses fewer of them.</p>"
+        )
+        if run.settings.end_of_word == "separate":
+            left.append("<p>This run writes an end-of-word marker after every word. The marker is a "
+                        "token but not text, so before any merge there are fewer characters than "
+                        "tokens: characters per token starts below 1.</p>")
+        unknown = held[held["unknown"] > 0]
+        if len(unknown):
+            left.append(f"<p>Some held-out characters are not in this character-level vocabulary "
+                        f"(up to {int(unknown['unknown'].max()):,} in one text); each counts as one "
+                        "unknown token.</p>")
+    else:
+        left.append("<p>No held-out text is available for this run.</p>")
+
+    a = vocab_accounting(run, k)
+    base_word = "all 256 bytes" if run.settings.units == "byte" else "each distinct character"
+    rows = [
+        (f"Base symbols ({base_word})", f"{a.base:,}"),
+        ("+ merges learned", f"{a.merges:,}"),
+        ("− merges that re-created a token already in the vocabulary", f"{a.reused:,}"),
+        ("= vocabulary size", f"{a.vocab_size:,}"),
+        ("− base symbols the corpus never contains", f"{a.never_used:,}"),
+        ("− base symbols used up by merges", f"{a.retired_base:,}"),
+        ("− merged tokens used up by longer ones", f"{a.retired_merged:,}"),
+        ("= tokens the corpus uses", f"{a.in_use:,}"),
+    ]
+    first = retired.iloc[0] if len(retired) else None
+    right = [
+        heading_html(4, "Vocabulary size is not what the corpus uses"),
+        static.table_html(("At this size", "tokens"), rows, strong=(3, 7), numeric=(1,),
+                          label="Vocabulary size and the tokens the corpus uses"),
+        "<p>A vocabulary is <em>base + merges</em> only if every merge mints a new token; a merge whose "
+        "pair spells a token that already exists (<code>ab</code>+<code>c</code> and <code>a</code>+<code>bc</code> "
+        "both give <code>abc</code>) adds nothing. The engine checks every merge for this. The bigger gap is "
+        "between the vocabulary and the tokens in use: byte-level vocabularies keep all 256 bytes though a text "
+        "uses few of them, and a base symbol whose every occurrence was merged away stays in the "
+        "vocabulary (other text may need it) but is used no more"
+        + (f": the first here is {_code(first.symbol)}, used up at {int(first.vocab_size):,} tokens by "
+           f"{html.escape(str(first.merge))} → {_code(first.token)} (the vermilion rule in the third chart).</p>"
+           if first is not None else "; none is used up in this run.</p>"),
+    ]
+    return (f'<div class="vc-pair vc-prose"><div>{"".join(left)}</div>'
+            f'<div>{"".join(right)}</div></div>')
+
+
 # ---- model cost -----------------------------------------------------------------------
 CHART = "chart"
 _CHART_DEFAULTS = dict(hidden=768, total=124_439_808, tied="tied", precision="bf16", compare=0)
+#: the calculator's inputs, in the order they are drawn and named
+COST_FIELDS = ("vocab", "hidden", "total", "tied", "precision", "compare")
+_FIELD_NAMES = dict(vocab="V", hidden="d", total="N", tied="embeddings", precision="precision", compare="V′")
+#: the folded box that holds the calculator's inputs (drawn only while open)
+CALCULATOR_LABEL = "Change the model: V, d, N, tied, precision, compare"
+CALCULATOR_KEY = "vocab_w_cost_inputs"
+
+
+def _preset_values(key: str, chart_vocab: int | None) -> dict:
+    """What the preset `key` sets each input to (the chart's choice: V follows the
+    slider, `chart_vocab`; None leaves V out)."""
+    if key == CHART:
+        values = dict(_CHART_DEFAULTS)
+        if chart_vocab is not None:
+            values["vocab"] = chart_vocab
+        return values
+    p = PRESETS[key]
+    return dict(vocab=p.config.vocab_size, hidden=p.config.hidden_size, total=p.config.total_params,
+                tied="tied" if p.config.tied else "untied", precision=p.precision, compare=p.compare_to or 0)
+
+
+def _set_inputs(key: str) -> None:
+    for name, value in _preset_values(key, None).items():
+        st.session_state[f"vocab.cost.{name}"] = value
 
 
 def _apply_preset() -> None:
     """Preset picked: copy its figures into the calculator's stores."""
     key = st.session_state["vocab_w_cost_preset"]
     st.session_state["vocab.cost.preset"] = key
-    if key == CHART:
-        values = dict(_CHART_DEFAULTS)
-    else:
-        p = PRESETS[key]
-        values = dict(vocab=p.config.vocab_size, hidden=p.config.hidden_size, total=p.config.total_params,
-                      tied="tied" if p.config.tied else "untied", precision=p.precision,
-                      compare=p.compare_to or 0)
-    for name, value in values.items():
-        st.session_state[f"vocab.cost.{name}"] = value
+    _set_inputs(key)
+
+
+def _reset_inputs() -> None:
+    """'Back to the preset's values': the stores, and the open box's widgets with them."""
+    _set_inputs(st.session_state["vocab.cost.preset"])
 
 
 def cost_section(chart_vocab: int) -> tuple[ModelConfig, str]:
     """The calculator: V, d, tied or untied, N and precision -> the vocabulary's cost.
+
+    "Start from" and the results are always drawn; the six inputs only while their box
+    is open (a first visit then draws no number input). Their values live in the
+    `vocab.cost.*` stores, so the results follow them folded or not.
 
     Returns the model it describes and the precision, for the real-sizes part."""
     titles = {CHART: f"The vocabulary chosen above (V = {chart_vocab:,}) in a GPT-2-small-sized model"}
@@ -447,36 +528,30 @@ def cost_section(chart_vocab: int) -> tuple[ModelConfig, str]:
     follow = preset == CHART
     if follow:
         st.session_state["vocab.cost.vocab"] = chart_vocab
+    stored = {name: st.session_state[f"vocab.cost.{name}"] for name in COST_FIELDS}
+    changed = _changed(stored, _preset_values(preset, chart_vocab))
+    box = _folded(CALCULATOR_LABEL, CALCULATOR_KEY)
+    if box is not None:
+        with box:
+            _cost_inputs(follow, chart_vocab, changed)
+        stored = {name: st.session_state[f"vocab.cost.{name}"] for name in COST_FIELDS}
+        changed = _changed(stored, _preset_values(preset, chart_vocab))
 
-    c1, c2, c3 = st.columns(3)
-    vocab = c1.number_input("Vocabulary size V", min_value=1, max_value=10_000_000, step=1_000,
-                            disabled=follow, help="Follows the slider above while 'Start from' is the chosen vocabulary.",
-                            **_widget("vocab_w_cost_vocab", "vocab.cost.vocab", chart_vocab))
-    hidden = c2.number_input("Hidden size d (model width)", min_value=1, max_value=100_000, step=128,
-                             **_widget("vocab_w_cost_hidden", "vocab.cost.hidden", 768))
-    total = c3.number_input("Total parameters N", min_value=1, max_value=10**13, step=1_000_000,
-                            help="All parameters, embeddings included.",
-                            **_widget("vocab_w_cost_total", "vocab.cost.total", 124_439_808))
-    c4, c5, c6 = st.columns(3)
-    tied = c4.radio("Input and output embeddings", ["tied", "untied"], horizontal=True,
-                    format_func={"tied": "tied (one matrix)", "untied": "untied (two)"}.get,
-                    **_widget("vocab_w_cost_tied", "vocab.cost.tied", "tied"))
-    precision = c5.radio("Precision", list(PRECISIONS), horizontal=True,
-                         help="; ".join(f"{k}: {v}" for k, v in PRECISION_NOTES.items()),
-                         **_widget("vocab_w_cost_precision", "vocab.cost.precision", "bf16"))
-    compare = c6.number_input("Compare with vocabulary size V′ (0: off)", min_value=0, max_value=10_000_000,
-                              step=1_000, **_widget("vocab_w_cost_compare", "vocab.cost.compare", 0))
-
-    config = ModelConfig(int(vocab), int(hidden), tied == "tied", int(total))
-    st.caption(f"V = {config.vocab_size:,} · d = {config.hidden_size:,} · N = {config.total_params:,} "
-               f"(≈ {approx(config.total_params)}) · {tied} · {precision}")
+    config = ModelConfig(int(stored["vocab"]), int(stored["hidden"]), stored["tied"] == "tied", int(stored["total"]))
+    precision, compare = stored["precision"], int(stored["compare"])
     cost = model_cost(config, precision)
-    _cost_metrics(cost)
-    _cost_table(cost)
+    out = _Blocks()
+    out.add(caption_html(html.escape(
+        f"V = {config.vocab_size:,} · d = {config.hidden_size:,} · N = {config.total_params:,} "
+        f"(≈ {approx(config.total_params)}) · {stored['tied']} · {precision}"
+        + (f" · compared with V′ = {compare:,}" if compare else ""))))
+    if changed:
+        out.add(caption_html(_changed_note(changed, folded=box is None), note=True))
+    out.add(stats_html(_cost_stats(cost), label="What the vocabulary costs"), _cost_table(cost))
     if compare:
-        _comparison(config, int(compare), precision)
+        out.add(_comparison(config, compare, precision))
     if preset != CHART:
-        _published(preset, config)
+        out.add(_published(preset, config))
     parts = pd.DataFrame([
         dict(measure="Parameters", part="vocabulary", value=cost.embedding_params, label="embedding matrices"),
         dict(measure="Parameters", part="rest", value=max(0, config.total_params - cost.embedding_params),
@@ -486,34 +561,82 @@ def cost_section(chart_vocab: int) -> tuple[ModelConfig, str]:
              label="everything else (≈ 2N − 2dV)"),
     ])
     if cost.embedding_params > config.total_params:
+        out.flush()
         st.warning(f"The embeddings alone ({cost.embedding_params:,}) exceed the total N ({config.total_params:,}): "
                    "raise N, or lower V or d.")
-    _draw("cost:" + ":".join(map(str, parts["value"])), lambda: cost_share_chart(parts),
-          lambda: static.cost_share_figure(parts), key="vocab_w_cost_chart")
+    out.chart("cost:" + ":".join(map(str, parts["value"])), lambda: cost_share_chart(parts),
+              lambda: static.cost_share_figure(parts), key="vocab_w_cost_chart")
     reals = pd.DataFrame([dict(name=r.name, size=r.size, kind="published") for r in REAL_VOCABS])
     yours = [dict(name="chosen above", size=chart_vocab, kind="yours")]
-    if int(vocab) != chart_vocab:
-        yours.append(dict(name="calculator", size=int(vocab), kind="yours"))
+    if config.vocab_size != chart_vocab:
+        yours.append(dict(name="calculator", size=config.vocab_size, kind="yours"))
     frame = pd.concat([reals, pd.DataFrame(yours)], ignore_index=True)
-    _draw("real:" + ":".join(str(y["size"]) for y in yours), lambda: real_vocab_chart(frame),
-          lambda: static.real_vocab_figure(frame), key="vocab_w_real_chart")
+    out.chart("real:" + ":".join(str(y["size"]) for y in yours), lambda: real_vocab_chart(frame),
+              lambda: static.real_vocab_figure(frame), key="vocab_w_real_chart")
+    out.flush()
     return config, precision
 
 
-def _cost_metrics(cost) -> None:
+def _changed(stored: dict, preset: dict) -> list[tuple[str, object, object]]:
+    """(input, the preset's value, the stored value) of every input that differs."""
+    return [(name, preset[name], stored[name]) for name in COST_FIELDS if stored[name] != preset[name]]
+
+
+def _shown(value: object) -> str:
+    return f"{value:,}" if isinstance(value, int) else str(value)
+
+
+def _changed_note(changed: list, *, folded: bool) -> str:
+    """Says which inputs differ from the preset (HTML), so a folded box hides nothing.
+
+    >>> _changed_note([("hidden", 768, 1024)], folded=True)
+    '<strong>Changed from the preset:</strong> d 768 → 1,024. Open “Change the model” to see or undo it.'
+    """
+    items = ", ".join(f"{_FIELD_NAMES[name]} {_shown(before)} → {_shown(after)}" for name, before, after in changed)
+    where = " Open “Change the model” to see or undo it." if folded else ""
+    return f"<strong>Changed from the preset:</strong> {html.escape(items)}.{where}"
+
+
+def _cost_inputs(follow: bool, chart_vocab: int, changed: list) -> None:
+    """The six inputs, each kept in its `vocab.cost.*` store (ui.shared.state.persist)."""
+    c1, c2, c3 = st.columns(3)
+    c1.number_input("Vocabulary size V", min_value=1, max_value=10_000_000, step=1_000,
+                    disabled=follow, help="Follows the slider above while 'Start from' is the chosen vocabulary.",
+                    **_widget("vocab_w_cost_vocab", "vocab.cost.vocab", chart_vocab))
+    c2.number_input("Hidden size d (model width)", min_value=1, max_value=100_000, step=128,
+                    **_widget("vocab_w_cost_hidden", "vocab.cost.hidden", 768))
+    c3.number_input("Total parameters N", min_value=1, max_value=10**13, step=1_000_000,
+                    help="All parameters, embeddings included.",
+                    **_widget("vocab_w_cost_total", "vocab.cost.total", 124_439_808))
+    c4, c5, c6 = st.columns(3)
+    c4.radio("Input and output embeddings", ["tied", "untied"], horizontal=True,
+             format_func={"tied": "tied (one matrix)", "untied": "untied (two)"}.get,
+             **_widget("vocab_w_cost_tied", "vocab.cost.tied", "tied"))
+    c5.radio("Precision", list(PRECISIONS), horizontal=True,
+             help="; ".join(f"{k}: {v}" for k, v in PRECISION_NOTES.items()),
+             **_widget("vocab_w_cost_precision", "vocab.cost.precision", "bf16"))
+    c6.number_input("Compare with vocabulary size V′ (0: off)", min_value=0, max_value=10_000_000,
+                    step=1_000, **_widget("vocab_w_cost_compare", "vocab.cost.compare", 0))
+    if changed:
+        st.button("Back to the preset's values", key="vocab_w_cost_reset", on_click=_reset_inputs)
+
+
+def _cost_stats(cost) -> list[Stat]:
+    """The four headline costs (what four st.metric showed), each with its formula."""
     c = cost.config
-    cols = st.columns(4)
-    cols[0].metric("Embedding parameters", exact(cost.embedding_params),
-                   help=f"V × d = {c.vocab_size:,} × {c.hidden_size:,} per matrix, × {cost.matrices}")
-    cols[1].metric(f"Their memory at {cost.precision}", approx_bytes(cost.embedding_bytes),
-                   help=f"{exact(cost.embedding_bytes)} bytes")
-    cols[2].metric("Output-layer FLOPs per token", exact(cost.output_flops),
-                   help=f"2 × d × V ≈ {approx_flops(cost.output_flops)}")
-    cols[3].metric("Share of the forward pass", f"{float(cost.output_share):.1%}",
-                   help=f"2dV ÷ 2N = {cost.output_flops:,} ÷ {cost.forward_flops:,}")
+    return [
+        Stat("Embedding parameters", exact(cost.embedding_params),
+             help=f"V × d = {c.vocab_size:,} × {c.hidden_size:,} per matrix, × {cost.matrices}"),
+        Stat(f"Their memory at {cost.precision}", approx_bytes(cost.embedding_bytes),
+             help=f"{exact(cost.embedding_bytes)} bytes"),
+        Stat("Output-layer FLOPs per token", exact(cost.output_flops),
+             help=f"2 × d × V ≈ {approx_flops(cost.output_flops)}"),
+        Stat("Share of the forward pass", f"{float(cost.output_share):.1%}",
+             help=f"2dV ÷ 2N = {cost.output_flops:,} ÷ {cost.forward_flops:,}"),
+    ]
 
 
-def _cost_table(cost) -> None:
+def _cost_table(cost) -> str:
     c = cost.config
     bpp = PRECISIONS[cost.precision]
     bpp_text = f"{float(bpp):g} byte{'s' if bpp != 1 else ''}"
@@ -532,42 +655,50 @@ def _cost_table(cost) -> None:
         ("Embeddings' share of parameters", "embedding parameters ÷ N", f"{float(cost.param_share):.2%}", ""),
     ]
     # Three columns, each breakable at spaces, so the table fits a phone's width.
-    st.html(static.table_html(("", "formula", "value"), [(a, b, f"{e} (≈ {x})" if x else e) for a, b, e, x in rows],
-                              numeric=(2,), label="What the vocabulary costs"))
-    st.caption("The 2N rule (Kaplan et al. 2020) counts one multiply-add per weight per token and leaves "
-               "out attention over the context, so for long contexts the output layer's true share is smaller. "
-               "The input embedding is a table lookup: it costs memory, not FLOPs.")
+    return (static.table_html(("", "formula", "value"), [(a, b, f"{e} (≈ {x})" if x else e) for a, b, e, x in rows],
+                              numeric=(2,), label="What the vocabulary costs")
+            + caption_html("The 2N rule (Kaplan et al. 2020) counts one multiply-add per weight per token and leaves "
+                           "out attention over the context, so for long contexts the output layer's true share is "
+                           "smaller. The input embedding is a table lookup: it costs memory, not FLOPs."))
 
 
-def _comparison(config: ModelConfig, other: int, precision: str) -> None:
+def _comparison(config: ModelConfig, other: int, precision: str) -> str:
     ch = vocab_change(config, other, precision)
     verb = "more" if ch.params >= 0 else "fewer"
-    st.markdown(
-        f"**From V = {config.vocab_size:,} to V′ = {other:,}** (d = {config.hidden_size:,}, "
-        f"{'tied' if config.tied else 'untied'}): **{abs(ch.params):,} {verb} parameters** "
+    return (
+        f"<p><strong>From V = {config.vocab_size:,} to V′ = {other:,}</strong> (d = {config.hidden_size:,}, "
+        f"{'tied' if config.tied else 'untied'}): <strong>{abs(ch.params):,} {verb} parameters</strong> "
         f"(about {approx(abs(ch.params))}), {approx_bytes(abs(ch.bytes))} {'more' if ch.bytes >= 0 else 'less'} "
-        f"memory at {precision}, {abs(ch.output_flops):,} {'more' if ch.output_flops >= 0 else 'fewer'} "
-        f"output FLOPs per token."
+        f"memory at {html.escape(precision)}, {abs(ch.output_flops):,} {'more' if ch.output_flops >= 0 else 'fewer'} "
+        f"output FLOPs per token.</p>"
     )
 
 
-def _published(preset_key: str, config: ModelConfig) -> None:
+def _published(preset_key: str, config: ModelConfig) -> str:
     p = PRESETS[preset_key]
+    out = []
     if config != p.config:
-        st.caption(f"You have changed the {p.title} figures; its published figures below apply to the preset's own values.")
-    lines = []
+        out.append(caption_html(html.escape(f"You have changed the {p.title} figures; its published figures below "
+                                            "apply to the preset's own values.")))
+    items = []
     for fig in p.figures:
         computed, ok = check_figure(p, fig)
-        lines.append(f"- “{fig.text}” — computed **{computed}** {'✓' if ok else '✗'}")
-    st.markdown(f"**Published figures for {p.title}** (source: {p.source}):\n" + "\n".join(lines))
+        items.append(f"<li>“{html.escape(fig.text)}” — computed <strong>{html.escape(computed)}</strong> "
+                     f"{'✓' if ok else '✗'}</li>")
+    out.append(f"<p><strong>Published figures for {html.escape(p.title)}</strong> "
+               f"(source: {html.escape(p.source)}):</p><ul>{''.join(items)}</ul>")
     if p.note:
-        st.caption(p.note)
+        out.append(caption_html(html.escape(p.note)))
+    return "".join(out)
 
 
 # ---- real sizes ---------------------------------------------------------------------------
+REAL_SIZES_TITLE = "At real sizes: o200k cut to its first k tokens"
+
+
 def real_sizes_section(config: ModelConfig, precision: str) -> None:
     """o200k cut to its first 2^8 ... 2^17 ranks: characters per token of the ten texts,
-    beside what those sizes cost the calculator's model."""
+    beside what those sizes cost the calculator's model. Draws its own heading (an <h3>)."""
     table = o200k_truncation(TRUNCATION_SIZES)
     sizes = sorted(set(int(s) for s in table["size"]))
     full = sizes[-1]
@@ -576,48 +707,47 @@ def real_sizes_section(config: ModelConfig, precision: str) -> None:
                          precision=precision)
     model = (f"d = {config.hidden_size:,}, {'tied' if config.tied else 'untied'} embeddings "
              f"(the calculator's model)")
-    st.markdown(
-        "A BPE tokenizer's ranks are ordered: each merge only joins tokens learned before it. So the first *k* "
-        "ranks of a real tokenizer are themselves a tokenizer of size *k*, no retraining needed: encode with the "
-        "same merge loop and treat every rank from *k* on as no merge (the 256 single bytes, ranks 0 to 255, "
-        f"always stay). Here is GPT-4o's o200k_base cut to 256, 512, … 131,072 ranks and whole ({full:,} ranks; "
-        "its 200,019 counts special tokens too), on the ten-language paragraph below, and what each size costs "
-        "the model in the calculator above."
-    )
-    left, right = st.columns(2)
-    with left:
-        _draw("trunc:" + ":".join(map(str, sizes)), lambda: truncation_chart(table, marks),
-              lambda: static.truncation_figure(table, marks), key="vocab_w_trunc_chart", extra=290)
-    with right:
-        _draw(f"trunc-cost:{config}:{precision}", lambda: truncation_cost_chart(cost, marks, model=model),
-              lambda: static.truncation_cost_figure(cost, marks, model=model),
-              key="vocab_w_trunc_cost_chart", extra=220)
-    _explain_real_sizes(table, cost)
+    out = _Blocks()
+    out.add(heading_html(3, REAL_SIZES_TITLE, "at-real-sizes-o200k-cut-to-its-first-k-tokens"),
+            "<p>A BPE tokenizer's ranks are ordered: each merge only joins tokens learned before it. So the first "
+            "<em>k</em> ranks of a real tokenizer are themselves a tokenizer of size <em>k</em>, no retraining needed: "
+            "encode with the same merge loop and treat every rank from <em>k</em> on as no merge (the 256 single "
+            f"bytes, ranks 0 to 255, always stay). Here is GPT-4o's o200k_base cut to 256, 512, … 131,072 ranks and "
+            f"whole ({full:,} ranks; its 200,019 counts special tokens too), on the ten-language paragraph below, and "
+            "what each size costs the model in the calculator above.</p>")
+    out.pair(dict(cache_key="trunc:" + ":".join(map(str, sizes)), build=lambda: truncation_chart(table, marks),
+                  figure=lambda: static.truncation_figure(table, marks), key="vocab_w_trunc_chart", extra=290),
+             dict(cache_key=f"trunc-cost:{config}:{precision}",
+                  build=lambda: truncation_cost_chart(cost, marks, model=model),
+                  figure=lambda: static.truncation_cost_figure(cost, marks, model=model),
+                  key="vocab_w_trunc_cost_chart", extra=220))
+    out.add(_explain_real_sizes(table, cost))
+    out.flush()
+    box = _folded("Exact numbers at each size", "vocab_w_trunc_table")
+    if box is not None:
+        wide = table.pivot(index="size", columns="language", values="tokens")
+        box.dataframe(wide.join(cost.set_index("size")[["embedding_params", "output_flops"]]).reset_index(),
+                      hide_index=True, width="stretch",
+                      column_config={"size": st.column_config.NumberColumn("ranks kept", format="%d")})
 
 
-def _explain_real_sizes(table: pd.DataFrame, cost: pd.DataFrame) -> None:
+def _explain_real_sizes(table: pd.DataFrame, cost: pd.DataFrame) -> str:
     total = table[table["code"] == "all"].set_index("size")
     costs = cost.set_index("size")
     a, b, c = 2**15, 2**16, 2**17
     gain_ab = total.loc[b, "chars_per_token"] / total.loc[a, "chars_per_token"] - 1
     gain_bc = total.loc[c, "chars_per_token"] / total.loc[b, "chars_per_token"] - 1
-    st.markdown(
-        f"Each doubling of the vocabulary doubles the embedding parameters and the output layer's FLOPs, but "
+    return (
+        f"<p>Each doubling of the vocabulary doubles the embedding parameters and the output layer's FLOPs, but "
         f"buys less text per token each time: all ten languages together go from "
-        f"**{total.loc[a, 'chars_per_token']:.2f}** characters per token at {a:,} to "
-        f"**{total.loc[b, 'chars_per_token']:.2f}** at {b:,} (+{gain_ab:.0%}) and "
-        f"**{total.loc[c, 'chars_per_token']:.2f}** at {c:,} (+{gain_bc:.0%}), while the embeddings grow from "
-        f"{approx(int(costs.loc[a, 'embedding_params']))} to {approx(int(costs.loc[c, 'embedding_params']))} "
-        f"parameters. From {2**12:,} ranks to all of them, {_most_gained(table, 2**12)} shrink the most: scripts "
-        "that got few of the early merges. The dotted lines are real models' sizes; only o200k's own is this tokenizer: "
-        "the others learned different merges, so their text would split differently."
+        f"<strong>{total.loc[a, 'chars_per_token']:.2f}</strong> characters per token at {a:,} to "
+        f"<strong>{total.loc[b, 'chars_per_token']:.2f}</strong> at {b:,} (+{gain_ab:.0%}) and "
+        f"<strong>{total.loc[c, 'chars_per_token']:.2f}</strong> at {c:,} (+{gain_bc:.0%}), while the embeddings "
+        f"grow from {approx(int(costs.loc[a, 'embedding_params']))} to {approx(int(costs.loc[c, 'embedding_params']))} "
+        f"parameters. From {2**12:,} ranks to all of them, {html.escape(_most_gained(table, 2**12))} shrink the most: "
+        "scripts that got few of the early merges. The dotted lines are real models' sizes; only o200k's own is this "
+        "tokenizer: the others learned different merges, so their text would split differently.</p>"
     )
-    box = _folded("Exact numbers at each size", "vocab_w_trunc_table")
-    if box is not None:
-        wide = table.pivot(index="size", columns="language", values="tokens")
-        box.dataframe(wide.join(costs[["embedding_params", "output_flops"]]).reset_index(), hide_index=True,
-                     width="stretch",
-                     column_config={"size": st.column_config.NumberColumn("ranks kept", format="%d")})
 
 
 def _most_gained(table: pd.DataFrame, small: int, n: int = 3) -> str:
@@ -630,7 +760,11 @@ def _most_gained(table: pd.DataFrame, small: int, n: int = 3) -> str:
 
 
 # ---- languages ----------------------------------------------------------------------------
+LANGUAGES_TITLE = "3. The same text in ten languages"
+
+
 def languages_section(choice: RunChoice, vocab: int, k: int) -> None:
+    """Section 3, its heading (an <h2>) included."""
     texts = language_texts()
     table = openai_language_table()
     ours = {f"{choice.label}, V = {vocab:,}": choice.run.tokenizer(k, special_tokens={})}
@@ -642,13 +776,24 @@ def languages_section(choice: RunChoice, vocab: int, k: int) -> None:
         ours_keys += [curve_key(session), str(step)]
     table = pd.concat([table, language_table(ours, texts)], ignore_index=True)
 
+    out = _Blocks()
+    out.add(heading_html(2, LANGUAGES_TITLE, "3-the-same-text-in-ten-languages"),
+            "<p>One short paragraph, written for this app in ten languages, tokenized by GPT-2, GPT-4's "
+            "cl100k_base, GPT-4o's o200k_base and the run studied above at the chosen size.</p>")
     lang_key = f"{choice.key}:{k}:" + ":".join(ours_keys)
-    _draw("lang-tokens:" + lang_key, lambda: language_tokens_chart(table),
-          lambda: static.language_tokens_figure(table), key="vocab_w_lang_tokens",
-          extra=170 + 22 * table["tokenizer"].nunique())
-    _draw("lang-ratio:" + lang_key, lambda: language_ratio_chart(table),
-          lambda: static.language_ratio_figure(table), key="vocab_w_lang_ratio", extra=420)
-    _explain_languages(table, list(ours))
+    out.chart("lang-tokens:" + lang_key, lambda: language_tokens_chart(table),
+              lambda: static.language_tokens_figure(table), key="vocab_w_lang_tokens",
+              extra=170 + 22 * table["tokenizer"].nunique())
+    out.chart("lang-ratio:" + lang_key, lambda: language_ratio_chart(table),
+              lambda: static.language_ratio_figure(table), key="vocab_w_lang_ratio", extra=420)
+    out.add(_explain_languages(table))
+    out.flush()
+    unknown = table[table["tokenizer"].isin(list(ours)) & (table["unknown"] > 0)]
+    if len(unknown):
+        langs = ", ".join(f"{r.language} ({int(r.unknown):,})" for r in unknown.itertuples())
+        st.info(f"Your character-level tokenizer has never seen some characters of: {langs}. Each unknown "
+                "character is counted as one token (as an [UNK] token would be). Byte units avoid this: "
+                "every character is made of bytes the vocabulary has.")
     box = _folded("Exact numbers", "vocab_w_lang_table")
     if box is not None:
         box.dataframe(
@@ -669,26 +814,21 @@ def languages_section(choice: RunChoice, vocab: int, k: int) -> None:
             box.text(text)
 
 
-def _explain_languages(table: pd.DataFrame, ours: list[str]) -> None:
+def _explain_languages(table: pd.DataFrame) -> str:
     worst = []
     for name, part in table.groupby("tokenizer", sort=False):
         row = part.loc[part["ratio"].idxmax()]
-        worst.append(f"{name}: {row.language} needs **{row.ratio:.1f}×** English's tokens")
+        worst.append(f"{html.escape(str(name))}: {html.escape(str(row.language))} needs "
+                     f"<strong>{row.ratio:.1f}×</strong> English's tokens")
     hi = table[(table["code"] == "hi")]
     bpc = hi["bytes_per_char"].iloc[0] if len(hi) else 3.0
-    st.markdown(
-        "The paragraph says the same thing in every language, so a fair tokenizer would spend about the same "
+    return (
+        "<p>The paragraph says the same thing in every language, so a fair tokenizer would spend about the same "
         "number of tokens on each. It does not: " + "; ".join(worst) + ". "
         "A BPE tokenizer spends its merges where its training text was: a script it saw little of got few "
         "merges, so its words stay split into short pieces. At the bottom is the byte-level fallback: a character "
         "with no merges costs one token per UTF-8 byte, 1 for ASCII, 2 for Cyrillic or Arabic, 3 for Devanagari, "
         f"Chinese, Japanese or Korean (this Hindi text averages {bpc:.1f} bytes a character) and 4 for an emoji. "
         "Larger vocabularies trained on more languages (cl100k, then o200k) narrow the gap. "
-        "More tokens means a shorter context window, slower generation and a higher bill for the same meaning."
+        "More tokens means a shorter context window, slower generation and a higher bill for the same meaning.</p>"
     )
-    unknown = table[table["tokenizer"].isin(ours) & (table["unknown"] > 0)]
-    if len(unknown):
-        langs = ", ".join(f"{r.language} ({int(r.unknown):,})" for r in unknown.itertuples())
-        st.info(f"Your character-level tokenizer has never seen some characters of: {langs}. Each unknown "
-                "character is counted as one token (as an [UNK] token would be). Byte units avoid this: "
-                "every character is made of bytes the vocabulary has.")
