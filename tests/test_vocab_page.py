@@ -4,7 +4,9 @@ Each test opens the app, switches to views/vocab_size.py and drives one control 
 widget key, then checks what the page shows. Built-in runs are cached per process
 (st.cache_resource), so only the first test pays for training.
 """
+import html
 import json
+import re
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -38,8 +40,25 @@ def _ok(at: AppTest) -> AppTest:
     return at
 
 
+#: one figure of the page's figure rows (ui/vocab/blocks.py stats_html): label, value
+FIGURE = re.compile(r'<div class="vc-figure-label">(.*?)</div><div class="vc-figure-value">(.*?)</div>')
+
+
+def _figures_shown(at: AppTest) -> dict[str, str]:
+    """Every figure of the page's figure rows (what st.metric showed), label -> value."""
+    return {html.unescape(label): html.unescape(value)
+            for block in at.html for label, value in FIGURE.findall(block.value)}
+
+
 def _metric(at: AppTest, label: str) -> str:
-    return next(m.value for m in at.metric if m.label == label)
+    return _figures_shown(at)[label]
+
+
+def _open_calculator(at: AppTest) -> AppTest:
+    """Open "Change the model" (its inputs are drawn only while it is open)."""
+    at.session_state["vocab_w_cost_inputs"] = True
+    at.run()
+    return _ok(at)
 
 
 def _specs(at: AppTest) -> list[dict]:
@@ -47,7 +66,16 @@ def _specs(at: AppTest) -> list[dict]:
 
 
 def _markdown(at: AppTest) -> str:
-    return "\n".join(m.value for m in at.markdown)
+    """The page's prose: markdown and captions, and the text of its HTML blocks (tags
+    dropped, entities read), where most of it is written now."""
+    blocks = [re.sub(r"<[^>]+>", "", h.value) for h in at.html if not h.value.lstrip().startswith("<script")]
+    return "\n".join([m.value for m in at.markdown] + [c.value for c in at.caption]
+                     + [html.unescape(b) for b in blocks])
+
+
+def _headings(at: AppTest, tag: str) -> list[str]:
+    """The text of every <tag> heading in the page's HTML blocks (ui/vocab/blocks.py heading_html)."""
+    return [html.unescape(t) for h in at.html for t in re.findall(rf"<{tag}[^>]*>(.*?)</{tag}>", h.value)]
 
 
 def _rows(at: AppTest, index: int) -> list[dict]:
@@ -69,7 +97,8 @@ def _chosen_rule_value(at: AppTest) -> int:
 def test_default_page_shows_every_section_and_chart():
     at = _open()
     assert at.title[0].value == "Vocabulary size: what it buys, what it costs"
-    assert [h.value for h in at.header] == [
+    # the first is st.header (the security walk looks for it); the others open HTML blocks
+    assert [h.value for h in at.header] + _headings(at, "h2") == [
         "1. Sequence length against vocabulary size",
         "2. What the vocabulary costs a model",
         "3. The same text in ten languages",
@@ -97,6 +126,7 @@ def test_vocab_slider_moves_metrics_chart_rule_and_calculator():
     assert _metric(at, "Vocabulary size") == "400"
     assert _chosen_rule_value(at) == 400
     # the calculator follows the chart's vocabulary: 400 x 768, tied
+    _open_calculator(at)
     assert at.number_input(key="vocab_w_cost_vocab").value == 400
     assert at.number_input(key="vocab_w_cost_vocab").proto.disabled
     assert _metric(at, "Embedding parameters") == f"{400 * 768:,}"
@@ -119,7 +149,7 @@ def test_merges_select_slider_and_units_radio_retrain():
     slider = at.slider(key="vocab_w_chosen")
     assert slider.min < 256  # each distinct character, not all 256 bytes
     assert slider.max == slider.min + 250
-    assert "Characters per token, training text" in [m.label for m in at.metric]
+    assert "Characters per token, training text" in _figures_shown(at)
     assert "each distinct character" in "\n".join(h.value for h in at.html)  # the accounting table
 
 
@@ -146,6 +176,7 @@ def test_cost_presets_reproduce_published_figures(preset, embedding, share):
     _ok(at)
     assert _metric(at, "Embedding parameters") == embedding
     assert _metric(at, "Share of the forward pass") == share
+    _open_calculator(at)
     assert not at.number_input(key="vocab_w_cost_vocab").proto.disabled
     text = _markdown(at)
     assert "Published figures" in text and "✗" not in text and text.count("✓") >= 1
@@ -154,7 +185,7 @@ def test_cost_presets_reproduce_published_figures(preset, embedding, share):
 def test_doubling_preset_compares_two_vocabulary_sizes():
     at = _open()
     at.selectbox(key="vocab_w_cost_preset").select("double_v").run()
-    _ok(at)
+    _open_calculator(at)
     assert at.number_input(key="vocab_w_cost_compare").value == 128_000
     assert "524,288,000 more parameters" in _markdown(at)
     assert "(about 524M)" in _markdown(at)
@@ -163,6 +194,7 @@ def test_doubling_preset_compares_two_vocabulary_sizes():
 def test_cost_inputs_each_change_the_result():
     at = _open()
     at.selectbox(key="vocab_w_cost_preset").select("llama3_8b").run()
+    _open_calculator(at)
     at.radio(key="vocab_w_cost_tied").set_value("tied").run()
     _ok(at)
     assert _metric(at, "Embedding parameters") == "525,336,576"
@@ -181,11 +213,84 @@ def test_cost_inputs_each_change_the_result():
     at.number_input(key="vocab_w_cost_compare").set_value(64_000).run()
     _ok(at)
     assert f"{32_000 * 2048:,} more parameters" in _markdown(at)
-    assert "You have changed the Llama 3 8B figures" in "\n".join(c.value for c in at.caption)
+    assert "You have changed the Llama 3 8B figures" in _markdown(at)
     # back to the chart's vocabulary: V follows the slider again
     at.selectbox(key="vocab_w_cost_preset").select("chart").run()
     _ok(at)
     assert at.number_input(key="vocab_w_cost_vocab").value == at.slider(key="vocab_w_chosen").value
+
+
+def test_a_first_visit_draws_no_calculator_input_and_no_metric():
+    """The calculator's six inputs are drawn only once "Change the model" is opened (a
+    first load then fetches no number-input script); the figures are HTML, not
+    st.metric; "Start from" and the results are drawn folded or not."""
+    at = _open(interactive=False)
+    keys = {w.key for w in list(at.number_input) + list(at.radio)}
+    assert not {k for k in keys if k and k.startswith("vocab_w_cost_")}
+    assert len(at.metric) == 0
+    assert "Change the model: V, d, N, tied, precision, compare" in [e.label for e in at.expander]
+    assert at.selectbox(key="vocab_w_cost_preset").value == "chart"
+    vocab = at.slider(key="vocab_w_chosen").value
+    assert f"V = {vocab:,} · d = 768 · N = 124,439,808" in _markdown(at)
+    assert _metric(at, "Embedding parameters") == f"{vocab * 768:,}"
+    assert "Changed from the preset" not in _markdown(at)
+    _open_calculator(at)
+    assert at.number_input(key="vocab_w_cost_hidden").value == 768
+    assert at.radio(key="vocab_w_cost_precision").value == "bf16"
+
+
+def test_a_calculator_value_changed_then_folded_is_kept_and_said():
+    """d changed, the box folded: the results, the caption and the real-sizes chart keep
+    the new d, a note says it differs from the preset; reopened, the input shows it;
+    "Back to the preset's values" undoes it."""
+    at = _open()
+    vocab = at.slider(key="vocab_w_chosen").value
+    _open_calculator(at)
+    at.number_input(key="vocab_w_cost_hidden").set_value(1024).run()
+    at.radio(key="vocab_w_cost_precision").set_value("int4").run()
+    _ok(at)
+    at.session_state["vocab_w_cost_inputs"] = False  # fold it
+    at.run()
+    _ok(at)
+    assert not [w for w in at.number_input if w.key == "vocab_w_cost_hidden"]
+    assert _metric(at, "Embedding parameters") == f"{vocab * 1024:,}"
+    assert f"Their memory at int4" in _figures_shown(at)
+    text = _markdown(at)
+    assert f"V = {vocab:,} · d = 1,024 · N = 124,439,808 (≈ 124M) · tied · int4" in text
+    assert "Changed from the preset: d 768 → 1,024, precision bf16 → int4. Open “Change the model”" in text
+    assert "d = 1,024, tied" in json.dumps(_specs(at)[TRUNC_COST]["title"])  # the real sizes follow too
+    # the slider still drives V while folded
+    at.slider(key="vocab_w_chosen").set_value(400).run()
+    assert _metric(_ok(at), "Embedding parameters") == f"{400 * 1024:,}"
+    _open_calculator(at)
+    assert at.number_input(key="vocab_w_cost_hidden").value == 1024
+    assert at.radio(key="vocab_w_cost_precision").value == "int4"
+    at.button(key="vocab_w_cost_reset").click().run()
+    _ok(at)
+    assert at.number_input(key="vocab_w_cost_hidden").value == 768
+    assert _metric(at, "Embedding parameters") == f"{400 * 768:,}"
+    assert "Changed from the preset" not in _markdown(at)
+
+
+def test_the_figures_show_the_run_s_numbers_with_arrows_and_signs():
+    """The curves' four figures: the corpus length at the chosen size and how much it
+    shrank (▼ and a minus sign, "better" for a screen reader, not colour alone), as the
+    curve's own data say; the held-out gap; each help line."""
+    at = _open()
+    vocab = at.slider(key="vocab_w_chosen").value
+    block = next(h.value for h in at.html if 'aria-label="At vocabulary size' in h.value)
+    assert f'aria-label="At vocabulary size {vocab:,}"' in block
+    lengths = {row["vocab_size"]: row["corpus_length"] for row in _rows(at, 0)
+               if "corpus_length" in row and "vocab_size" in row}
+    shown = _figures_shown(at)
+    assert shown["Training corpus"] == f"{lengths[vocab]:,} tokens"
+    shrink = lengths[vocab] - lengths[min(lengths)]
+    assert shrink < 0
+    assert (f'<div class="vc-delta vc-good"><span aria-hidden="true">▼ </span>−{-shrink:,} vs no merges'
+            '<span class="vc-sr"> (better)</span></div>') in block
+    assert f"256 base symbols + {vocab - 256:,} merges" in block
+    assert "Bytes per token, held out" in shown
+    assert re.search(r"[−+]\d\.\d\d vs training", block) and "tokens at this size" in block
 
 
 def test_settings_survive_a_visit_to_another_page():
@@ -228,7 +333,7 @@ def test_session_run_is_the_default_source(session_state):
     text = _markdown(at)
     assert "English sample" in text and "Python reference" in text  # held-out texts
     assert "characters per token starts below 1" in text  # the </w> markers are tokens
-    assert "Characters per token, training text" in [m.label for m in at.metric]
+    assert "Characters per token, training text" in _figures_shown(at)
     # the char-level vocabulary does not know most characters of the other languages
     infos = "\n".join(i.value for i in at.info)
     assert "has never seen some characters" in infos and "Russian" in infos
@@ -266,9 +371,9 @@ def test_real_sizes_section_draws_o200k_cut_to_each_power_of_two():
     assert sizes[:-1] == [2**e for e in range(8, 18)] and sizes[-1] == 199_998  # o200k's ranks, whole
     every = {row["size"]: row for row in rows if row["code"] == "all"}
     assert every[256]["tokens"] == sum(len(t.encode("utf-8")) for t in _language_texts().values())
-    assert "At real sizes: o200k cut to its first k tokens" in [s.value for s in at.subheader]
+    assert "At real sizes: o200k cut to its first k tokens" in _headings(at, "h3")
     text = _markdown(at)
-    assert "first *k* ranks of a real tokenizer" in text and "shrink the most" in text
+    assert "first k ranks of a real tokenizer" in text and "shrink the most" in text
 
 
 def test_real_sizes_cost_follows_the_calculator():
