@@ -172,7 +172,7 @@ def test_python_reference_source_trains_with_a_progress_bar_and_shows_overlaps()
 ])
 def test_cost_presets_reproduce_published_figures(preset, embedding, share):
     at = _open()
-    at.selectbox(key="vocab_w_cost_preset").select(preset).run()
+    at.radio(key="vocab_w_cost_preset").set_value(preset).run()
     _ok(at)
     assert _metric(at, "Embedding parameters") == embedding
     assert _metric(at, "Share of the forward pass") == share
@@ -184,7 +184,7 @@ def test_cost_presets_reproduce_published_figures(preset, embedding, share):
 
 def test_doubling_preset_compares_two_vocabulary_sizes():
     at = _open()
-    at.selectbox(key="vocab_w_cost_preset").select("double_v").run()
+    at.radio(key="vocab_w_cost_preset").set_value("double_v").run()
     _open_calculator(at)
     assert at.number_input(key="vocab_w_cost_compare").value == 128_000
     assert "524,288,000 more parameters" in _markdown(at)
@@ -193,7 +193,7 @@ def test_doubling_preset_compares_two_vocabulary_sizes():
 
 def test_cost_inputs_each_change_the_result():
     at = _open()
-    at.selectbox(key="vocab_w_cost_preset").select("llama3_8b").run()
+    at.radio(key="vocab_w_cost_preset").set_value("llama3_8b").run()
     _open_calculator(at)
     at.radio(key="vocab_w_cost_tied").set_value("tied").run()
     _ok(at)
@@ -215,7 +215,7 @@ def test_cost_inputs_each_change_the_result():
     assert f"{32_000 * 2048:,} more parameters" in _markdown(at)
     assert "You have changed the Llama 3 8B figures" in _markdown(at)
     # back to the chart's vocabulary: V follows the slider again
-    at.selectbox(key="vocab_w_cost_preset").select("chart").run()
+    at.radio(key="vocab_w_cost_preset").set_value("chart").run()
     _ok(at)
     assert at.number_input(key="vocab_w_cost_vocab").value == at.slider(key="vocab_w_chosen").value
 
@@ -226,10 +226,10 @@ def test_a_first_visit_draws_no_calculator_input_and_no_metric():
     st.metric; "Start from" and the results are drawn folded or not."""
     at = _open(interactive=False)
     keys = {w.key for w in list(at.number_input) + list(at.radio)}
-    assert not {k for k in keys if k and k.startswith("vocab_w_cost_")}
+    assert {k for k in keys if k and k.startswith("vocab_w_cost_")} == {"vocab_w_cost_preset"}  # "Start from"
     assert len(at.metric) == 0
     assert "Change the model: V, d, N, tied, precision, compare" in [e.label for e in at.expander]
-    assert at.selectbox(key="vocab_w_cost_preset").value == "chart"
+    assert at.radio(key="vocab_w_cost_preset").value == "chart"
     vocab = at.slider(key="vocab_w_chosen").value
     assert f"V = {vocab:,} · d = 768 · N = 124,439,808" in _markdown(at)
     assert _metric(at, "Embedding parameters") == f"{vocab * 768:,}"
@@ -296,12 +296,12 @@ def test_the_figures_show_the_run_s_numbers_with_arrows_and_signs():
 def test_settings_survive_a_visit_to_another_page():
     at = _open()
     at.slider(key="vocab_w_chosen").set_value(333).run()
-    at.selectbox(key="vocab_w_cost_preset").select("gpt2_small").run()
+    at.radio(key="vocab_w_cost_preset").set_value("gpt2_small").run()
     at.switch_page("views/home.py").run()
     at.switch_page(PAGE).run()
     _ok(at)
     assert at.slider(key="vocab_w_chosen").value == 333
-    assert at.selectbox(key="vocab_w_cost_preset").value == "gpt2_small"
+    assert at.radio(key="vocab_w_cost_preset").value == "gpt2_small"
     assert _metric(at, "Embedding parameters") == "38,597,376"
 
 
@@ -381,7 +381,7 @@ def test_real_sizes_cost_follows_the_calculator():
     params = [row["amount"] for row in _rows(at, TRUNC_COST)
               if row.get("size") == 65_536 and row.get("measure") == "Embedding parameters"]
     assert params == [65_536 * 768]  # the calculator's default: GPT-2 small's width, tied
-    at.selectbox(key="vocab_w_cost_preset").select("llama3_8b").run()
+    at.radio(key="vocab_w_cost_preset").set_value("llama3_8b").run()
     _ok(at)
     params = [row["amount"] for row in _rows(at, TRUNC_COST)
               if row.get("size") == 65_536 and row.get("measure") == "Embedding parameters"]

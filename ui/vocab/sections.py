@@ -523,8 +523,10 @@ def cost_section(chart_vocab: int) -> tuple[ModelConfig, str]:
     for name, value in _CHART_DEFAULTS.items():
         st.session_state.setdefault(f"vocab.cost.{name}", value)
     st.session_state.setdefault("vocab.cost.vocab", chart_vocab)
-    preset = st.selectbox("Start from", list(titles), format_func=titles.get, key="vocab_w_cost_preset",
-                          on_change=_apply_preset)
+    # A radio, not a selectbox: the page draws radios already, and a selectbox's scripts
+    # (~130 kB: the combobox, its menu and filter) cost a first load more than six lines.
+    preset = st.radio("Start from", list(titles), format_func=titles.get, key="vocab_w_cost_preset",
+                      on_change=_apply_preset)
     follow = preset == CHART
     if follow:
         st.session_state["vocab.cost.vocab"] = chart_vocab
