@@ -139,9 +139,9 @@ def test_vocab_slider_moves_metrics_chart_rule_and_calculator():
     assert _metric(at, "Bytes per token, training text") == "1.00"
 
 
-def test_merges_select_slider_and_units_radio_retrain():
+def test_merges_and_units_radios_retrain():
     at = _open()
-    at.select_slider(key="vocab_w_merges").set_value(250).run()
+    at.radio(key="vocab_w_merges").set_value(250).run()
     _ok(at)
     assert at.slider(key="vocab_w_chosen").max == 256 + 250
     at.radio(key="vocab_w_units").set_value("char").run()

@@ -259,8 +259,10 @@ def choose_run() -> RunChoice | None:
         format_func={"byte": "UTF-8 bytes (like GPT-2)", "char": "characters"}.get,
         **_widget("vocab_w_units", "vocab.units", "byte"),
     )
-    merges = right.select_slider(
-        "Merges to learn (at most)", MERGE_CHOICES, format_func=lambda n: f"{n:,}",
+    # Six budgets as a radio, not a select slider: a slider measures the page (a forced
+    # layout) each time it is drawn, which on a first load cost more than the radio.
+    merges = right.radio(
+        "Merges to learn (at most)", MERGE_CHOICES, horizontal=True, format_func=lambda n: f"{n:,}",
         **_widget("vocab_w_merges", f"vocab.merges.{source}", builtin.default_merges),
     )
     try:
