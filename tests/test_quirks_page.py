@@ -139,6 +139,8 @@ def test_vocab_page_asks_the_arithmetic_question():
     at.run()
     at.switch_page("views/vocab_size.py").run()
     _ok(at)
+    at.session_state["vocab_w_quiz"] = True  # the page draws its quiz only once its box is opened
+    at.run()
     box = at.number_input(key="quirks_w_quiz_double_vocab")
     assert box.value is None
     box.set_value(524).run()

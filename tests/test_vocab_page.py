@@ -293,6 +293,30 @@ def test_the_figures_show_the_run_s_numbers_with_arrows_and_signs():
     assert re.search(r"[−+]\d\.\d\d vs training", block) and "tokens at this size" in block
 
 
+def test_the_quiz_is_folded_and_keeps_its_answer():
+    """The quiz question is drawn only once its box is opened (a first load then draws no
+    number input at all); an answer survives folding the box and a visit to another
+    page, where the box opens by itself."""
+    at = _open(interactive=False)
+    assert len(at.number_input) == 0
+    assert "Check your understanding: how many parameters does doubling V add?" in [e.label for e in at.expander]
+    at.session_state["vocab_w_quiz"] = True
+    at.run()
+    answer = _ok(at).number_input(key="quirks_w_quiz_double_vocab")
+    answer.set_value(524).run()
+    assert any(s.value.startswith("Right") for s in _ok(at).success)
+    at.session_state["vocab_w_quiz"] = False
+    at.run()
+    assert len(_ok(at).number_input) == 0
+    at.session_state["vocab_w_quiz"] = True
+    at.run()
+    assert _ok(at).number_input(key="quirks_w_quiz_double_vocab").value == 524
+    at.switch_page("views/home.py").run()
+    at.switch_page(PAGE).run()
+    assert _ok(at).number_input(key="quirks_w_quiz_double_vocab").value == 524
+    assert any(s.value.startswith("Right") for s in at.success)
+
+
 def test_settings_survive_a_visit_to_another_page():
     at = _open()
     at.slider(key="vocab_w_chosen").set_value(333).run()
