@@ -22,7 +22,7 @@ TRUNC, TRUNC_COST, LANG_TOKENS = 3, 4, 5
 
 
 def _open(*, interactive: bool = True, **state) -> AppTest:
-    """The page after one run. `interactive`: the 'Interactive charts' toggle is on, so
+    """The page after one run. `interactive`: 'Charts' is set to interactive, so
     the charts are Vega-Lite specs these tests can read (a first visit draws pictures:
     test_a_first_visit_draws_pictures_and_loads_no_charting_library)."""
     at = AppTest.from_file(APP, default_timeout=60)
@@ -447,9 +447,9 @@ def _figures(at: AppTest) -> dict[str, str]:
 
 def test_a_first_visit_draws_pictures_and_loads_no_charting_library():
     """By default every chart is a static picture (st.html), so the browser loads no Vega;
-    the toggle brings back the seven interactive charts, and the pictures follow the slider."""
+    'Charts: interactive' brings back the seven interactive charts, and the pictures follow the slider."""
     at = _open(interactive=False)
-    assert at.toggle(key="vocab_w_interactive").value is False
+    assert at.radio(key="vocab_w_interactive").value is False
     assert len(at.get("vega_lite_chart")) == 0
     figures = _figures(at)
     assert list(figures) == ["curves", "cost_share", "real_vocab", "truncated", "truncated_cost",
@@ -460,6 +460,6 @@ def test_a_first_visit_draws_pictures_and_loads_no_charting_library():
     figures = _figures(_ok(at))
     assert "At vocabulary size 400:" in figures["curves"]
     assert "English sample run (bytes), V = 400" in figures["language_tokens"]  # in its alt text
-    at.toggle(key="vocab_w_interactive").set_value(True).run()
+    at.radio(key="vocab_w_interactive").set_value(True).run()
     assert len(_ok(at).get("vega_lite_chart")) == CHARTS and not _figures(at)
     assert _chosen_rule_value(at) == 400

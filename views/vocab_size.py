@@ -14,7 +14,7 @@ from ui.vocab.sections import (
     choose_vocab,
     cost_section,
     curves_section,
-    interactive_toggle,
+    chart_choice,
     languages_section,
     page_top,
     real_sizes_section,
@@ -51,7 +51,7 @@ page_top(
     "matrix and a score in its output layer. Pick a training run, then move <strong>one slider</strong> and "
     "watch sequence length, embedding size and output compute move together.</p>"
 )
-interactive_toggle()
+chart_choice()
 
 st.header("1. Sequence length against vocabulary size")
 choice = choose_run()

@@ -80,7 +80,7 @@ __all__ = [
     "RunChoice",
     "page_top",
     "text_block",
-    "interactive_toggle",
+    "chart_choice",
     "choose_run",
     "choose_vocab",
     "curves_section",
@@ -145,15 +145,18 @@ def interactive() -> bool:
     return bool(st.session_state.get(INTERACTIVE_STORE, False))
 
 
-def interactive_toggle() -> bool:
+CHART_KINDS = {False: "pictures (quick to load)", True: "interactive"}
+CHARTS_LABEL = ("Charts: pictures (numbers written on them) or interactive (exact numbers on hover, click a curve "
+                "to pick a size; loads a charting library)")
+
+
+def chart_choice() -> bool:
     """The switch between static pictures (the default: a first visit loads no charting
-    library) and the interactive Vega-Lite charts (tooltips, click to pick a size)."""
-    return st.toggle(
-        "Interactive charts: exact numbers on hover, click the curves to pick a size",
-        help="Off, the charts are pictures with their numbers written on them or under them (quick to load). "
-             "On, the page loads a charting library the first time (a few seconds).",
-        **_widget("vocab_w_interactive", INTERACTIVE_STORE, False),
-    )
+    library) and the interactive Vega-Lite charts (tooltips, click to pick a size).
+    Two radio options, not a toggle: the page draws radios already, so a first load
+    fetches no script for a toggle."""
+    return st.radio(CHARTS_LABEL, list(CHART_KINDS), format_func=CHART_KINDS.get, horizontal=True,
+                    **_widget("vocab_w_interactive", INTERACTIVE_STORE, False))
 
 
 class _Blocks:
