@@ -1,7 +1,8 @@
 """The Vocabulary size page in a real browser: a first visit draws its seven charts as
-pictures and loads no Vega script; with "Interactive charts" on, it draws them with
-Vega-Lite and a click on the curves picks a vocabulary size (the slider and the metrics
-follow). Screenshots go to test-artifacts/ (look at them)."""
+pictures and loads no Vega script, no metric, number input, selectbox or toggle script;
+with "Charts: interactive", it draws them with Vega-Lite and a click on the curves picks
+a vocabulary size (the slider and the figures follow); the calculator's inputs open on
+request and keep their values folded. Screenshots go to test-artifacts/ (look at them)."""
 import re
 
 import pytest
@@ -26,6 +27,10 @@ def patient_expect():
 
 
 PICTURES = "figure.vc-chart img"
+#: the scripts of the widgets and elements a first visit no longer draws (Metric's number
+#: formatting, the calculator's number inputs, the presets' selectbox, the toggle)
+DROPPED_SCRIPTS = re.compile(r"/(Metric|NumberInput|Selectbox|Checkbox|useSyncComboBoxEnterTargetFocus)\.[\w-]+\.js")
+CALCULATOR = "Change the model: V, d, N, tied, precision, compare"
 #: Streamlit's Vega-Lite element and the Vega bundle it loads (Metric's 1 kB loader of it
 #: is loaded by every metric, and loads nothing until a metric draws a sparkline)
 VEGA_SCRIPT = re.compile(r"/(ArrowVegaLiteChart|embed|vega-interpreter)\.[\w-]+\.js")
@@ -33,10 +38,9 @@ VEGA_CHARTS = "[data-testid='stVegaLiteChart'] canvas, [data-testid='stVegaLiteC
 
 
 def _interactive(page):
-    """Switch 'Interactive charts' on and wait for the seven Vega-Lite charts."""
-    toggle = page.locator(".st-key-vocab_w_interactive input")
-    toggle.click(force=True)  # the switch's input is drawn under its styled track
-    expect(toggle).to_be_checked()
+    """Set 'Charts' to interactive and wait for the seven Vega-Lite charts."""
+    page.locator(".st-key-vocab_w_interactive").get_by_text("interactive", exact=True).click()
+    expect(page.locator(".st-key-vocab_w_interactive").get_by_role("radio", name="interactive")).to_be_checked()
     charts = page.locator(VEGA_CHARTS)
     expect(charts).to_have_count(CHART_COUNT, timeout=60_000)
     return charts
@@ -61,11 +65,16 @@ def _open(page, app_url, height=1800, interactive=True):
 
 
 def _finished(page):
-    """Wait until the whole page has been drawn: its last element and the calculator's
-    inputs (drawn in the same run) are on screen."""
+    """Wait until the whole page has been drawn: its last element, the calculator's
+    presets and its figures (drawn in the same run) are on screen."""
     expect(page.get_by_text("The ten texts")).to_be_visible(timeout=60_000)
-    for label in ("Hidden size d (model width)", "Total parameters N"):
-        expect(page.get_by_label(label, exact=True)).to_be_visible()
+    expect(page.get_by_role("radio", name="Llama 3 8B")).to_be_attached()
+    expect(_figure(page, "Embedding parameters")).to_be_attached()
+
+
+def _figure(page, label):
+    """One figure of the page's figure rows (label, value, change, help)."""
+    return page.locator(".vc-figure").filter(has=page.locator(".vc-figure-label", has_text=label)).first
 
 
 def test_a_first_visit_draws_pictures_and_loads_no_vega(page, app_url, artifacts):
@@ -86,6 +95,7 @@ def test_a_first_visit_draws_pictures_and_loads_no_vega(page, app_url, artifacts
     expect(page.locator("figure.vc-chart figcaption").first).to_contain_text("At vocabulary size")
     assert page.locator("[data-testid='stVegaLiteChart']").count() == 0
     assert not [u for u in scripts if VEGA_SCRIPT.search(u)], scripts
+    assert not [u for u in scripts if DROPPED_SCRIPTS.search(u)], scripts
     page.screenshot(path=str(artifacts / "vocab_size_pictures.png"))
     _interactive(page)
     assert [u for u in scripts if VEGA_SCRIPT.search(u)]
@@ -119,20 +129,15 @@ def test_clicking_the_curves_picks_a_vocabulary_size(page, app_url, artifacts):
     expect(slider).not_to_have_value(before)
     picked = int(slider.input_value())
     assert picked < int(before)
-    metric = page.get_by_test_id("stMetric").filter(has_text="Vocabulary size").first
-    expect(metric).to_contain_text(f"{picked:,}")
+    expect(_figure(page, "Vocabulary size")).to_contain_text(f"{picked:,}")
     page.screenshot(path=str(artifacts / "vocab_size_picked.png"))
 
 
 def test_a_cost_preset_reproduces_llama3(page, app_url):
     _open(page, app_url)
-    combo = page.get_by_role("combobox", name="Start from")
-    combo.click()
-    combo.fill("Llama 3")
-    option = page.get_by_role("option").filter(has_text="Llama 3 8B")
-    expect(option).to_be_visible()
-    option.click()
-    expect(page.get_by_test_id("stMetric").filter(has_text="Embedding parameters")).to_contain_text("1,050,673,152")
+    page.locator(".st-key-vocab_w_cost_preset").get_by_text("Llama 3 8B", exact=True).click()
+    expect(page.get_by_role("radio", name="Llama 3 8B")).to_be_checked()
+    expect(_figure(page, "Embedding parameters")).to_contain_text("1,050,673,152")
     expect(page.get_by_text("computed 525M", exact=False)).to_be_visible()
 
 
@@ -182,5 +187,60 @@ def test_on_a_phone_nothing_is_wider_than_the_screen_not_even_the_linked_curves(
                  5: "language_tokens", 6: "language_ratio"}
         for i, name in names.items():
             charts.nth(i).screenshot(path=str(artifacts / f"vocab_phone_{name}.png"))
+    finally:
+        context.close()
+
+
+def _calculator_keeps_d_folded(page, artifacts, name: str) -> None:
+    """Open "Change the model", set d to 1,024, fold it: the figures, the caption and a
+    note keep the new d; reopened, the input still shows it. Screenshots of the folded
+    calculator go to test-artifacts/vocab_calculator_folded_<name>.png."""
+    expect(page.get_by_label("Hidden size d (model width)", exact=True)).to_have_count(0)  # not drawn at first
+    figure = _figure(page, "Embedding parameters")
+    vocab = int(figure.locator(".vc-figure-value").inner_text().replace(",", "")) // 768
+    page.get_by_text(CALCULATOR, exact=True).click()
+    hidden = page.get_by_label("Hidden size d (model width)", exact=True)
+    expect(hidden).to_have_value("768")
+    hidden.fill("1024")
+    hidden.press("Enter")
+    expect(figure).to_contain_text(f"{vocab * 1024:,}")
+    page.get_by_text(CALCULATOR, exact=True).click()  # fold it
+    expect(hidden).to_have_count(0)
+    expect(figure).to_contain_text(f"{vocab * 1024:,}")
+    expect(page.get_by_text(f"V = {vocab:,} · d = 1,024 ·", exact=False)).to_be_visible()
+    note = page.get_by_text("Changed from the preset: d 768 → 1,024", exact=False)
+    expect(note).to_be_visible()
+    note.scroll_into_view_if_needed()
+    section = page.locator(".vc-figures").filter(has=page.locator(".vc-figure-label", has_text="Embedding parameters"))
+    top = page.get_by_text("Start from", exact=True).bounding_box()
+    bottom = section.bounding_box()
+    page.screenshot(path=str(artifacts / f"vocab_calculator_folded_{name}.png"),
+                    clip={"x": 0, "y": top["y"] - 10, "width": page.viewport_size["width"],
+                          "height": bottom["y"] + bottom["height"] - top["y"] + 20})
+    page.get_by_text(CALCULATOR, exact=True).click()  # open it again
+    expect(page.get_by_label("Hidden size d (model width)", exact=True)).to_have_value("1024")
+
+
+def test_the_calculator_opens_on_request_and_keeps_a_value_folded(page, app_url, artifacts):
+    _open(page, app_url, interactive=False)
+    _calculator_keeps_d_folded(page, artifacts, "desktop")
+
+
+def test_on_a_phone_the_figures_wrap_and_the_calculator_keeps_a_value(browser, app_url, artifacts):
+    """390x844: the figure rows wrap to the screen (nothing past its right edge), and the
+    folded calculator works as on a desktop."""
+    context, page = _open_on_phone(browser, app_url, interactive=False)
+    try:
+        assert too_wide(page) == []
+        rows = page.locator(".vc-figures")
+        expect(rows).to_have_count(2)
+        for i in range(2):
+            box = rows.nth(i).bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
+        first = rows.first
+        first.scroll_into_view_if_needed()
+        first.screenshot(path=str(artifacts / "vocab_phone_figures.png"))
+        _calculator_keeps_d_folded(page, artifacts, "phone")
+        assert too_wide(page) == []
     finally:
         context.close()
