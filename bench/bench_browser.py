@@ -62,7 +62,7 @@ TARGETS = {"step": 0.2, "back": 0.2, "slider": 0.2, "first load": 2.0, "1 MB upl
            "100 kB paste, painted": 0.75}
 
 PAGES = {"Train": "train-bpe", "Tokenize": "tokenize-text", "Vocabulary size": "vocabulary-size",
-         "Algorithms": "algorithms", "Quirks": "tokenizer-quirks", "Home": "start"}
+         "Algorithms": "algorithms", "Quirks": "tokenizer-quirks", "Home": ""}
 #: measured when no --pages are given (Home only on request: it is a reference, not a target)
 DEFAULT_PAGES = [name for name in PAGES if name != "Home"]
 
