@@ -7,7 +7,9 @@ from ui.shared.state import CAPTION_DRAWN, sidebar_caption
 st.set_page_config(page_title="BPE, step by step", page_icon="🧩", layout="wide")
 
 PAGES = [
-    st.Page("views/home.py", title="Home", icon=":material/home:", url_path="start", default=True),
+    # The default page is served at "/" (Streamlit ignores its url_path: "/start" was a
+    # "Page not found" dialog before the home page).
+    st.Page("views/home.py", title="Home", icon=":material/home:", default=True),
     st.Page("views/train.py", title="Train", icon=":material/model_training:", url_path="train-bpe"),
     st.Page("views/tokenize.py", title="Tokenize", icon=":material/text_fields:", url_path="tokenize-text"),
     st.Page("views/vocab_size.py", title="Vocabulary size", icon=":material/bar_chart:", url_path="vocabulary-size"),

@@ -67,10 +67,13 @@ def test_only_the_open_tab_is_drawn():
     assert not at.get("slider")
     # the first tab: static HTML tables, no data grid and no chart (lighter first load)
     assert not at.get("vega_lite_chart") and not at.dataframe
-    overlap = read_table(next(h.value for h in at.html if 'aria-label="Vocabulary overlap"' in h.value))
+    # the tab is one HTML block: the words side by side, tokens per word, the overlap
+    block = next(h.value for h in at.html if 'aria-label="Vocabulary overlap"' in h.value)
+    assert 'aria-label="Tokens per word"' in block and "<h3>Vocabulary overlap</h3>" in block
+    overlap = read_table(block, 2)
     assert overlap and all(int(r["tokens"].replace(",", "")) > 0 for r in overlap)
     assert any(r["vocabularies"].startswith("only ") for r in overlap)
-    per_word = read_table(next(h.value for h in at.html if 'aria-label="Tokens per word"' in h.value))
+    per_word = read_table(block, 1)
     assert [r["algorithm"] for r in per_word] == ["BPE", "WordPiece", "Unigram"]
     _tab(at, "Unigram")
     assert at.slider(key="algo_w_ug_step") and "<th>WordPiece</th>" not in _html(at)

@@ -15,6 +15,7 @@ from streamlit.testing.v1 import AppTest
 from classroom import AlreadyAnswered, ClassNotFound, Limit, NotInstructor, StoreUnavailable, open_store
 from classroom.memory import MemoryClassStore
 from ui.classmode import logic, session
+from ui.classmode import panels
 from ui.classmode.panels import QR_WIDTH
 from ui.shared.markdown import md_error
 from ui.train import predict
@@ -66,9 +67,16 @@ def _app() -> AppTest:
     return at
 
 
+def open_class_box(at: AppTest) -> AppTest:
+    """Open the folded "Class mode" expander, as a click does (a rerun draws it)."""
+    at.session_state[panels.OPEN] = True
+    return at.run()
+
+
 def instructor_with_class() -> AppTest:
     at = _app()
     at.switch_page(TRAIN).run()
+    open_class_box(at)
     at.button(key="class_btn_start").click().run()
     assert not at.exception, at.exception
     assert role_of(at) == "instructor"
@@ -125,6 +133,8 @@ def test_uploaded_corpus_cannot_start_a_class(store):
     at.session_state["train.upload_text"] = "some uploaded words " * 5
     at.session_state["train.upload_name"] = "notes.txt"
     at.run()
+    assert not any(b.key == "class_btn_start" for b in at.button)  # folded: drawn only once opened
+    open_class_box(at)
     assert at.button(key="class_btn_start").disabled
     assert any("A class can only carry a built-in preset" in w for w in texts(at, "warning"))
 
@@ -350,6 +360,7 @@ def test_student_by_link_loads_the_class_corpus_and_settings(store):
     ins.session_state["train.s.tie_break"] = "smallest-id"
     ins.run()
     ins.button(key="train_w_btn_step").click().run()
+    open_class_box(ins)
     ins.button(key="class_btn_start").click().run()
     state = class_state(ins)
     assert state.step == 1

@@ -9,6 +9,7 @@ from streamlit.testing.v1 import AppTest
 
 from ui.quirks import quiz
 from ui.quirks.logic import QUIRKS
+from ui.quirks.widgets import TRY_LABEL, open_key, try_store
 
 APP = "../app.py"
 PAGE = "views/quirks.py"
@@ -22,6 +23,13 @@ def opened() -> AppTest:
     at.switch_page(PAGE).run()
     assert not at.exception, at.exception
     return at
+
+
+def open_try(at: AppTest, *quirk_ids: str) -> AppTest:
+    """Open these sections' try boxes, as a click on them does (a rerun draws them)."""
+    for quirk_id in quirk_ids:
+        at.session_state[open_key(quirk_id)] = True
+    return at.run()
 
 
 def _ok(at: AppTest) -> AppTest:
@@ -76,11 +84,40 @@ def test_tables_escape_html_in_every_cell_and_header():
     assert read_table(markup) == [{"word": hostile, "tokens": "3", hostile: "x"}]
 
 
+def test_try_boxes_are_folded_at_first_and_keep_the_text_while_folded():
+    """A first visit draws no text box (each section has a folded "Try it on your own
+    text"); opening one draws its box; text typed there survives folding it, leaving the
+    page and coming back, and a box that holds text opens by itself."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.switch_page(PAGE).run()
+    _ok(at)
+    assert len(at.text_input) == 0 and len(at.text_area) == 0
+    assert [e.label for e in at.expander].count(TRY_LABEL) == len(QUIRKS)
+    open_try(at, "numbers")
+    assert [w.key for w in at.text_input] == ["quirks_w_try_numbers"]
+    at.text_input(key="quirks_w_try_numbers").input("1234").run()
+    _ok(at)
+    assert any("For 1234, the next number GPT-2 cuts" in m.value for m in at.markdown)
+    at.session_state[open_key("numbers")] = False
+    at.run()
+    assert len(at.text_input) == 0 and at.session_state[try_store("numbers")] == "1234"
+    assert not any("For 1234" in m.value for m in at.markdown)
+    open_try(at, "numbers")
+    assert at.text_input(key="quirks_w_try_numbers").value == "1234"
+    at.switch_page("views/home.py").run()
+    at.switch_page(PAGE).run()
+    _ok(at)
+    assert at.text_input(key="quirks_w_try_numbers").value == "1234"  # opened by itself
+    assert any("For 1234, the next number GPT-2 cuts" in m.value for m in at.markdown)
+
+
 @pytest.mark.parametrize("key", [f"quirks_w_try_{q.id}" for q in QUIRKS])
 def test_every_try_box_recomputes_and_escapes(key):
     at = AppTest.from_file(APP, default_timeout=120)
     at.run()
     at.switch_page(PAGE).run()
+    open_try(at, key.removeprefix("quirks_w_try_"))
     before = len(at.html)
     box = next(w for w in list(at.text_input) + list(at.text_area) if w.key == key)
     box.input(HOSTILE).run()
@@ -97,6 +134,7 @@ def test_letter_and_number_extras():
     at = AppTest.from_file(APP, default_timeout=120)
     at.run()
     at.switch_page(PAGE).run()
+    open_try(at, "letters", "numbers")
     at.text_input(key="quirks_w_try_letters").input("Mississippi").run()
     at.text_input(key="quirks_w_try_letter").input("s").run()
     _ok(at)
@@ -112,6 +150,7 @@ def test_special_try_shows_text_and_one_control_token():
     at.run()
     at.switch_page(PAGE).run()
     n_before = _all_html(at).count("1 token<")
+    open_try(at, "special")
     at.text_input(key="quirks_w_try_special").input("<|endoftext|>").run()
     _ok(at)
     drawn = next(h.value for h in at.html if "Your text with special tokens allowed" in h.value)

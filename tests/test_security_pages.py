@@ -30,6 +30,8 @@ from streamlit.testing.v1 import AppTest
 from hostile import hostile, html_leaks, long_hostile, markdown_leaks
 from tests.train_settings import open_settings
 from ui.shared.guard import GUARD_HTML
+from ui.quirks.logic import QUIRKS as QUIRK_LIST
+from ui.quirks.widgets import TRY_LABEL, open_key
 
 APP = "../app.py"
 HOME, TRAIN, TOKENIZE, VOCAB = "views/home.py", "views/train.py", "views/tokenize.py", "views/vocab_size.py"
@@ -119,7 +121,8 @@ MAIN = {
     TOKENIZE: lambda at: _has(at, "tokenize_w_text") and _has(at, "tokenize_w_tokenizer"),
     VOCAB: lambda at: any(h.value.startswith("1. Sequence length") for h in at.header) and _has(at, "vocab_w_source"),
     ALGORITHMS: lambda at: any(t.value == "Three ways to learn a vocabulary" for t in at.title) and _has(at, "algo_w_corpus"),
-    QUIRKS: lambda at: any(t.value == "Tokenizer quirks" for t in at.title) and _has(at, "quirks_w_try_letters"),
+    QUIRKS: lambda at: any(t.value == "Tokenizer quirks" for t in at.title)
+    and sum(e.label == TRY_LABEL for e in at.expander) == len(QUIRK_LIST),
 }
 
 
@@ -345,5 +348,9 @@ def test_algorithms_inputs(length):
 def test_quirks_inputs(length):
     v = LENGTHS[length]
     at = open_page(QUIRKS, {})
+    for quirk in QUIRK_LIST:  # the try boxes are folded: open every one, as a reader would
+        at.session_state[open_key(quirk.id)] = True
+    at.run()
+    assert len(at.text_input) + len(at.text_area) > len(QUIRK_LIST)
     every_text_box(at, v, "quirks")
     assert_clean(examine(at, QUIRKS, f"Quirks, hostile text in every box ({length})"))

@@ -8,7 +8,7 @@ from streamlit.testing.v1 import AppTest
 
 from bpe_core import TrainerSettings, WordTable, train
 from bpe_core.tie_rules import TIE_RULES
-from ui.train.tie_compare import MAX_MERGES, TOGGLE
+from ui.train.tie_compare import MAX_MERGES, OPEN, TOGGLE
 
 APP = "../app.py"
 PAGE = "views/train.py"
@@ -41,6 +41,8 @@ def engine_parting(words: str, merges: int) -> tuple[int | None, dict[str, list[
 
 
 def compare_on(at: AppTest) -> AppTest:
+    at.session_state[OPEN] = True  # open the folded expander, as a click does (a rerun)
+    at.run()
     at.toggle(key=TOGGLE).set_value(True).run()
     assert not at.exception, at.exception
     return at
@@ -72,5 +74,9 @@ def test_rules_that_never_part_say_so():
 def test_off_until_asked_and_bounded():
     at = open_train({"words": PARTING_WORDS, "eow": "none", "merges": "4"})
     assert [e for e in at.expander if e.label == "Compare tie rules"]
+    assert not any(t.key == TOGGLE for t in at.toggle)  # folded: its contents are not drawn
+    at.session_state[OPEN] = True
+    at.run()
+    assert at.toggle(key=TOGGLE).value is False
     assert not any("They part" in m.value for m in at.markdown)  # nothing trained until asked
     assert MAX_MERGES <= 500

@@ -185,10 +185,16 @@ def test_tick_function_directly():
 
 
 def test_speed_control():
+    """Play speed is a row of segmented buttons (no drop-down: its scripts cost a first
+    visit), one per speed, always one chosen."""
     at = open_train()
-    at.selectbox(key="train_w_speed").set_value("fastest").run()
+    speed = at.button_group(key="train_w_speed")
+    assert list(speed.options) == ["2 s per step", "1 s", "0.5 s", "0.3 s"]
+    assert speed.value == "normal"
+    speed.set_value("fastest").run()
     assert at.session_state[state.SPEED] == "fastest"
     assert not at.exception
+    assert not [s for s in at.selectbox if s.key == "train_w_speed"]
 
 
 # ---- corpus and settings -------------------------------------------------------------------

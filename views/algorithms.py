@@ -25,6 +25,14 @@ from ui.shared.markdown import md_escape
 from ui.shared.tables import table_html
 from ui.shared.word_views import table_height
 
+#: The side-by-side tab's headings and notes, sized as Streamlit's subheaders and captions.
+SIDE_CSS = """<style>
+.algo-side h3 { font-size: 1.5rem; font-weight: 600; line-height: 1.25; margin: 1.4rem 0 0.6rem; padding: 0; }
+.algo-side p { margin: 0 0 0.6rem; }
+.algo-side p.algo-note { font-size: 0.875rem; opacity: 0.75; }
+.algo-side code { font-size: 0.9em; padding: 0.1em 0.25em; border-radius: 0.25rem; background: rgba(128,128,128,0.15); }
+</style>"""
+
 #: One view per registered algorithm, found by name: ui/algorithms/<name>_view.py's `show`.
 TABS = {name: importlib.import_module(f"ui.algorithms.{name}_view").show for name in ALGORITHMS}
 
@@ -39,21 +47,22 @@ def side_by_side_tab(trained, corpus) -> None:
         return
     words = corpus_words(corpus)
     shown = [w for w, _ in words[:SHOWN_WORDS]]
-    st.markdown(f"The {len(shown)} most frequent words, split by each algorithm:")
-    st.html(side_by_side_html(shown, side_by_side(tokenizers, shown)))
-    # Static HTML tables (ui/shared/tables.py), the overlap's counts drawn as bars in its
-    # table: this tab is what a first visit opens, and a data grid and a Vega chart made
-    # the browser fetch and run about 2.5 MB of Streamlit's scripts before the tab was drawn.
-    st.subheader("Tokens per word")
-    st.html(table_html(tokens_per_word(tokenizers, words), label="Tokens per word"))
-    st.subheader("Vocabulary overlap")
-    st.markdown("Multi-character tokens compared by their characters (WordPiece's `##` and Unigram's "
-                "`▁` set aside), the number of tokens each combination of vocabularies shares:")
+    # One HTML block: the words split side by side, then static tables (ui/shared/tables.py)
+    # of tokens per word and of the vocabularies' overlap (its counts drawn as bars), with
+    # their headings (<h3>) and notes. This tab is what a first visit opens: a data grid and
+    # a Vega chart made the browser fetch and run about 2.5 MB of Streamlit's scripts, and
+    # each heading or note as its own element was one more thing to render.
     regions = overlap_regions({n: learned_surfaces(n, tok) for n, tok in tokenizers.items()})
-    if regions:
-        st.html(table_html(regions, bars={"tokens": max(r["tokens"] for r in regions)}, label="Vocabulary overlap"))
-    else:
-        st.caption("No multi-character tokens yet: raise the target vocabulary size.")
+    overlap = (table_html(regions, bars={"tokens": max(r["tokens"] for r in regions)}, label="Vocabulary overlap")
+               if regions else '<p class="algo-note">No multi-character tokens yet: raise the target vocabulary size.</p>')
+    st.html(
+        f'{SIDE_CSS}<div class="algo-side"><p>The {len(shown)} most frequent words, split by each algorithm:</p>'
+        + side_by_side_html(shown, side_by_side(tokenizers, shown))
+        + "<h3>Tokens per word</h3>" + table_html(tokens_per_word(tokenizers, words), label="Tokens per word")
+        + "<h3>Vocabulary overlap</h3><p>Multi-character tokens compared by their characters (WordPiece's "
+          "<code>##</code> and Unigram's <code>▁</code> set aside), the number of tokens each combination of "
+          "vocabularies shares:</p>" + overlap + "</div>"
+    )
 
 
 def course_tab() -> None:

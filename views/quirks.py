@@ -10,8 +10,8 @@ page_css(  # the page's CSS, this text and the links to its sections: one block
     "Models read token ids, not letters. Each section below puts one tricky text through five real "
     "tokenizers (GPT-2, GPT-4's cl100k, GPT-4o's o200k, Mistral 7B and Mistral's Tekken) and draws "
     "the tokens as chips, so you can see what the model sees. Where a source text states a count or "
-    "a split, the real result is shown next to it. Every box recomputes for your own text. At the "
-    "end, the worked examples of the source texts, merge by merge."
+    "a split, the real result is shown next to it. Open “Try it on your own text” under a section to "
+    "recompute it for your own text. At the end, the worked examples of the source texts, merge by merge."
 )
 
 for quirk in QUIRKS:

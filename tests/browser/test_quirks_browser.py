@@ -40,14 +40,18 @@ def test_every_section_renders_and_saves_screenshots(page, app_url, artifacts):
     page.screenshot(path=str(artifacts / "quirks_seed001.png"))
 
 
-def test_try_your_own_recomputes(page, app_url):
+def test_try_your_own_recomputes(page, app_url, artifacts):
     _open(page, app_url)
+    assert page.locator('[data-testid="stTextInput"]').count() == 0  # every try box starts folded
+    page.locator(".st-key-quirks_w_open_case summary").click()
     box = page.get_by_label("Try your own — Type a word in any case")
     box.fill("<b>SHOUTING</b>")
     box.press("Enter")
     # the hostile text comes back as escaped text inside chips, never as markup
     expect(page.get_by_text("SHOUTING").first).to_be_attached()
     assert page.locator("b", has_text="SHOUTING").count() == 0
+    page.locator(".st-key-quirks_w_open_case").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "quirks_try_case_open.png"))
 
 
 def test_quiz_reveals_after_a_try_and_example_links_to_train(page, app_url, artifacts):

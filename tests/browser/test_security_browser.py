@@ -34,14 +34,14 @@ from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from hostile import hostile, long_hostile
 
 HEADINGS = {
-    "start": "Byte-pair encoding, step by step",
+    "": "Byte-pair encoding, step by step",  # the home page, at "/"
     "train-bpe": "Train a BPE tokenizer",
     "tokenize-text": "Tokenize text",
     "vocabulary-size": "Vocabulary size: what it buys, what it costs",
     "algorithms": "Three ways to learn a vocabulary",
     "tokenizer-quirks": "Tokenizer quirks",
 }
-SIDEBAR_LINKS = {"start": "Home", "train-bpe": "Train", "tokenize-text": "Tokenize", "vocabulary-size": "Vocabulary size"}
+SIDEBAR_LINKS = {"": "Home", "train-bpe": "Train", "tokenize-text": "Tokenize", "vocabulary-size": "Vocabulary size"}
 TRAIN_SETTINGS = ("units", "eow", "marker", "pre", "tie", "stop", "merges", "vocab", "min")
 TOKENIZE_PARAMS = ("tokenizer", "text", "special", "view", "token", "compare", "ids")
 LONG = 100_000
@@ -330,7 +330,7 @@ def test_pages_that_read_no_parameters(secure: Page, app_url, listener):
     none either, is visited by the walks above with a hostile run name)."""
     query = {k: listener.short(k) for k in ("preset", "words", "text", "tokenizer", "ids", "view", "x")}
     problems: list[str] = []
-    for path in ("start", "algorithms", "tokenizer-quirks"):
+    for path in ("", "algorithms", "tokenizer-quirks"):
         visit(secure, app_url, path, query)
         problems += examine(secure, listener, path, f"/{path} with hostile parameters")
     assert_clean(problems)

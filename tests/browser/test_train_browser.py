@@ -118,7 +118,10 @@ def test_train_sennrich_step_back_play_and_share(page: Page, app_url, artifacts,
 
     # play to the end, fast (0.5 s: at 0.3 s a tick can arrive while a loaded server is
     # still drawing the previous one)
-    choose(page, "train_w_speed", "0.5", re.compile(r"^0\.5 s per step$"))
+    page.locator(".st-key-train_w_speed").get_by_role("radio", name="0.5 s").click()
+    expect(page.locator(".st-key-train_w_speed").get_by_role("radio", name="0.5 s")).to_have_attribute(
+        "aria-checked", "true")
+    idle(page)
     click(page, "train_w_btn_play")
     expect_step(page, 10)
     expect(button(page, "train_w_btn_play")).to_contain_text("Play")  # play stopped by itself

@@ -38,6 +38,8 @@ FULL_RUN = "class.full_run"  # the fragment is running inside a full run of the 
 GO_TRAIN = "class.go_train"  # the join form's callback joined: go to the Train page
 PANEL_SHOWN = "class.panel_shown"  # what a student's class panel last drew (`_panel_signature`)
 QR_CACHE = "class.qr"        # (link, png) of this instructor's QR code
+OPEN = "class_w_open"        # the Train page's "Class mode" expander (True while open)
+OPENED_FOR = "class.opened_for"  # the (role, notice) it last opened by itself for
 #: The QR code's width on screen, in CSS pixels (about 40% of a 1080-pixel projector).
 QR_WIDTH = 420
 
@@ -83,8 +85,19 @@ def start_control(view: RunView) -> None:
     """Below the step area: start a class (or say which class this tab is in)."""
     role = session.role()
     state = session.current()
-    with st.expander("**Class mode**: your students follow your steps on their own screens",
-                     expanded=role is not None or bool(session.notice())):
+    # Drawn only while open (opening reruns the page): folded, its text, buttons and link
+    # were rendered out of sight at every first visit. It opens by itself when a class
+    # starts or ends, or has something to say; the reader may fold it again.
+    reason = (role, session.notice())
+    if reason != ss.get(OPENED_FOR):
+        ss[OPENED_FOR] = reason
+        if role is not None or session.notice():
+            ss[OPEN] = True
+    box = st.expander("**Class mode**: your students follow your steps on their own screens",
+                      key=OPEN, on_change="rerun")
+    if not box.open:
+        return
+    with box:
         if session.notice() and role is None:
             st.error(md_error(session.notice()))
         if role == "instructor" and state is not None:

@@ -19,6 +19,7 @@ from bpe_core.display import visible_text
 from bpe_core.pretrained import PRETRAINED
 from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_escape
+from ui.shared.state import persist, remember
 from ui.shared.chips import CHIP_CSS, chip_for, chips_html, spans_html
 from ui.shared.tables import TABLE_CSS, table_html
 
@@ -150,18 +151,49 @@ def _claims(quirk: str) -> str:
     return "".join(notes)
 
 
+#: the label of every section's folded try box
+TRY_LABEL = "Try it on your own text"
+
+
+def open_key(quirk_id: str) -> str:
+    """The session key of a section's try box (True while it is open)."""
+    return f"quirks_w_open_{quirk_id}"
+
+
+def try_store(name: str) -> str:
+    """Where a try box's text is kept while its box is folded (or the reader is on
+    another page): a widget's own key is dropped by Streamlit when it is not drawn."""
+    return f"quirks.try.{name}"
+
+
+def _stored_input(widget, label: str, name: str, default: str = "", **kwargs) -> str:
+    key = f"quirks_w_try_{name}"
+    persist(key, try_store(name), default)
+    return widget(label, key=key, on_change=remember, args=(key, try_store(name)), **kwargs) or ""
+
+
 def _try_your_own(quirk: logic.Quirk, default: str, *, area: bool = False) -> str:
-    key = f"quirks_w_try_{quirk.id}"
-    widget = st.text_area if area else st.text_input
-    text = widget(f"Try your own — {quirk.placeholder}", value="", key=key, placeholder=default,
-                  max_chars=logic.MAX_TRY_CHARS)
-    return text or ""
+    return _stored_input(st.text_area if area else st.text_input, f"Try your own — {quirk.placeholder}",
+                         quirk.id, placeholder=default, max_chars=logic.MAX_TRY_CHARS)
+
+
+def _try_box(quirk: logic.Quirk):
+    """The section's try box, folded until the reader opens it (a click reruns the page
+    and draws it). Eleven text boxes drawn at every first visit were a third of a
+    second of the browser's work (issue 13's 2 s target); folded, each is one line.
+    It opens by itself when the reader's text is kept from before (another page, say).
+    Returns the expander, or None while it is shut."""
+    key = open_key(quirk.id)
+    if key not in st.session_state and st.session_state.get(try_store(quirk.id)):
+        st.session_state[key] = True
+    box = st.expander(TRY_LABEL, key=key, on_change="rerun")
+    return box if box.open else None
 
 
 def quirk_section(quirk: logic.Quirk) -> None:
     """One quirk: what it is, the examples under every tokenizer, the claims, why it
     matters (all one st.html block: ~15 elements each were most of the page's first-load
-    rendering), then a text box that recomputes it and the quiz."""
+    rendering), then a folded try box whose text box recomputes it, and the quiz."""
     parts = [f'<h2 id="{quirk.id}">{_esc(quirk.title)}</h2>', _p(_esc(quirk.what))]
     for text in quirk.examples:
         parts.append(_p(f"“{_html_label(text)}”", "qk-caption"))
@@ -172,12 +204,15 @@ def quirk_section(quirk: logic.Quirk) -> None:
     parts.append(_claims(quirk.id))
     parts.append(_note("why", f"<b>Why it matters for a model.</b> {_esc(quirk.why)}"))
     st.html(f'<section class="qk-section">{"".join(parts)}</section>')
-    if quirk.id in _OWN_TRY:
-        _OWN_TRY[quirk.id](quirk)
-    else:
-        text = _try_your_own(quirk, quirk.examples[0] if quirk.examples else "", area=quirk.id == "code")
-        if text:
-            comparison(text)
+    box = _try_box(quirk)
+    if box is not None:
+        with box:
+            if quirk.id in _OWN_TRY:
+                _OWN_TRY[quirk.id](quirk)
+            else:
+                text = _try_your_own(quirk, quirk.examples[0] if quirk.examples else "", area=quirk.id == "code")
+                if text:
+                    comparison(text)
     for q in questions_for("quirks", quirk.id):
         ask_question(q)
 
@@ -198,7 +233,7 @@ def _letters(quirk: logic.Quirk) -> str:
 
 def _letters_try(quirk: logic.Quirk) -> None:
     text = _try_your_own(quirk, "strawberry")
-    letter = st.text_input("Letter to count", value="r", max_chars=1, key="quirks_w_try_letter") or ""
+    letter = _stored_input(st.text_input, "Letter to count", "letter", "r", max_chars=1)
     if text:
         comparison(text)
         if letter:

@@ -68,7 +68,8 @@ SETTINGS_KEY = "train_w_settings"
 
 #: What the step controls do, said once above them (their tooltips cost time at every step).
 CONTROLS_HINT = ("**Step** and **Back** move one merge (keys → and ←); Back replays the first merges, it never "
-                 "retrains. **Reset** returns to step 0, **Play** steps on its own, and the slider jumps to any step.")
+                 "retrains. **Reset** returns to step 0, **Play** steps on its own (every 2, 1, 0.5 or 0.3 s, as chosen "
+                 "above), and the slider jumps to any step.")
 #: The merge list's heading and its note, one block.
 NAV_HEAD = '<div class="tp"><div class="tp-h">Merge list</div><p class="tp-cap">{note}</p></div>'
 
@@ -253,11 +254,13 @@ def mode_bar() -> None:
         st.toggle("Presentation view", key=wk, on_change=state.on_toggle, args=(wk, state.LAYOUT, "present", "normal"),
                   help="Large type; only the pair table, the merge list and the corpus.")
     with c3:
+        # Segmented buttons, not a selectbox: one click, every speed in view, and a first
+        # visit fetches no drop-down scripts (the selectbox's were ~120 kB of them).
         wk = _w("speed")
         persist(wk, state.SPEED, "normal")
-        st.selectbox("Play speed", list(state.SPEEDS), key=wk, on_change=state.on_plain, args=(wk, state.SPEED),
-                     format_func=lambda s: f"{state.SPEEDS[s]:g} s per step", label_visibility="collapsed",
-                     help="How fast Play steps.")
+        st.segmented_control("Play speed, seconds per step", list(state.SPEEDS), key=wk, required=True,
+                             on_change=state.on_plain, args=(wk, state.SPEED), label_visibility="collapsed",
+                             format_func=lambda s: f"{state.SPEEDS[s]:g} s" + (" per step" if s == "slow" else ""))
     for problem in ss[state.LINK_PROBLEMS]:
         st.warning(md_escape(problem))
 

@@ -41,6 +41,8 @@ MAX_CHARS = 200_000
 NAMED_TIES = 4
 
 TOGGLE = "train_w_tie_compare"
+#: the "Compare tie rules" expander's key (True while open)
+OPEN = "train_w_tie_open"
 
 
 @dataclass(frozen=True)
@@ -175,7 +177,12 @@ def show() -> None:
     """The Train page's "Compare tie rules" expander (not in presentation view)."""
     if st.session_state.get(state.LAYOUT) == "present" or not st.session_state.get(state.ACTIVE):
         return
-    with st.expander("Compare tie rules", icon=":material/compare_arrows:"):
+    # Drawn only while open (opening reruns the page): folded, its caption and toggle
+    # were rendered out of sight at every first visit.
+    box = st.expander("Compare tie rules", key=OPEN, on_change="rerun", icon=":material/compare_arrows:")
+    if not box.open:
+        return
+    with box:
         st.caption("When several pairs share the top count, a tie rule picks one. Train this corpus "
                    "once with each rule and see where their merge lists part.")
         if not st.toggle("Train with every tie rule and compare", key=TOGGLE):
