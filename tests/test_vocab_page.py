@@ -254,7 +254,7 @@ def test_a_calculator_value_changed_then_folded_is_kept_and_said():
     _ok(at)
     assert not [w for w in at.number_input if w.key == "vocab_w_cost_hidden"]
     assert _metric(at, "Embedding parameters") == f"{vocab * 1024:,}"
-    assert f"Their memory at int4" in _figures_shown(at)
+    assert "Their memory at int4" in _figures_shown(at)
     text = _markdown(at)
     assert f"V = {vocab:,} · d = 1,024 · N = 124,439,808 (≈ 124M) · tied · int4" in text
     assert "Changed from the preset: d 768 → 1,024, precision bf16 → int4. Open “Change the model”" in text

@@ -5,6 +5,12 @@ ui.vocab.curves and ui.vocab.model_cost (pure), charts from ui.vocab.charts (pur
 and texts from ui.vocab.sources (cached). Widget values live under `vocab.*` store
 keys and are copied into their widget keys each run (ui.shared.state.persist), so they survive
 a visit to another page; buttons and the chart change state only in callbacks.
+
+A first load draws every element and fetches a script per kind of widget, so each
+section writes its figures, headings, prose, tables and pictures as one st.html
+(`_Blocks`, HTML from ui.vocab.blocks and ui.vocab.static, every value escaped), draws
+the calculator's inputs only while their box is open, and uses radios where a
+selectbox, a select slider or a toggle would each fetch a script of their own.
 """
 from __future__ import annotations
 
