@@ -120,6 +120,15 @@ def free_port() -> int:
 
 
 def start_app(port: int, cwd: Path = ROOT, log: Path = LOG) -> subprocess.Popen:
+    # A server already listening there would answer the health check below, and the bench
+    # would time whatever it serves (another checkout, say) without a word: refuse instead.
+    with socket.socket() as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # a closed connection's TIME_WAIT is fine
+        try:
+            s.bind(("127.0.0.1", port))
+        except OSError:
+            raise SystemExit(f"port {port} is in use: stop the server listening there (ss -ltnp) "
+                             "or pick other ports with --port") from None
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", "app.py", "--server.address=127.0.0.1", f"--server.port={port}",
          "--server.headless=true", "--browser.gatherUsageStats=false", "--server.fileWatcherType=none"],
