@@ -18,7 +18,7 @@ button, and a click after which the step slider ("Step k of n") did not move on 
 When the step reaches the end, the session clicks Reset (not timed) and goes on.
 
 With ``--action follow`` the sessions are a class: one extra session, the instructor,
-opens ``--url`` (the Train page), clicks "Start a class", reads the join link from the
+opens ``--url`` (the Train page), opens "Class mode" and clicks "Start a class", reads the join link from the
 page and clicks Step every think time; each of ``--sessions`` students opens that link
 (the join page, which switches to the Train page), then does what a browser does with the
 class banner's timer: it reads the ``auto_rerun`` message (interval and fragment id) and
@@ -73,6 +73,7 @@ class Page:
     """What one run of the script drew that the load script cares about."""
 
     buttons: dict[str, tuple[str, str, bool]] = field(default_factory=dict)  # label -> (id, fragment, disabled)
+    expanders: dict[str, str] = field(default_factory=dict)  # label -> widget id (keyed expanders only)
     step: int | None = None
     steps: int | None = None
     exceptions: list[str] = field(default_factory=list)
@@ -150,6 +151,11 @@ def rerun_message(page_name: str, query: str, *, fragment: str = "", trigger: st
 
 def read_element(fm: ForwardMsg, page: Page) -> None:
     delta = fm.delta
+    if delta.WhichOneof("type") == "add_block" and delta.add_block.WhichOneof("type") == "expandable":
+        box = delta.add_block.expandable
+        if box.id:  # a keyed expander that reruns when opened: its contents come only then
+            page.expanders[box.label] = box.id
+        return
     if delta.WhichOneof("type") != "new_element":
         return
     element = delta.new_element
@@ -318,6 +324,22 @@ def put_file(url: str, name: str, data: bytes) -> int:
         return r.status
 
 
+async def open_box(ws, page: Page, label: str, page_name: str, query: str, args, tally: Tally,
+                   who: str) -> Page | None:
+    """Open the folded keyed expander whose label holds `label`, as a click on it does (a
+    rerun with its state True, which draws its contents); the page that run drew, or None
+    (with an error counted) if the run failed. No such box: the page as it was."""
+    box = next((i for name, i in page.expanders.items() if label in name), None)
+    if box is None:
+        return page
+    msg = BackMsg()
+    msg.rerun_script.page_name, msg.rerun_script.query_string = page_name, query
+    w = msg.rerun_script.widget_states.widgets.add()
+    w.id, w.bool_value = box, True
+    opened = await run_once(ws, msg.SerializeToString(), args.timeout)
+    return opened if check(opened, tally, f"{who}: open {label}") else None
+
+
 async def uploading_session(n: int, args, tally: Tally, deadline: float) -> None:
     """Choose "Upload" as the corpus, then upload a new text of --upload-bytes every think
     time; each upload's latency runs from sending the widget state (the file is already on
@@ -329,7 +351,9 @@ async def uploading_session(n: int, args, tally: Tally, deadline: float) -> None
     await asyncio.sleep(rng.uniform(0, args.think))
     async with connect(ws_url, session_cookie(args, 20_000 + n)) as ws:
         page = await run_once(ws, rerun_message(page_name, query), args.timeout)
-        if not check(page, tally, "uploader: first load") or "Corpus" not in page.radios:
+        if check(page, tally, "uploader: first load") and "Corpus" not in page.radios:
+            page = await open_box(ws, page, "Corpus and settings", page_name, query, args, tally, "uploader")
+        if page is None or "Corpus" not in page.radios:
             tally.errors.append("uploader: no Corpus choice on the page")
             return
         radio, options = page.radios["Corpus"]
@@ -402,6 +426,10 @@ async def _instructor_steps(args, tally: Tally, deadline: float, clock: ClassClo
         page = await run_once(ws, rerun_message(page_name, query), args.timeout)
         if not check(page, tally, "instructor: first load"):
             return
+        if "Start a class" not in page.buttons:  # the "Class mode" box is folded: open it, as a click does
+            page = await open_box(ws, page, "Class mode", page_name, query, args, tally, "instructor")
+            if page is None:
+                return
         if "Start a class" not in page.buttons:
             tally.errors.append("instructor: no 'Start a class' button on the page")
             return
