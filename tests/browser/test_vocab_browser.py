@@ -125,6 +125,13 @@ def test_clicking_the_curves_picks_a_vocabulary_size(page, app_url, artifacts):
     expect(tooltip).to_contain_text("Training corpus, tokens")  # exact numbers on hover
     expect(tooltip).to_contain_text("Places merged")
     page.screenshot(path=str(artifacts / "vocab_size_hover.png"))
+    # Streamlit's hover toolbar floats over the chart's top edge: it must not cover the
+    # figures' last line above it (their help text), which it did before the chart had room
+    toolbar = page.locator('[data-testid="stElementToolbar"]').first
+    expect(toolbar).to_be_visible()
+    above = page.locator(".vc-figures").first.locator(".vc-figure-help").last
+    t, a = toolbar.bounding_box(), above.bounding_box()
+    assert t["y"] >= a["y"] + a["height"], (t, a)
     page.mouse.click(box["x"] + box["width"] * 0.3, box["y"] + 150)
     expect(slider).not_to_have_value(before)
     picked = int(slider.input_value())

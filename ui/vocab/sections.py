@@ -229,6 +229,9 @@ TOOLTIP_CSS = """<style>
 #vg-tooltip-element { font-size: 15px; }
 #vg-tooltip-element table tr td.key { color: #333; }
 .st-key-vocab-curves { padding-right: %dpx; }
+/* room above each interactive chart for Streamlit's hover toolbar (table, download,
+   fullscreen), which floats over the element's top edge and covered the line above */
+.stElementContainer:has([data-testid="stVegaLiteChart"]) { padding-top: 2.4rem; }
 </style>"""
 
 
