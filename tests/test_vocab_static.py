@@ -195,3 +195,15 @@ def test_no_label_starts_left_of_the_picture():
                 text = "".join(n.data for n in t.childNodes if n.nodeType == n.TEXT_NODE)
                 half = len(text) * 0.72 * float(t.getAttribute("font-size")) / 2  # digits and % are wide
                 assert float(t.getAttribute("x")) - half >= 0, text
+
+
+def test_both_drawings_of_a_picture_load_lazily():
+    """Wide and narrow copies carry loading="lazy": the browser skips the copy CSS hides
+    and the pictures below the screen on a first load."""
+    figure = static.cost_share_figure(pd.DataFrame([
+        dict(measure="Parameters", part="vocabulary", value=10, label="embedding matrices"),
+        dict(measure="Parameters", part="rest", value=90, label="everything else"),
+        dict(measure="FLOPs per token", part="vocabulary", value=20, label="output layer (2dV)"),
+        dict(measure="FLOPs per token", part="rest", value=80, label="everything else"),
+    ]))
+    assert figure.count("<img ") == 2 and figure.count('loading="lazy"') == 2

@@ -101,6 +101,23 @@ def test_a_first_visit_draws_pictures_and_loads_no_vega(page, app_url, artifacts
     assert [u for u in scripts if VEGA_SCRIPT.search(u)]
 
 
+def test_pictures_are_decoded_only_when_shown(page, app_url, artifacts):
+    """Each picture is drawn twice (wide and narrow, one hidden by a container query), and
+    both copies load lazily: the hidden copy is never decoded, a picture below the screen
+    is decoded once scrolled to (a first load decoded all fourteen)."""
+    figures = _open(page, app_url, height=900, interactive=False)
+    decoded = "e => e.complete && e.naturalWidth > 0"
+    first, last = figures.first, figures.last
+    expect(first.locator("img.vc-wide")).to_be_visible()
+    page.wait_for_function(f"() => ({decoded})(document.querySelector('figure.vc-chart img.vc-wide'))")
+    assert not first.locator("img.vc-narrow").evaluate(decoded)  # hidden: never decoded
+    assert not last.locator("img.vc-wide").evaluate(decoded)  # far below the screen: not yet
+    last.scroll_into_view_if_needed()
+    page.wait_for_function(f"() => ({decoded})([...document.querySelectorAll('figure.vc-chart')].pop()"
+                           ".querySelector('img.vc-wide'))")
+    page.screenshot(path=str(artifacts / "vocab_last_picture_scrolled_to.png"))
+
+
 def test_vocab_page_renders_every_section_and_saves_a_screenshot(page, app_url, artifacts):
     _open(page, app_url, height=6600)
     for heading in ("1. Sequence length against vocabulary size", "2. What the vocabulary costs a model",

@@ -223,8 +223,9 @@ def data_url(svg: str) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode("ascii")
 
 
-def img_html(svg: str, *, alt: str, title: str, css_class: str) -> str:
+def img_html(svg: str, *, alt: str, title: str, css_class: str, lazy: bool = False) -> str:
     """The SVG as a `data:` image with its alt text and tooltip (both escaped), drawn at
-    most its own width and never wider than its column."""
+    most its own width and never wider than its column. `lazy`: the browser decodes it
+    only once it is shown and near the screen (a copy hidden by CSS is never decoded)."""
     return (f'<img class="{css_class}" src="{data_url(svg)}" alt="{html.escape(alt, quote=True)}" '
-            f'title="{html.escape(title, quote=True)}">')
+            f'title="{html.escape(title, quote=True)}"' + (' loading="lazy">' if lazy else ">"))
