@@ -8,6 +8,7 @@ import streamlit as st
 
 from ui.quirks.quiz import questions_for
 from ui.quirks.widgets import ask_quiz
+from ui.shared.state import folded
 from ui.vocab.blocks import heading_html
 from ui.vocab.sections import (
     choose_run,
@@ -30,10 +31,8 @@ def quiz_section() -> None:
     for). The answer is kept in a `vocab.quiz.*` store while folded, and the box opens
     by itself when there is one."""
     answers = {f"quirks_w_quiz_{q.id}": f"vocab.quiz.{q.id}" for q in questions_for("vocab_size")}
-    if "vocab_w_quiz" not in st.session_state and any(st.session_state.get(s) is not None for s in answers.values()):
-        st.session_state["vocab_w_quiz"] = True
-    box = st.expander(QUIZ_LABEL, key="vocab_w_quiz", on_change="rerun")
-    if not box.open:
+    box = folded(QUIZ_LABEL, "vocab_w_quiz", reopen=any(st.session_state.get(s) is not None for s in answers.values()))
+    if box is None:
         return
     with box:
         for widget, store in answers.items():

@@ -28,6 +28,7 @@ import streamlit as st
 from classroom import NICKNAME_MAX, CODE_LENGTH, Question
 from ui.classmode import logic, session
 from ui.shared.markdown import md_error, md_escape
+from ui.shared.state import folded
 from ui.train import predict as predict
 from ui.train import state as train_state
 from ui.train.render import RunView
@@ -93,9 +94,8 @@ def start_control(view: RunView) -> None:
         ss[OPENED_FOR] = reason
         if role is not None or session.notice():
             ss[OPEN] = True
-    box = st.expander("**Class mode**: your students follow your steps on their own screens",
-                      key=OPEN, on_change="rerun")
-    if not box.open:
+    box = folded("**Class mode**: your students follow your steps on their own screens", OPEN)
+    if box is None:
         return
     with box:
         if session.notice() and role is None:

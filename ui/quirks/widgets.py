@@ -19,7 +19,7 @@ from bpe_core.display import visible_text
 from bpe_core.pretrained import PRETRAINED
 from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_escape
-from ui.shared.state import persist, remember
+from ui.shared.state import folded, stored
 from ui.shared.chips import CHIP_CSS, chip_for, chips_html, spans_html
 from ui.shared.tables import TABLE_CSS, table_html
 
@@ -167,9 +167,7 @@ def try_store(name: str) -> str:
 
 
 def _stored_input(widget, label: str, name: str, default: str = "", **kwargs) -> str:
-    key = f"quirks_w_try_{name}"
-    persist(key, try_store(name), default)
-    return widget(label, key=key, on_change=remember, args=(key, try_store(name)), **kwargs) or ""
+    return widget(label, **stored(f"quirks_w_try_{name}", try_store(name), default), **kwargs) or ""
 
 
 def _try_your_own(quirk: logic.Quirk, default: str, *, area: bool = False) -> str:
@@ -183,11 +181,7 @@ def _try_box(quirk: logic.Quirk):
     second of the browser's work (issue 13's 2 s target); folded, each is one line.
     It opens by itself when the reader's text is kept from before (another page, say).
     Returns the expander, or None while it is shut."""
-    key = open_key(quirk.id)
-    if key not in st.session_state and st.session_state.get(try_store(quirk.id)):
-        st.session_state[key] = True
-    box = st.expander(TRY_LABEL, key=key, on_change="rerun")
-    return box if box.open else None
+    return folded(TRY_LABEL, open_key(quirk.id), reopen=bool(st.session_state.get(try_store(quirk.id))))
 
 
 def quirk_section(quirk: logic.Quirk) -> None:

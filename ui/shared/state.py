@@ -97,3 +97,23 @@ def persist(widget_key: str, store_key: str, default: Any) -> None:
 def remember(widget_key: str, store_key: str) -> None:
     """on_change callback: copy the widget's new value to its store."""
     st.session_state[store_key] = st.session_state[widget_key]
+
+
+def stored(widget_key: str, store_key: str, default: Any) -> dict:
+    """A widget kept in a store: copy the stored value into the widget key (`persist`) and
+    return the widget's key and callback arguments, so its value survives the widget not
+    being drawn (a folded box, another page)."""
+    persist(widget_key, store_key, default)
+    return dict(key=widget_key, on_change=remember, args=(widget_key, store_key))
+
+
+def folded(label: str, key: str, *, reopen: bool = False, **kwargs):
+    """An expander whose contents the caller draws only while it is open: keyed, opening
+    it reruns the page, so a first visit renders no widget (nor fetches its script) out of
+    sight. `reopen`: open it by itself when the page is visited again (Streamlit drops the
+    box's state when the reader leaves the page), e.g. because it holds what they typed.
+    Returns the expander, or None while it is shut."""
+    if reopen and key not in st.session_state:
+        st.session_state[key] = True
+    box = st.expander(label, key=key, on_change="rerun", **kwargs)
+    return box if box.open else None

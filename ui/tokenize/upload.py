@@ -31,6 +31,7 @@ import streamlit as st
 
 from bpe_core.formats import PATTERN_CHOICES, load_tokenizer_bytes
 from ui.shared.markdown import md_error, md_escape
+from ui.shared.state import folded
 
 #: The page's choice value for the uploaded tokenizer.
 UPLOADED = "upload"
@@ -182,8 +183,8 @@ def uploader() -> None:
         st.session_state.pop(_OPENED, None)
     elif uploaded_tokenizer() is None and not st.session_state.get(_OPENED):
         st.session_state[OPEN] = st.session_state[_OPENED] = True  # "Your file" just chosen, none read yet
-    box = st.expander("**Your own tokenizer file**", key=OPEN, on_change="rerun")
-    if not box.open:  # drawn only once opened: its selectbox and file uploader cost a first load
+    box = folded("**Your own tokenizer file**", OPEN)
+    if box is None:  # drawn only once opened: its selectbox and file uploader cost a first load
         return        # their scripts (~200 kB) for a section most visits never open
     with box:
         st.markdown("Upload " + "; ".join(FILE_KINDS) + ". It stays in this session only.")

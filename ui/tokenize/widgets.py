@@ -32,7 +32,7 @@ from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_error, md_escape
 from ui.shared.tables import table_html
 from ui.shared.state import (
-    STEP_KEY, persist, remember, request_train_step, session_label, session_run, session_step, session_tokenizer,
+    STEP_KEY, folded, persist, remember, request_train_step, session_label, session_run, session_step, session_tokenizer,
 )
 from ui.tokenize import explain, upload
 from ui.tokenize.html import (
@@ -441,9 +441,8 @@ def view_ids(a: Analysis) -> None:
     st.html("<p><b>Most frequent tokens</b></p>"
             + table_html(rows, bars={"share": max((r["share"] for r in rows), default=1.0)},
                          label="Most frequent tokens"))
-    table_box = st.expander(f"Token table (the first {min(a.n_spans, OPTION_LIMIT):,} tokens)",
-                            key=W + "token_table", on_change="rerun")
-    if not table_box.open:  # drawn only once opened: 2,000 rows are ~150 kB sent at each paste
+    table_box = folded(f"Token table (the first {min(a.n_spans, OPTION_LIMIT):,} tokens)", W + "token_table")
+    if table_box is None:  # drawn only once opened: 2,000 rows are ~150 kB sent at each paste
         return
     with table_box:
         table = [

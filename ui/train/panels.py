@@ -30,7 +30,7 @@ from ui.train import render as render
 from ui.train import step_cache
 from ui.train import state as state
 from ui.train.run_view import RunView
-from ui.shared.state import persist, sidebar_caption
+from ui.shared.state import folded, persist, sidebar_caption
 from ui.train.config import (
     MAX_MERGES, SHARE_TEXT_LIMIT, SOURCE_LABELS, SOURCES, UPLOAD_LIMIT_MB, load_presets,
 )
@@ -120,8 +120,8 @@ def inputs_panel(view: RunView) -> None:
     # sidebar names the run. Its ~20 widgets are drawn only while it is open: folded,
     # they were the last thing a first visit waited for (each kind's script fetched and
     # drawn out of sight); opening it reruns the page.
-    box = st.expander("**Corpus and settings**", key=SETTINGS_KEY, on_change="rerun", icon=":material/tune:")
-    if box.open:
+    box = folded("**Corpus and settings**", SETTINGS_KEY, icon=":material/tune:")
+    if box is not None:
         with box:
             _corpus_inputs()
             _settings_inputs()
@@ -428,8 +428,8 @@ def _downloads_and_link(view: RunView, k: int) -> None:
     """Drawn only while open (opening it reruns the step area): folded, it would still
     send its ~15 elements at every step."""
     run = view.run
-    box = st.expander("**Download and share**", key=SHARE_KEY, on_change="rerun")
-    if not box.open:
+    box = folded("**Download and share**", SHARE_KEY)
+    if box is None:
         return
     with box:
         wk = _w("dl_scope")

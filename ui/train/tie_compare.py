@@ -27,6 +27,7 @@ import streamlit as st
 from bpe_core import TrainingRun
 from bpe_core.tie_rules import RULES, tie_rule
 from ui.shared.markdown import md_error, md_escape
+from ui.shared.state import folded
 from ui.train import state
 from ui.train.config import Corpus, Settings
 from ui.train.run_view import symbol_label
@@ -179,8 +180,8 @@ def show() -> None:
         return
     # Drawn only while open (opening reruns the page): folded, its caption and toggle
     # were rendered out of sight at every first visit.
-    box = st.expander("Compare tie rules", key=OPEN, on_change="rerun", icon=":material/compare_arrows:")
-    if not box.open:
+    box = folded("Compare tie rules", OPEN, icon=":material/compare_arrows:")
+    if box is None:
         return
     with box:
         st.caption("When several pairs share the top count, a tie rule picks one. Train this corpus "

@@ -39,7 +39,7 @@ from ui.vocab.model_cost import (
 from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_error, md_escape
 from ui.shared.tables import TABLE_CSS
-from ui.shared.state import persist, remember, session_label, session_run, session_step
+from ui.shared.state import folded, persist, session_label, session_run, session_step, stored
 from ui.vocab.charts import (
     CHOSEN,
     CURVES_AXIS_ROOM,
@@ -162,7 +162,7 @@ def chart_choice() -> bool:
     Two radio options, not a toggle: the page draws radios already, so a first load
     fetches no script for a toggle."""
     return st.radio(CHARTS_LABEL, list(CHART_KINDS), format_func=CHART_KINDS.get, horizontal=True,
-                    **_widget("vocab_w_interactive", INTERACTIVE_STORE, False))
+                    **stored("vocab_w_interactive", INTERACTIVE_STORE, False))
 
 
 class _Blocks:
@@ -211,20 +211,6 @@ def text_block(*parts: str) -> None:
     st.html("".join(parts))
 
 
-def _folded(label: str, key: str):
-    """An expander whose contents are drawn only while it is open (a rerun opens it):
-    the tables behind these cost the browser more to lay out than the charts above
-    them, and a first visit rarely opens them. Returns the expander, or None when shut."""
-    box = st.expander(label, key=key, on_change="rerun")
-    return box if box.open else None
-
-
-def _widget(widget_key: str, store_key: str, default) -> dict:
-    """Copy the stored value into the widget key; return the callback arguments."""
-    persist(widget_key, store_key, default)
-    return dict(key=widget_key, on_change=remember, args=(widget_key, store_key))
-
-
 TOOLTIP_CSS = """<style>
 #vg-tooltip-element { font-size: 15px; }
 #vg-tooltip-element table tr td.key { color: #333; }
@@ -256,7 +242,7 @@ def choose_run() -> RunChoice | None:
     if st.session_state.get("vocab.source") not in options:
         st.session_state["vocab.source"] = default
     source = st.radio("Training run to study", options, format_func=titles.get,
-                      **_widget("vocab_w_source", "vocab.source", default))
+                      **stored("vocab_w_source", "vocab.source", default))
     if source == "session":
         run = session
         st.html(caption_html(
@@ -269,13 +255,13 @@ def choose_run() -> RunChoice | None:
     units = left.radio(
         "Base symbols", ["byte", "char"], horizontal=True,
         format_func={"byte": "UTF-8 bytes (like GPT-2)", "char": "characters"}.get,
-        **_widget("vocab_w_units", "vocab.units", "byte"),
+        **stored("vocab_w_units", "vocab.units", "byte"),
     )
     # Six budgets as a radio, not a select slider: a slider measures the page (a forced
     # layout) each time it is drawn, which on a first load cost more than the radio.
     merges = right.radio(
         "Merges to learn (at most)", MERGE_CHOICES, horizontal=True, format_func=lambda n: f"{n:,}",
-        **_widget("vocab_w_merges", f"vocab.merges.{source}", builtin.default_merges),
+        **stored("vocab_w_merges", f"vocab.merges.{source}", builtin.default_merges),
     )
     try:
         run = builtin_run(source, units, merges)
@@ -323,7 +309,7 @@ def choose_vocab(choice: RunChoice) -> tuple[int, int]:
     st.session_state[store] = min(max(int(value), low), high)
     vocab = st.slider(
         "Vocabulary size to study: drag, use the arrow keys, or (with interactive charts) click a point on a curve",
-        min_value=low, max_value=high, step=1, **_widget("vocab_w_chosen", store, st.session_state[store]),
+        min_value=low, max_value=high, step=1, **stored("vocab_w_chosen", store, st.session_state[store]),
     )
     return vocab, step_for_vocab(run, vocab)
 
@@ -363,7 +349,7 @@ def curves_section(choice: RunChoice, vocab: int, k: int) -> None:
     out.add(_explain_curves(choice, vocab, k, curve, held, retired))
     out.flush()
     if len(retired):
-        box = _folded(f"All {len(retired):,} base symbols used up in this run", "vocab_w_retired_table")
+        box = folded(f"All {len(retired):,} base symbols used up in this run", "vocab_w_retired_table")
         if box is not None:
             box.dataframe(retired.rename(columns={"step": "merge", "vocab_size": "vocabulary size",
                                                  "symbol": "base symbol", "token": "token made",
@@ -546,7 +532,7 @@ def cost_section(chart_vocab: int) -> tuple[ModelConfig, str]:
         st.session_state["vocab.cost.vocab"] = chart_vocab
     stored = {name: st.session_state[f"vocab.cost.{name}"] for name in COST_FIELDS}
     changed = _changed(stored, _preset_values(preset, chart_vocab))
-    box = _folded(CALCULATOR_LABEL, CALCULATOR_KEY)
+    box = folded(CALCULATOR_LABEL, CALCULATOR_KEY)
     if box is not None:
         with box:
             _cost_inputs(follow, chart_vocab, changed)
@@ -618,21 +604,21 @@ def _cost_inputs(follow: bool, chart_vocab: int, changed: list) -> None:
     c1, c2, c3 = st.columns(3)
     c1.number_input("Vocabulary size V", min_value=1, max_value=10_000_000, step=1_000,
                     disabled=follow, help="Follows the slider above while 'Start from' is the chosen vocabulary.",
-                    **_widget("vocab_w_cost_vocab", "vocab.cost.vocab", chart_vocab))
+                    **stored("vocab_w_cost_vocab", "vocab.cost.vocab", chart_vocab))
     c2.number_input("Hidden size d (model width)", min_value=1, max_value=100_000, step=128,
-                    **_widget("vocab_w_cost_hidden", "vocab.cost.hidden", 768))
+                    **stored("vocab_w_cost_hidden", "vocab.cost.hidden", 768))
     c3.number_input("Total parameters N", min_value=1, max_value=10**13, step=1_000_000,
                     help="All parameters, embeddings included.",
-                    **_widget("vocab_w_cost_total", "vocab.cost.total", 124_439_808))
+                    **stored("vocab_w_cost_total", "vocab.cost.total", 124_439_808))
     c4, c5, c6 = st.columns(3)
     c4.radio("Input and output embeddings", ["tied", "untied"], horizontal=True,
              format_func={"tied": "tied (one matrix)", "untied": "untied (two)"}.get,
-             **_widget("vocab_w_cost_tied", "vocab.cost.tied", "tied"))
+             **stored("vocab_w_cost_tied", "vocab.cost.tied", "tied"))
     c5.radio("Precision", list(PRECISIONS), horizontal=True,
              help="; ".join(f"{k}: {v}" for k, v in PRECISION_NOTES.items()),
-             **_widget("vocab_w_cost_precision", "vocab.cost.precision", "bf16"))
+             **stored("vocab_w_cost_precision", "vocab.cost.precision", "bf16"))
     c6.number_input("Compare with vocabulary size V′ (0: off)", min_value=0, max_value=10_000_000,
-                    step=1_000, **_widget("vocab_w_cost_compare", "vocab.cost.compare", 0))
+                    step=1_000, **stored("vocab_w_cost_compare", "vocab.cost.compare", 0))
     if changed:
         st.button("Back to the preset's values", key="vocab_w_cost_reset", on_click=_reset_inputs)
 
@@ -739,7 +725,7 @@ def real_sizes_section(config: ModelConfig, precision: str) -> None:
                   key="vocab_w_trunc_cost_chart", extra=220))
     out.add(_explain_real_sizes(table, cost))
     out.flush()
-    box = _folded("Exact numbers at each size", "vocab_w_trunc_table")
+    box = folded("Exact numbers at each size", "vocab_w_trunc_table")
     if box is not None:
         wide = table.pivot(index="size", columns="language", values="tokens")
         box.dataframe(wide.join(cost.set_index("size")[["embedding_params", "output_flops"]]).reset_index(),
@@ -810,7 +796,7 @@ def languages_section(choice: RunChoice, vocab: int, k: int) -> None:
         st.info(f"Your character-level tokenizer has never seen some characters of: {langs}. Each unknown "
                 "character is counted as one token (as an [UNK] token would be). Byte units avoid this: "
                 "every character is made of bytes the vocabulary has.")
-    box = _folded("Exact numbers", "vocab_w_lang_table")
+    box = folded("Exact numbers", "vocab_w_lang_table")
     if box is not None:
         box.dataframe(
             table[["tokenizer", "language", "script", "tokens", "ratio", "chars", "bytes", "bytes_per_char",
@@ -823,7 +809,7 @@ def languages_section(choice: RunChoice, vocab: int, k: int) -> None:
                 "unknown": st.column_config.NumberColumn("unknown characters"),
             },
         )
-    box = _folded("The ten texts", "vocab_w_lang_texts")
+    box = folded("The ten texts", "vocab_w_lang_texts")
     if box is not None:
         for code, text in texts.items():
             box.markdown(f"**{LANGUAGES[code][0]}** ({LANGUAGES[code][1]})")
