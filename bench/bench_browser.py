@@ -54,6 +54,14 @@ CHROMIUM = "/usr/bin/chromium"
 MARKER = "--bench-browser-cpu-marker"
 ARGS = [MARKER, "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+#: Chromium 156 (Debian's), even headless, gives every new window its own omnibox drop-down: two
+#: WebUI pages (chrome://omnibox-popup.top-chrome/ and its AI-mode twin) loaded in a renderer of
+#: their own, about 1.1 s of CPU. Each first load here is a new browser context, so a new
+#: window, and that renderer loaded at the same time as the page, on a machine of two cores.
+#: A reader opening a link in a browser already running pays it once per window, not per page,
+#: so it is switched off (measured before 2026-12-01's seventh session with it: `--omnibox`).
+NO_OMNIBOX_WEBUI = "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup"
+ARGS.append(NO_OMNIBOX_WEBUI)
 QUIET_MS = 300
 #: the app's own output, to read when a measurement fails
 LOG = Path(tempfile.gettempdir()) / "bench_browser_app.log"
@@ -430,6 +438,9 @@ def main() -> None:
                         help="first loads only: also serve the app from this other checkout (e.g. main's) and "
                              "take turns between the two, page by page and repeat by repeat")
     parser.add_argument("--port", type=int, help="serve the app on this port (the floor page on the next); default: free ones")
+    parser.add_argument("--omnibox", action="store_true",
+                        help="leave Chromium's omnibox WebUI on: each new window (each first load) then also loads "
+                             "the omnibox drop-down's pages, as this bench did before 2026-12-01's seventh session")
     args = parser.parse_args()
     only = set(args.only or ["first-load", "steps", "upload", "paste"])
     from playwright.sync_api import sync_playwright
@@ -443,7 +454,8 @@ def main() -> None:
     results: dict[str, list[float]] = {}
     try:
         with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            launch = [a for a in ARGS if a != NO_OMNIBOX_WEBUI] if args.omnibox else ARGS
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=launch)
             if args.floor:
                 results |= floor_loads(browser, args.repeats, port + 1 if args.port else free_port())
             if "first-load" in only and args.against:
@@ -472,7 +484,8 @@ def main() -> None:
     load_after = os.getloadavg()
     print(f"# bench_browser.py · {time.strftime('%Y-%m-%d %H:%M')} · commit {commit} · {os.cpu_count()} cores · "
           f"load average {load_before[0]:.1f} before, {load_after[0]:.1f} after · {args.repeats} repeats"
-          + (f" · only {', '.join(sorted(only))}" if args.only else ""))
+          + (f" · only {', '.join(sorted(only))}" if args.only else "")
+          + (" · omnibox WebUI on (--omnibox)" if args.omnibox else ""))
     print()
     print(table(results))
 

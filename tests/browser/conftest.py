@@ -106,6 +106,10 @@ def browser():
                 "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                 "--disable-background-networking", "--disable-component-update",
                 "--disable-sync", "--no-first-run", "--disable-quic",
+                # Each new context is a new window, and Chromium 156 loads every window's omnibox
+                # drop-down (two WebUI pages, ~1 s of CPU in a renderer of their own) alongside the
+                # page under test; these tests never use the address bar (bench_browser.py ARGS).
+                "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup",
             ],
         )
         yield b
