@@ -51,8 +51,8 @@ def test_page_draws_every_section(opened):
     html = _all_html(opened)
     # each section's heading, with the id the links at the top point to
     for quirk in QUIRKS:
-        assert f'<h2 id="{quirk.id}">{quirk.title}</h2>' in html
-        assert f'<a href="#{quirk.id}">{quirk.title}</a>' in html
+        assert f'<h2 id="quirk-{quirk.id}">{quirk.title}</h2>' in html
+        assert f'<a href="#quirk-{quirk.id}">{quirk.title}</a>' in html
     assert '<h2 id="worked-examples">Worked examples of the source texts</h2>' in html
     assert "strawberry" in html.replace("<span", "").replace("</span>", "") or "berry" in html
     # claims: some hold, some do not, each says so in words
@@ -160,8 +160,40 @@ def test_special_try_shows_text_and_one_control_token():
     assert _all_html(at).count("1 token<") > n_before
 
 
+def open_quiz(at: AppTest) -> AppTest:
+    """Open every quiz box on the page, as clicks on them do."""
+    for q in quiz.questions_for("quirks"):
+        at.session_state[f"quiz_w_open_{q.id}"] = True
+    return at.run()
+
+
+def test_quiz_questions_are_folded_until_opened_and_keep_their_answers():
+    """A first visit draws each question as a shut box (no radio, so no Radio script);
+    an answer survives shutting the box and a visit to another page, where it opens by itself."""
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.run()
+    at.switch_page(PAGE).run()
+    assert len(at.radio) == 0
+    labels = [e.label for e in at.expander]
+    for q in quiz.questions_for("quirks"):
+        assert quiz.quiz_label(q) in labels
+    q = quiz.questions_for("quirks", "examples")[0]
+    at.session_state[f"quiz_w_open_{q.id}"] = True
+    at.run()
+    at.radio(key=f"quirks_w_quiz_{q.id}").set_value(q.answer).run()
+    assert any(e.value == "Right." for e in _ok(at).success)
+    at.session_state[f"quiz_w_open_{q.id}"] = False
+    at.run()
+    assert len(_ok(at).radio) == 0 and not at.success
+    at.switch_page("views/home.py").run()
+    at.switch_page(PAGE).run()
+    assert _ok(at).radio(key=f"quirks_w_quiz_{q.id}").value == q.answer
+    assert any(e.value == "Right." for e in at.success)
+    assert len(at.radio) == 1  # only the answered question opened by itself
+
+
 def test_quiz_reveals_only_after_a_try(opened):
-    at = opened
+    at = open_quiz(opened)
     for q in quiz.questions_for("quirks"):
         radio = at.radio(key=f"quirks_w_quiz_{q.id}")
         assert radio.value is None
@@ -178,7 +210,7 @@ def test_vocab_page_asks_the_arithmetic_question():
     at.run()
     at.switch_page("views/vocab_size.py").run()
     _ok(at)
-    at.session_state["vocab_w_quiz"] = True  # the page draws its quiz only once its box is opened
+    at.session_state["quiz_w_open_double_vocab"] = True  # the page draws its quiz only once its box is opened
     at.run()
     box = at.number_input(key="quirks_w_quiz_double_vocab")
     assert box.value is None

@@ -300,15 +300,15 @@ def test_the_quiz_is_folded_and_keeps_its_answer():
     at = _open(interactive=False)
     assert len(at.number_input) == 0
     assert "Check your understanding: how many parameters does doubling V add?" in [e.label for e in at.expander]
-    at.session_state["vocab_w_quiz"] = True
+    at.session_state["quiz_w_open_double_vocab"] = True
     at.run()
     answer = _ok(at).number_input(key="quirks_w_quiz_double_vocab")
     answer.set_value(524).run()
     assert any(s.value.startswith("Right") for s in _ok(at).success)
-    at.session_state["vocab_w_quiz"] = False
+    at.session_state["quiz_w_open_double_vocab"] = False
     at.run()
     assert len(_ok(at).number_input) == 0
-    at.session_state["vocab_w_quiz"] = True
+    at.session_state["quiz_w_open_double_vocab"] = True
     at.run()
     assert _ok(at).number_input(key="quirks_w_quiz_double_vocab").value == 524
     at.switch_page("views/home.py").run()

@@ -6,9 +6,7 @@ A thin view: the sections live in ui.vocab.sections. Headings and prose are HTML
 """
 import streamlit as st
 
-from ui.quirks.quiz import questions_for
 from ui.quirks.widgets import ask_quiz
-from ui.shared.state import folded
 from ui.vocab.blocks import heading_html
 from ui.vocab.sections import (
     choose_run,
@@ -21,27 +19,6 @@ from ui.vocab.sections import (
     real_sizes_section,
     text_block,
 )
-
-QUIZ_LABEL = "Check your understanding: how many parameters does doubling V add?"
-
-
-def quiz_section() -> None:
-    """The page's quiz question (ui.quirks), folded: drawn only while open, so a first
-    load fetches no number-input script for it (the last script a first visit waited
-    for). The answer is kept in a `vocab.quiz.*` store while folded, and the box opens
-    by itself when there is one."""
-    answers = {f"quirks_w_quiz_{q.id}": f"vocab.quiz.{q.id}" for q in questions_for("vocab_size")}
-    box = folded(QUIZ_LABEL, "vocab_w_quiz", reopen=any(st.session_state.get(s) is not None for s in answers.values()))
-    if box is None:
-        return
-    with box:
-        for widget, store in answers.items():
-            if widget not in st.session_state and store in st.session_state:
-                st.session_state[widget] = st.session_state[store]  # drawn again after a fold
-        ask_quiz("vocab_size")
-        for widget, store in answers.items():
-            st.session_state[store] = st.session_state.get(widget)
-
 
 st.title("Vocabulary size: what it buys, what it costs")
 page_top(
@@ -71,6 +48,6 @@ text_block(
 )
 model, precision = cost_section(vocab)
 real_sizes_section(model, precision)
-quiz_section()
+ask_quiz("vocab_size")  # folded: drawn only once its box is opened
 
 languages_section(choice, vocab, k)

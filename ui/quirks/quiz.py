@@ -107,6 +107,25 @@ QUESTIONS: tuple[Question, ...] = (
 )
 
 
+#: each question's few words, the label of the folded box that holds it ("Check your understanding: ...")
+SHORT: dict[str, str] = {
+    "ordered_merges": "why keep the merges in order?",
+    "byte_unknown": "can byte-level BPE meet an unknown token?",
+    "double_vocab": "how many parameters does doubling V add?",
+    "underscore": "why the end-of-word marker?",
+    "reverse_letters": "why is reversing a word hard?",
+}
+
+
+def quiz_label(q: Question) -> str:
+    """The label of the box a question is folded in.
+
+    >>> quiz_label(questions_for("vocab_size")[0])
+    'Check your understanding: how many parameters does doubling V add?'
+    """
+    return f"Check your understanding: {SHORT[q.id]}"
+
+
 def questions_for(page: str, section: str = "") -> tuple[Question, ...]:
     """The questions that belong on a page (and section).
 

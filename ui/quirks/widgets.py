@@ -25,7 +25,7 @@ from ui.shared.tables import TABLE_CSS, table_html
 
 from . import examples as ex
 from . import logic
-from .quiz import Question, explanation, grade_choice, grade_number, questions_for
+from .quiz import Question, explanation, grade_choice, grade_number, questions_for, quiz_label
 
 __all__ = ["chips", "comparison", "page_css", "quirk_section", "worked_examples", "ask_quiz", "QUIRKS_CSS"]
 
@@ -38,6 +38,7 @@ QUIRKS_CSS = """<style>
 .qk-count { min-width: 5.5rem; opacity: 0.85; white-space: nowrap; }
 .qk-row .bpe-tokens { flex: 1 1 16rem; font-size: 1.1rem; line-height: 2.0; }
 .qk-text { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+.qk-section { content-visibility: auto; contain-intrinsic-size: auto 900px; }
 .qk-section h2, .qk-section h3 { scroll-margin-top: 4rem; }
 .qk-section h2 { font-size: 2.1rem; font-weight: 600; margin: 1.2rem 0 0.6rem; padding: 0; line-height: 1.2; }
 .qk-section h3 { font-size: 1.55rem; font-weight: 600; margin: 1rem 0 0.5rem; padding: 0; line-height: 1.25; }
@@ -114,6 +115,17 @@ def comparison(text: str, *, allow_special: bool = False, names=NAMES) -> dict[s
     return {n: encoded(n, text, allow_special) for n in names}
 
 
+def anchor(quirk: logic.Quirk) -> str:
+    """The id of a section's heading, the target of its link at the top. Prefixed: the
+    browser's sanitizer (DOMPurify) drops an id that names a property of `document`, so
+    a bare "scripts" (document.scripts) left the link to "Other scripts cost more" dead.
+
+    >>> anchor(logic.QUIRKS[0])
+    'quirk-letters'
+    """
+    return f"quirk-{quirk.id}"
+
+
 def page_css(intro: str = "") -> None:
     """The chips' and rows' CSS, once at the top of the page (it applies page-wide):
     repeated in each of the page's forty drawings it was 180 kB of the 250 kB of HTML
@@ -121,7 +133,7 @@ def page_css(intro: str = "") -> None:
     same block also holds it and a link to each section."""
     head = ""
     if intro:
-        links = [f'<a href="#{q.id}">{_esc(q.title)}</a>' for q in logic.QUIRKS]
+        links = [f'<a href="#{anchor(q)}">{_esc(q.title)}</a>' for q in logic.QUIRKS]
         links.append('<a href="#worked-examples">Worked examples</a>')
         head = f'<section class="qk-section">{_p(_esc(intro))}{_p(" · ".join(links), "qk-toc")}</section>'
     st.html(CHIP_CSS + QUIRKS_CSS + TABLE_CSS + head)
@@ -188,7 +200,7 @@ def quirk_section(quirk: logic.Quirk) -> None:
     """One quirk: what it is, the examples under every tokenizer, the claims, why it
     matters (all one st.html block: ~15 elements each were most of the page's first-load
     rendering), then a folded try box whose text box recomputes it, and the quiz."""
-    parts = [f'<h2 id="{quirk.id}">{_esc(quirk.title)}</h2>', _p(_esc(quirk.what))]
+    parts = [f'<h2 id="{anchor(quirk)}">{_esc(quirk.title)}</h2>', _p(_esc(quirk.what))]
     for text in quirk.examples:
         parts.append(_p(f"“{_html_label(text)}”", "qk-caption"))
         parts.append(comparison_html(text))
@@ -478,26 +490,41 @@ def worked_examples() -> None:
 
 
 def ask_question(q: Question) -> None:
-    """One question; the answer and its explanation appear after a try."""
-    with st.container(border=True):
-        st.markdown(f"**Check your understanding.** {md_escape(q.prompt)}")
-        if q.options:
-            choice = st.radio("Your answer", range(len(q.options)), index=None, key=f"quirks_w_quiz_{q.id}",
-                              format_func=lambda i: md_escape(q.options[i]), label_visibility="collapsed")
-            right = grade_choice(q, choice)
-        else:
-            value = st.number_input(f"Your answer ({q.unit})", value=None, min_value=0.0, step=1.0,
-                                    key=f"quirks_w_quiz_{q.id}")
-            right = grade_number(q, value)
-        if right is None:
-            st.caption("Pick an answer to see the explanation.")
-            return
-        if q.options:
-            verdict = "Right." if right else f"Not quite: the answer is “{q.options[q.answer]}”"
-        else:
-            verdict = ("Right" if right else "Not quite") + f": about {q.number:,.0f} {q.unit}."
-        (st.success if right else st.error)(md_escape(verdict))
-        st.markdown(md_escape(explanation(q)))
+    """One question, folded under "Check your understanding: ..." and drawn only while
+    open (so a first visit renders no radio nor number box, nor fetches their scripts).
+    The answer is kept in a `quiz.answer.<id>` store while the box is shut or the reader
+    is on another page, and a box that holds an answer opens by itself."""
+    widget, store = f"quirks_w_quiz_{q.id}", f"quiz.answer.{q.id}"
+    box = folded(md_escape(quiz_label(q)), f"quiz_w_open_{q.id}", reopen=st.session_state.get(store) is not None)
+    if box is None:
+        return
+    with box:
+        if widget not in st.session_state and st.session_state.get(store) is not None:
+            st.session_state[widget] = st.session_state[store]  # drawn again after a fold
+        _question_body(q)
+        st.session_state[store] = st.session_state.get(widget)
+
+
+def _question_body(q: Question) -> None:
+    """The question, its answer box, and after a try the verdict and the explanation."""
+    st.markdown(md_escape(q.prompt))
+    if q.options:
+        choice = st.radio("Your answer", range(len(q.options)), index=None, key=f"quirks_w_quiz_{q.id}",
+                          format_func=lambda i: md_escape(q.options[i]), label_visibility="collapsed")
+        right = grade_choice(q, choice)
+    else:
+        value = st.number_input(f"Your answer ({q.unit})", value=None, min_value=0.0, step=1.0,
+                                key=f"quirks_w_quiz_{q.id}")
+        right = grade_number(q, value)
+    if right is None:
+        st.caption("Pick an answer to see the explanation.")
+        return
+    if q.options:
+        verdict = "Right." if right else f"Not quite: the answer is “{q.options[q.answer]}”"
+    else:
+        verdict = ("Right" if right else "Not quite") + f": about {q.number:,.0f} {q.unit}."
+    (st.success if right else st.error)(md_escape(verdict))
+    st.markdown(md_escape(explanation(q)))
 
 
 def ask_quiz(page: str, section: str = "") -> None:
