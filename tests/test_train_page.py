@@ -185,16 +185,33 @@ def test_tick_function_directly():
 
 
 def test_speed_control():
-    """Play speed is a row of segmented buttons (no drop-down: its scripts cost a first
-    visit), one per speed, always one chosen."""
+    """Play speed is one button beside Play that goes round the four speeds (no drop-down
+    nor button group: their scripts cost a first visit); its label names the speed."""
     at = open_train()
-    speed = at.button_group(key="train_w_speed")
-    assert list(speed.options) == ["2 s per step", "1 s", "0.5 s", "0.3 s"]
-    assert speed.value == "normal"
-    speed.set_value("fastest").run()
-    assert at.session_state[state.SPEED] == "fastest"
+    speed = at.button(key="train_w_speed")
+    assert speed.label == "Speed: 1 s per step"
+    seen = []
+    for _ in range(4):
+        at.button(key="train_w_speed").click().run()
+        assert not at.exception
+        seen.append((at.session_state[state.SPEED], at.button(key="train_w_speed").label))
+    assert seen == [("fast", "Speed: 0.5 s per step"), ("fastest", "Speed: 0.3 s per step"),
+                    ("slow", "Speed: 2 s per step"), ("normal", "Speed: 1 s per step")]
+    assert not at.button_group and not [s for s in at.selectbox if s.key == "train_w_speed"]
+
+
+def test_changing_speed_while_playing_sets_the_timer_afresh():
+    """While playing, the speed button asks for a full rerun (the timer is read there) and
+    does not itself advance a step."""
+    at = open_train()
+    at.button(key="train_w_btn_play").click().run()
+    assert at.session_state[state.PLAYING]
+    k = at.session_state[state.STEP]
+    at.button(key="train_w_speed").click().run()
     assert not at.exception
-    assert not [s for s in at.selectbox if s.key == "train_w_speed"]
+    assert at.session_state[state.SPEED] == "fast"
+    assert at.session_state[state.PLAYING]
+    assert at.session_state[state.STEP] == k
 
 
 # ---- corpus and settings -------------------------------------------------------------------

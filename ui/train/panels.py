@@ -61,6 +61,8 @@ PRESENT_CSS = """
 BAR_KEY = "train_w_bar"
 NAV_KEY = "train_w_merge_nav"
 BUTTONS_KEY = "train_w_buttons"
+#: The play speed button (goes round state.SPEEDS).
+SPEED_KEY = "train_w_speed"
 #: The "Download and share" expander (its open state is a widget value).
 SHARE_KEY = "train_w_share"
 #: The "Corpus and settings" expander (its open state is a widget value).
@@ -68,8 +70,8 @@ SETTINGS_KEY = "train_w_settings"
 
 #: What the step controls do, said once above them (their tooltips cost time at every step).
 CONTROLS_HINT = ("**Step** and **Back** move one merge (keys → and ←); Back replays the first merges, it never "
-                 "retrains. **Reset** returns to step 0, **Play** steps on its own (every 2, 1, 0.5 or 0.3 s, as chosen "
-                 "above), and the slider jumps to any step.")
+                 "retrains. **Reset** returns to step 0, **Play** steps on its own and **Speed** picks how fast (2, 1, 0.5 or "
+                 "0.3 s per step, one click each), and the slider jumps to any step.")
 #: The merge list's heading and its note, one block.
 NAV_HEAD = '<div class="tp"><div class="tp-h">Merge list</div><p class="tp-cap">{note}</p></div>'
 
@@ -242,7 +244,7 @@ def _settings_inputs() -> None:
 
 # ---- mode and view -------------------------------------------------------------------------
 def mode_bar() -> None:
-    c1, c2, c3 = st.columns([1, 1, 1.2], vertical_alignment="center")
+    c1, c2 = st.columns(2, vertical_alignment="center")
     with c1:
         wk = _w("predict")
         ss[wk] = ss[state.MODE] == "predict"
@@ -253,14 +255,6 @@ def mode_bar() -> None:
         ss[wk] = ss[state.LAYOUT] == "present"
         st.toggle("Presentation view", key=wk, on_change=state.on_toggle, args=(wk, state.LAYOUT, "present", "normal"),
                   help="Large type; only the pair table, the merge list and the corpus.")
-    with c3:
-        # Segmented buttons, not a selectbox: one click, every speed in view, and a first
-        # visit fetches no drop-down scripts (the selectbox's were ~120 kB of them).
-        wk = _w("speed")
-        persist(wk, state.SPEED, "normal")
-        st.segmented_control("Play speed, seconds per step", list(state.SPEEDS), key=wk, required=True,
-                             on_change=state.on_plain, args=(wk, state.SPEED), label_visibility="collapsed",
-                             format_func=lambda s: f"{state.SPEEDS[s]:g} s" + (" per step" if s == "slow" else ""))
     for problem in ss[state.LINK_PROBLEMS]:
         st.warning(md_escape(problem))
 
@@ -325,7 +319,7 @@ def _play_help(view: RunView, playing: bool, predicting: bool) -> str:
         return "Predict mode waits for your answers: Play is off"
     if view.steps == 0:
         return "Nothing to play: this run has no merges"
-    return f"Step automatically, one merge every {state.SPEEDS[ss[state.SPEED]]:g} s (speed: above)"
+    return f"Step automatically, one merge every {state.SPEEDS[ss[state.SPEED]]:g} s (the Speed button changes it)"
 
 
 def _controls(view: RunView, k: int, predicting: bool) -> None:
@@ -349,6 +343,10 @@ def _controls(view: RunView, k: int, predicting: bool) -> None:
                    type="primary", shortcut="Right")
     row.button("Pause" if playing else "Play", icon=":material/pause:" if playing else ":material/play_arrow:", key="train_w_btn_play", on_click=state.on_play_pause,
                disabled=(n == 0) or (predicting and not playing), help=_play_help(view, playing, predicting))
+    # Speed: one button that goes round the four speeds, beside Play (a row of segmented
+    # buttons above the bar cost a first visit the button-group script and ~0.08 s).
+    row.button(state.speed_label(ss[state.SPEED]), icon=":material/speed:", key=SPEED_KEY, on_click=state.on_next_speed,
+               disabled=n == 0 or predicting, type="tertiary")
     if n > 0:
         wk = _w("step")
         ss[wk] = k
