@@ -59,6 +59,8 @@ def test_student_follows_the_instructor_without_reload(browser, app_url, artifac
         expect_step(teacher, 0, timeout=60_000)
         idle(teacher)
         teacher.get_by_text("Class mode", exact=False).first.click()
+        # opening the box reruns the page, which draws the button: click it once that run is over
+        expect(teacher.locator(".st-key-class_btn_start button")).to_be_visible(timeout=30_000)
         click(teacher, "class_btn_start")
         panel = teacher.locator(".st-key-class_instructor_panel")
         expect(panel.get_by_test_id("class-code")).to_have_text(re.compile(r"^[0-9A-Z]{4}-[0-9A-Z]{4}$"))

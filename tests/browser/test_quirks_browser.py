@@ -18,6 +18,8 @@ def _open(page, app_url, width=1440, height=900):
     # the sections are st.html blocks, drawn once the browser has the HTML element's script
     expect(page.get_by_role("heading", name=QUIRKS[0].title)).to_be_visible(timeout=60_000)
     expect(page.locator('[data-testid="stSkeleton"]')).to_have_count(0, timeout=60_000)
+    # the run has ended: a click on a folded box during a run can be lost
+    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning", timeout=30_000)
 
 
 def _scroll_to(page, heading: str) -> None:
@@ -28,6 +30,17 @@ def _scroll_to(page, heading: str) -> None:
     for _ in range(2):
         target.scroll_into_view_if_needed()
         page.wait_for_timeout(300)
+
+
+def _click_summary(page, key: str) -> None:
+    """Open a folded box. It is first brought into view and left a moment: the sections
+    scrolled past are drawn as they come near the screen and grow from their estimated
+    height (content-visibility: auto), so a click aimed at once can land where the box was."""
+    summary = page.locator(f".st-key-{key} summary")
+    for _ in range(2):
+        summary.scroll_into_view_if_needed()
+        page.wait_for_timeout(300)
+    summary.click()
 
 
 def test_every_section_renders_and_saves_screenshots(page, app_url, artifacts):
@@ -83,7 +96,7 @@ def test_every_link_at_the_top_lands_on_its_heading(browser, app_url):
 def test_try_your_own_recomputes(page, app_url, artifacts):
     _open(page, app_url)
     assert page.locator('[data-testid="stTextInput"]').count() == 0  # every try box starts folded
-    page.locator(".st-key-quirks_w_open_case summary").click()
+    _click_summary(page, "quirks_w_open_case")
     box = page.get_by_label("Try your own — Type a word in any case")
     box.fill("<b>SHOUTING</b>")
     box.press("Enter")
@@ -97,7 +110,7 @@ def test_try_your_own_recomputes(page, app_url, artifacts):
 def test_quiz_reveals_after_a_try_and_example_links_to_train(page, app_url, artifacts):
     _open(page, app_url)
     assert page.locator('[data-testid="stRadio"]').count() == 0  # every question starts folded
-    page.locator(".st-key-quiz_w_open_reverse_letters summary").click()
+    _click_summary(page, "quiz_w_open_reverse_letters")
     page.get_by_text("Often it is mostly tokenization").click()
     expect(page.get_by_text("Right.")).to_be_visible()
     link = page.get_by_role("link", name="Step through it on the Train page (step 5)").last
