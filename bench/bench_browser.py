@@ -25,7 +25,10 @@ For each first load it also reports the CPU seconds the server process and the b
 with the load average than the wall times, so they compare two versions of a page.
 
 What it leaves out: server start-up, the very first (cold) visit after it (printed
-separately), and network latency (everything is on 127.0.0.1).
+separately), network latency (everything is on 127.0.0.1), and Chromium's omnibox
+drop-down, which every new window (so every first load here) would otherwise load in a
+renderer of its own beside the page (`--omnibox` leaves it on, as before 2026-12-01's
+seventh session; see NO_OMNIBOX_WEBUI).
 
     python bench/bench_browser.py [--repeats 7]
 
