@@ -494,27 +494,23 @@ def ask_question(q: Question) -> None:
     open (so a first visit renders no radio nor number box, nor fetches their scripts).
     The answer is kept in a `quiz.answer.<id>` store while the box is shut or the reader
     is on another page, and a box that holds an answer opens by itself."""
-    widget, store = f"quirks_w_quiz_{q.id}", f"quiz.answer.{q.id}"
+    store = f"quiz.answer.{q.id}"
     box = folded(md_escape(quiz_label(q)), f"quiz_w_open_{q.id}", reopen=st.session_state.get(store) is not None)
-    if box is None:
-        return
-    with box:
-        if widget not in st.session_state and st.session_state.get(store) is not None:
-            st.session_state[widget] = st.session_state[store]  # drawn again after a fold
-        _question_body(q)
-        st.session_state[store] = st.session_state.get(widget)
+    if box is not None:
+        with box:
+            _question_body(q, stored(f"quirks_w_quiz_{q.id}", store, None))
 
 
-def _question_body(q: Question) -> None:
-    """The question, its answer box, and after a try the verdict and the explanation."""
+def _question_body(q: Question, widget: dict) -> None:
+    """The question, its answer box (`widget`: its key and callback, from `stored`), and
+    after a try the verdict and the explanation."""
     st.markdown(md_escape(q.prompt))
     if q.options:
-        choice = st.radio("Your answer", range(len(q.options)), index=None, key=f"quirks_w_quiz_{q.id}",
-                          format_func=lambda i: md_escape(q.options[i]), label_visibility="collapsed")
+        choice = st.radio("Your answer", range(len(q.options)), index=None,
+                          format_func=lambda i: md_escape(q.options[i]), label_visibility="collapsed", **widget)
         right = grade_choice(q, choice)
     else:
-        value = st.number_input(f"Your answer ({q.unit})", value=None, min_value=0.0, step=1.0,
-                                key=f"quirks_w_quiz_{q.id}")
+        value = st.number_input(f"Your answer ({q.unit})", value=None, min_value=0.0, step=1.0, **widget)
         right = grade_number(q, value)
     if right is None:
         st.caption("Pick an answer to see the explanation.")
