@@ -102,3 +102,24 @@ def test_the_script_helpers_doctests():
     finally:
         del sys.modules[spec.name]
     assert tried >= 2 and failed == 0
+
+
+def test_no_embedding_page_may_steer_the_app(app_base):
+    """Streamlit's default lets pages on *.streamlit.app (and a dozen other hosts) that frame
+    the app send it commands by postMessage; this app is served on its own, so the list the
+    browser gets is empty (which also spares it checking the app's own messages against it)."""
+    with urllib.request.urlopen(app_base + "/_stcore/host-config", timeout=10) as r:
+        assert json.loads(r.read())["allowedOrigins"] == []
+
+
+def test_the_server_runs_on_uvloop_and_httptools():
+    """requirements.txt installs both: Streamlit then runs its server's event loop on uvloop
+    and uvicorn parses HTTP with httptools (a first load's 60-80 script files are served
+    on the loop that streams the page's elements: bench/README.md, eighth session)."""
+    import uvicorn
+    from streamlit.web import bootstrap
+
+    assert bootstrap._get_uvloop_loop_factory() is not None
+    config = uvicorn.Config(app=lambda *a: None, http="auto")
+    config.load()
+    assert config.http_protocol_class.__module__ == "uvicorn.protocols.http.httptools_impl"
