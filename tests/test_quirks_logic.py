@@ -9,7 +9,8 @@ import tiktoken
 from bpe_core.pretrained.openai_files import load_openai_encoding
 from bpe_core.pretrained import PRETRAINED
 from ui.vocab.model_cost import PRESETS, check_figure
-from ui.quirks import logic, quiz
+from ui.quirks import logic
+from ui.quiz import questions as quiz
 
 _REFS: dict[str, tiktoken.Encoding] = {}
 

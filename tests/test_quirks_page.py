@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from ui.quirks import quiz
+from ui.quiz import questions as quiz
 from ui.quirks.logic import QUIRKS
 from ui.quirks.widgets import TRY_LABEL, open_key, try_store
 

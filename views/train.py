@@ -8,6 +8,7 @@ import streamlit as st
 
 from ui.train import panels as panels
 from ui.train import state as state
+from ui.train import tie_compare
 from ui.shared.markdown import md_error
 from ui.classmode import panels as class_panels
 
@@ -32,4 +33,4 @@ panels.mode_bar()
 panels.step_area()
 if not present:
     class_panels.start_control(view)
-from ui.train import tie_compare; tie_compare.show()  # "Compare tie rules" (ui/train/tie_compare.py)
+tie_compare.show()  # "Compare tie rules" (ui/train/tie_compare.py)

@@ -6,7 +6,7 @@ A thin view: the sections live in ui.vocab.sections. Headings and prose are HTML
 """
 import streamlit as st
 
-from ui.quirks.widgets import ask_quiz
+from ui.quiz.widgets import ask_quiz
 from ui.vocab.blocks import heading_html
 from ui.vocab.sections import (
     choose_run,

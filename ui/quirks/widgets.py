@@ -1,6 +1,7 @@
 """The Quirks page, Streamlit part: sections, chips side by side, claims, worked examples, quiz.
 
-Draws what ui/quirks/logic.py, examples.py and quiz.py compute. Every user string goes
+Draws what ui/quirks/logic.py and examples.py compute; its quiz questions are drawn by
+ui/quiz/widgets.py (shared with the Vocabulary size page). Every user string goes
 through `html.escape` (st.html) or `md_escape` (markdown, captions, labels); so do the
 source texts' quotations, which hold `<|endoftext|>`, `</w>` and `_`. Encodings of typed
 text go through the shared byte-bounded cache "quirks.encodings"; the tokenizers
@@ -25,9 +26,10 @@ from ui.shared.tables import TABLE_CSS, table_html
 
 from . import examples as ex
 from . import logic
-from .quiz import Question, explanation, grade_choice, grade_number, questions_for, quiz_label
+from ui.quiz.questions import questions_for
+from ui.quiz.widgets import ask_question
 
-__all__ = ["chips", "comparison", "page_css", "quirk_section", "worked_examples", "ask_quiz", "QUIRKS_CSS"]
+__all__ = ["chips", "comparison", "page_css", "quirk_section", "worked_examples", "QUIRKS_CSS"]
 
 NAMES = tuple(PRETRAINED)
 
@@ -483,47 +485,4 @@ def worked_examples() -> None:
                      query_params={"preset": example.preset, "step": str(example.merges)},
                      icon=":material/model_training:")
     for q in questions_for("quirks", "examples"):
-        ask_question(q)
-
-
-# --- quiz ----------------------------------------------------------------------------------
-
-
-def ask_question(q: Question) -> None:
-    """One question, folded under "Check your understanding: ..." and drawn only while
-    open (so a first visit renders no radio nor number box, nor fetches their scripts).
-    The answer is kept in a `quiz.answer.<id>` store while the box is shut or the reader
-    is on another page, and a box that holds an answer opens by itself."""
-    store = f"quiz.answer.{q.id}"
-    box = folded(md_escape(quiz_label(q)), f"quiz_w_open_{q.id}", reopen=st.session_state.get(store) is not None)
-    if box is not None:
-        with box:
-            _question_body(q, stored(f"quirks_w_quiz_{q.id}", store, None))
-
-
-def _question_body(q: Question, widget: dict) -> None:
-    """The question, its answer box (`widget`: its key and callback, from `stored`), and
-    after a try the verdict and the explanation."""
-    st.markdown(md_escape(q.prompt))
-    if q.options:
-        choice = st.radio("Your answer", range(len(q.options)), index=None,
-                          format_func=lambda i: md_escape(q.options[i]), label_visibility="collapsed", **widget)
-        right = grade_choice(q, choice)
-    else:
-        value = st.number_input(f"Your answer ({q.unit})", value=None, min_value=0.0, step=1.0, **widget)
-        right = grade_number(q, value)
-    if right is None:
-        st.caption("Pick an answer to see the explanation.")
-        return
-    if q.options:
-        verdict = "Right." if right else f"Not quite: the answer is “{q.options[q.answer]}”"
-    else:
-        verdict = ("Right" if right else "Not quite") + f": about {q.number:,.0f} {q.unit}."
-    (st.success if right else st.error)(md_escape(verdict))
-    st.markdown(md_escape(explanation(q)))
-
-
-def ask_quiz(page: str, section: str = "") -> None:
-    """The quiz questions that belong on `page` (other pages call this in one line)."""
-    for q in questions_for(page, section):
         ask_question(q)

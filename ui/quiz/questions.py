@@ -3,7 +3,7 @@
 and an explanation shown after a try. The arithmetic answer is computed with the
 Vocabulary size page's calculator (ui/vocab/model_cost.py), never typed in.
 
-Pure: grading is a function of the answer. What it leaves out: drawing (widgets.py).
+Pure: grading is a function of the answer. What it leaves out: drawing (ui/quiz/widgets.py).
 """
 from __future__ import annotations
 
