@@ -119,7 +119,8 @@ def test_the_server_runs_on_uvloop_and_httptools():
     import uvicorn
     from streamlit.web import bootstrap
 
-    assert bootstrap._get_uvloop_loop_factory() is not None
+    if sys.platform != "win32":  # uvloop has no Windows build (requirements.txt installs it elsewhere)
+        assert bootstrap._get_uvloop_loop_factory() is not None
     config = uvicorn.Config(app=lambda *a: None, http="auto")
     config.load()
     assert config.http_protocol_class.__module__ == "uvicorn.protocols.http.httptools_impl"
