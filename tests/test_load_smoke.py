@@ -25,6 +25,10 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+#: the app server's process id, for the tests that look at the running process
+_SERVER: dict[str, int] = {}
+
+
 @pytest.fixture(scope="module")
 def app_base():
     port = _free_port()
@@ -34,6 +38,7 @@ def app_base():
          "--server.fileWatcherType=none"],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
+    _SERVER["pid"] = proc.pid
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -112,7 +117,7 @@ def test_no_embedding_page_may_steer_the_app(app_base):
         assert json.loads(r.read())["allowedOrigins"] == []
 
 
-def test_the_server_runs_on_uvloop_and_httptools():
+def test_the_server_runs_on_uvloop_and_httptools(app_base):
     """requirements.txt installs both: Streamlit then runs its server's event loop on uvloop
     and uvicorn parses HTTP with httptools (a first load's 60-80 script files are served
     on the loop that streams the page's elements: bench/README.md, eighth session)."""
@@ -124,3 +129,9 @@ def test_the_server_runs_on_uvloop_and_httptools():
     config = uvicorn.Config(app=lambda *a: None, http="auto")
     config.load()
     assert config.http_protocol_class.__module__ == "uvicorn.protocols.http.httptools_impl"
+    maps = Path(f"/proc/{_SERVER['pid']}/maps")
+    if maps.exists():  # Linux: the running server has both loaded, not only importable
+        with urllib.request.urlopen(app_base + "/", timeout=10):  # one HTTP request parsed
+            pass
+        loaded = maps.read_text()
+        assert "/uvloop/" in loaded and "/httptools/" in loaded
