@@ -120,6 +120,11 @@ def test_multilingual_count_equals_tiktoken_and_replay_steps(page: Page, app_url
     expect(chips(page)).to_have_count(len(ids))
     assert_neighbours_differ(page, len(ids))
     expect(page.locator('.st-key-tokenize-ids [data-testid="stText"]').first).to_contain_text(", ".join(map(str, ids[:5])))
+    # "Download all ids" makes its file on click (a deferred download): the ids the page shows
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download all ids (JSON)").click()
+    assert download.value.suggested_filename.endswith("_ids.json")
+    assert json.loads(open(download.value.path(), encoding="utf-8").read()) == ids
     title = chips(page).first.get_attribute("title")
     assert title.startswith(f"id {ids[0]}\nbytes ") and f"rank {ids[0]}" in title
     page.locator(".bpe-tokens.bpe-scroll").first.screenshot(path=str(artifacts / "tokenize_multilingual_tokens.png"))

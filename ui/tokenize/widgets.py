@@ -416,6 +416,15 @@ def panel_selector() -> str:
     return get("view")
 
 
+def ids_json(ids) -> str:
+    """The "Download all ids" file: the ids as a JSON list (an id the tokenizer lacks is null).
+
+    >>> ids_json((15496, None, 11))
+    '[15496, null, 11]'
+    """
+    return json.dumps(list(ids))
+
+
 def view_ids(a: Analysis) -> None:
     tok = tokenizer_for(get("tokenizer"))
     ids = ["?" if i is None else str(i) for i in a.ids]
@@ -428,9 +437,13 @@ def view_ids(a: Analysis) -> None:
     # view is the one open; st.text wraps the same and is part of Streamlit's main script.
     with st.container(height=200 if len(shown) > 300 else "content", key="tokenize-ids"):
         st.text(", ".join(shown))
+    # Made on click (a callable: Streamlit's deferred download), not at every draw: eager data
+    # is kept in the session's media files, and the browser fetches it back at once each
+    # time the button is drawn (Streamlit checks its URL), ~150 kB after a 100 kB paste.
+    ids = a.ids
     st.download_button(
-        "Download all ids (JSON)", json.dumps([i for i in a.ids]), file_name=f"{tok.name}_ids.json".replace(" ", "_"),
-        mime="application/json", key=W + "download",
+        "Download all ids (JSON)", lambda: ids_json(ids), file_name=f"{tok.name}_ids.json".replace(" ", "_"),
+        mime="application/json", key=W + "download", on_click="ignore",
     )
     rows = [
         {"token": cell(tok, tid), "id": tid, "count": n, "share": n / a.n_tokens}
