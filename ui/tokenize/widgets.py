@@ -440,9 +440,8 @@ def view_ids(a: Analysis) -> None:
     # Made on click (a callable: Streamlit's deferred download), not at every draw: eager data
     # is kept in the session's media files, and the browser fetches it back at once each
     # time the button is drawn (Streamlit checks its URL), ~150 kB after a 100 kB paste.
-    ids = a.ids
     st.download_button(
-        "Download all ids (JSON)", lambda: ids_json(ids), file_name=f"{tok.name}_ids.json".replace(" ", "_"),
+        "Download all ids (JSON)", lambda: ids_json(a.ids), file_name=f"{tok.name}_ids.json".replace(" ", "_"),
         mime="application/json", key=W + "download", on_click="ignore",
     )
     rows = [
