@@ -4,6 +4,8 @@ Starts the app (`streamlit run app.py`) on a free loopback port, drives Debian's
 Chromium through Playwright and times, several times each (median and spread):
 
 - Train page, Sennrich preset: Step, Back, and the step slider moved by one (keyboard);
+- Vocabulary size page: its slider moved by one size (keyboard), each time to a size not
+  chosen before, so the server computes what that size shows (no cache answers it);
 - the first load of each page in a new session (Train, Tokenize, Vocabulary size,
   Algorithms, Quirks), after one warm-up visit so the server has loaded its tokenizers;
 - a 1 MB upload's first view on the Train page (new content each time, so no cache hit);
@@ -70,7 +72,7 @@ QUIET_MS = 300
 LOG = Path(tempfile.gettempdir()) / "bench_browser_app.log"
 
 #: issue 13's targets, in seconds (medians, idle machine)
-TARGETS = {"step": 0.2, "back": 0.2, "slider": 0.2, "first load": 2.0, "1 MB upload, first view": 1.0,
+TARGETS = {"step": 0.2, "back": 0.2, "slider": 0.2, "Vocabulary size: slider": 0.2, "first load": 2.0, "1 MB upload, first view": 1.0,
            "100 kB paste, painted": 0.75}
 
 PAGES = {"Train": "train-bpe", "Tokenize": "tokenize-text", "Vocabulary size": "vocabulary-size",
@@ -337,6 +339,31 @@ def steps(browser, url: str, repeats: int, server: int | None = None) -> dict[st
     return out | cpu
 
 
+def vocab_slider(browser, url: str, repeats: int, server: int | None = None) -> dict[str, list[float]]:
+    """The Vocabulary size page's slider, moved one size up (ArrowRight) each time: every
+    press chooses a size the page has not drawn yet, so its curves, figures, costs and
+    languages are computed for it then (the server's caches start empty with the app)."""
+    page, _ = new_page(browser, url, PAGES["Vocabulary size"])
+    chromium = browser_pid()
+    slider = page.locator(".st-key-vocab_w_chosen").get_by_role("slider")
+    start = int(slider.input_value())
+    out: dict[str, list[float]] = {"Vocabulary size: slider (a new size, keyboard)": []}
+    cpu: dict[str, list[float]] = {}
+    for i in range(1, repeats + 1):
+        slider.focus()
+        before = cpu_seconds(server), cpu_seconds(chromium)
+        arm(page)
+        slider.press("ArrowRight")
+        out["Vocabulary size: slider (a new size, keyboard)"].append(settled(page))
+        cpu.setdefault("CPU per vocabulary slider move, server", []).append(cpu_spent(before[0], cpu_seconds(server)))
+        cpu.setdefault("CPU per vocabulary slider move, browser", []).append(cpu_spent(before[1], cpu_seconds(chromium)))
+        shown = page.locator(".vc-figure-value").first.inner_text()
+        if f"{start + i:,}" not in shown:
+            raise RuntimeError(f"expected vocabulary size {start + i:,} after the key press, the page shows {shown!r}")
+    page.context.close()
+    return out | (cpu if server is not None else {})
+
+
 def _check_step(page, k: int) -> None:
     """The page shows step k: the click measured really stepped."""
     label = page.locator(".st-key-train_w_step").inner_text()
@@ -431,7 +458,7 @@ def table(results: dict[str, list[float]]) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=7)
-    parser.add_argument("--only", choices=["first-load", "steps", "upload", "paste"], action="append",
+    parser.add_argument("--only", choices=["first-load", "steps", "vocab-slider", "upload", "paste"], action="append",
                         help="measure only these (repeatable); default: all")
     parser.add_argument("--pages", nargs="+", choices=list(PAGES), metavar="PAGE",
                         help=f"first loads of these pages only (of {', '.join(PAGES)})")
@@ -445,7 +472,7 @@ def main() -> None:
                         help="leave Chromium's omnibox WebUI on: each new window (each first load) then also loads "
                              "the omnibox drop-down's pages, as this bench did before 2026-12-01's seventh session")
     args = parser.parse_args()
-    only = set(args.only or ["first-load", "steps", "upload", "paste"])
+    only = set(args.only or ["first-load", "steps", "vocab-slider", "upload", "paste"])
     from playwright.sync_api import sync_playwright
 
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
@@ -476,6 +503,8 @@ def main() -> None:
                 results |= first_loads(browser, url, args.repeats, args.pages or DEFAULT_PAGES, proc.pid)
             if "steps" in only:
                 results |= steps(browser, url, args.repeats, proc.pid)
+            if "vocab-slider" in only:
+                results |= vocab_slider(browser, url, args.repeats * 2, proc.pid)
             if "upload" in only:
                 results |= upload(browser, url, args.repeats, text)
             if "paste" in only:
