@@ -146,6 +146,13 @@ def _figure(cache_key: str, _build) -> str:
     return _build()
 
 
+@byte_cached("charts")
+def _curves_bases(cache_key: str, _build) -> dict:
+    """The curve panels of one run without the chosen size (static.curves_bases), drawn
+    once: a slider move then only adds its dashed rules."""
+    return _build()
+
+
 def interactive() -> bool:
     """Whether the page draws its charts with Vega-Lite (hover, click) or as pictures."""
     return bool(st.session_state.get(INTERACTIVE_STORE, False))
@@ -343,8 +350,10 @@ def curves_section(choice: RunChoice, vocab: int, k: int) -> None:
     training_label = f"Training text ({choice.label})"
     out.chart(f"curves:{choice.key}", lambda: curves_chart(
         curve, held_grid, retired, chosen_vocab=vocab, unit=unit, training_label=training_label),
-        lambda: static.curves_figure(curve, held_grid, retired, chosen=vocab, k=k, unit=unit,
-                                     training_label=training_label),
+        lambda: static.curves_figure(
+            curve, held_grid, retired, chosen=vocab, k=k, unit=unit, training_label=training_label,
+            bases=_curves_bases(f"curves:{choice.key}", lambda: static.curves_bases(
+                curve, held_grid, retired, unit=unit, training_label=training_label))),
         key=CURVES_KEY, chosen=vocab, on_select=_pick_callback(choice), selection_mode=["pick"])
     out.add(_explain_curves(choice, vocab, k, curve, held, retired))
     out.flush()

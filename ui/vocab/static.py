@@ -16,6 +16,7 @@ each `<img>` has alt text saying what the chart shows. `STATIC_CSS` goes on the 
 from __future__ import annotations
 
 import html
+from dataclasses import dataclass
 
 import pandas as pd
 
@@ -35,6 +36,8 @@ from ui.shared.svg import (
 
 __all__ = [
     "STATIC_CSS",
+    "CurvesBase",
+    "curves_bases",
     "curves_figure",
     "cost_share_figure",
     "real_vocab_figure",
@@ -106,8 +109,27 @@ def _panel(c: Canvas, *, title, subtitle, x: Scale, xdomain, y_lo, y_hi, yticks,
     return y, top, bottom
 
 
-def _curves_svg(curve, held, retired, *, chosen, unit, training_label, width, font) -> str:
+@dataclass(frozen=True)
+class CurvesBase:
+    """The three curve panels drawn without the chosen size: the slider moves only the
+    dashed rules, so the panels are drawn once per run and width (`curves_bases`) and
+    each move adds its rules on top (`svg`)."""
+
+    canvas: Canvas
+    x: Scale
+    boxes: tuple[tuple[float, float], ...]  # each panel's plot box, top and bottom
+
+    def svg(self, chosen: int) -> str:
+        """The picture with `chosen` marked in every panel (labelled in the first)."""
+        c = Canvas(self.canvas.width, self.canvas.font, list(self.canvas.parts), self.canvas.height)
+        for i, (top, bottom) in enumerate(self.boxes):
+            _chosen_rule(c, self.x, chosen, top, bottom, label=i == 0)
+        return c.svg()
+
+
+def _curves_base(curve, held, retired, *, unit, training_label, width, font) -> CurvesBase:
     keep = set(retired["step"]) if retired is not None and len(retired) else set()
+    boxes = []
     pts = _thinned(curve, keep, width // 2)
     c = Canvas(width, font)
     lo, hi = int(curve["vocab_size"].min()), int(curve["vocab_size"].max())
@@ -123,7 +145,7 @@ def _curves_svg(curve, held, retired, *, chosen, unit, training_label, width, fo
                             x=x, xdomain=(lo, hi), y_lo=yt[0], y_hi=yt[-1],
                             yticks=[(t, f"{int(t):,}") for t in yt], ytitle="Tokens in training corpus")
     c.polyline(zip(map(x, pts["vocab_size"]), map(y, pts["corpus_length"])), stroke=BLUE)
-    _chosen_rule(c, x, chosen, top, bottom, label=True)
+    boxes.append((top, bottom))
     x_axis(c, x, xticks, top=top, bottom=bottom, title="Vocabulary size (tokens)")
     c.height += 22
     # 2. units per token, training and held out
@@ -145,7 +167,7 @@ def _curves_svg(curve, held, retired, *, chosen, unit, training_label, width, fo
                        dash=dashes[text])
             for v, u in zip(part["vocab_size"], part["units_per_token"]):
                 c.circle(x(v), y(u), 4.5, fill=colors[text])
-    _chosen_rule(c, x, chosen, top, bottom, label=False)
+    boxes.append((top, bottom))
     x_axis(c, x, xticks, top=top, bottom=bottom, title="Vocabulary size (tokens)")
     c.height += 22
     # 3. vocabulary against tokens in use (symlog)
@@ -175,9 +197,16 @@ def _curves_svg(curve, held, retired, *, chosen, unit, training_label, width, fo
         label = f"first base symbol used up: '{first['symbol']}' at {int(first['vocab_size']):,}"
         c.text(px + (-6 if late else 6), top + font + 2, label, anchor="end" if late else "start", fill=VERMILLION,
                weight="bold", size=font - 1, halo=True)
-    _chosen_rule(c, x, chosen, top, bottom, label=False)
+    boxes.append((top, bottom))
     x_axis(c, x, xticks, top=top, bottom=bottom, title="Vocabulary size (tokens)")
-    return c.svg()
+    return CurvesBase(c, x, tuple(boxes))
+
+
+def curves_bases(curve: pd.DataFrame, held: pd.DataFrame | None, retired: pd.DataFrame | None, *, unit: str,
+                 training_label: str) -> dict[int, CurvesBase]:
+    """The curve panels without the chosen size, wide and narrow (by width)."""
+    return {width: _curves_base(curve, held, retired, unit=unit, training_label=training_label, width=width,
+                                font=font) for width, font in ((WIDE, 15), (NARROW, 13))}
 
 
 def _at_chosen(curve: pd.DataFrame, k: int, unit: str) -> str:
@@ -194,12 +223,16 @@ def _at_chosen(curve: pd.DataFrame, k: int, unit: str) -> str:
 
 
 def curves_figure(curve: pd.DataFrame, held: pd.DataFrame | None, retired: pd.DataFrame | None, *, chosen: int,
-                  k: int, unit: str, training_label: str) -> str:
+                  k: int, unit: str, training_label: str, bases: dict[int, CurvesBase] | None = None) -> str:
     """The three curve panels (corpus length, `unit` per token, tokens in use) with the
-    chosen size dashed in each, and the chosen size's figures written underneath."""
+    chosen size dashed in each, and the chosen size's figures written underneath.
+    `bases`: the panels already drawn by `curves_bases` for these arguments (the page
+    keeps them per run, so a slider move only adds the rules)."""
+    if bases is None:
+        bases = curves_bases(curve, held, retired, unit=unit, training_label=training_label)
+
     def draw(width, font):
-        return _curves_svg(curve, held, retired, chosen=chosen, unit=unit, training_label=training_label,
-                           width=width, font=font)
+        return bases[width].svg(chosen)
     first, last = curve.iloc[0], curve.iloc[-1]
     alt = (f"Three charts against vocabulary size, from {int(first.vocab_size):,} to {int(last.vocab_size):,}. "
            f"Training corpus length falls from {int(first.corpus_length):,} to {int(last.corpus_length):,} tokens, "
@@ -407,6 +440,24 @@ def truncation_cost_figure(cost: pd.DataFrame, marks: pd.DataFrame, *, model: st
 
 
 # ---- 3. ten languages ---------------------------------------------------------------------
+def _cells(table: pd.DataFrame, column: str) -> dict[tuple[str, str], float]:
+    """`column` by (language, tokenizer), read in one pass: the slider redraws these
+    charts at every move, and a pandas filter per language cost more than the drawing.
+
+    >>> _cells(pd.DataFrame({"language": ["English"], "tokenizer": ["GPT-2"], "tokens": [12]}), "tokens")
+    {('English', 'GPT-2'): 12}
+    """
+    return dict(zip(zip(table["language"].tolist(), table["tokenizer"].tolist()), table[column].tolist()))
+
+
+def _by_tokenizer(table: pd.DataFrame, describe) -> str:
+    """Alt text: per tokenizer (first-seen order), `describe(row)` of each of its rows."""
+    groups: dict[str, list[str]] = {}
+    for row in table.to_dict("records"):
+        groups.setdefault(row["tokenizer"], []).append(describe(row))
+    return " ".join(f"{t}: " + ", ".join(parts) + "." for t, parts in groups.items())
+
+
 def _tokens_svg(table: pd.DataFrame, width: int, font: int) -> str:
     languages = list(dict.fromkeys(table["language"]))
     tokenizers = list(dict.fromkeys(table["tokenizer"]))
@@ -420,8 +471,8 @@ def _tokens_svg(table: pd.DataFrame, width: int, font: int) -> str:
     left = 8 if narrow else 8 + max(len(lang) for lang in languages) * 0.56 * font + 10
     x = Scale(0, most * 1.15, left, width - 12)
     bar = 13
+    tokens = _cells(table, "tokens")
     for lang in languages:
-        rows = table[table["language"] == lang].set_index("tokenizer")
         if narrow:
             c.height += font + 4
             c.text(8, c.height, lang, weight="bold")
@@ -429,9 +480,9 @@ def _tokens_svg(table: pd.DataFrame, width: int, font: int) -> str:
         if not narrow:
             c.text(left - 10, top + bar * len(tokenizers) / 2 + font * 0.35, lang, anchor="end", weight="bold")
         for i, t in enumerate(tokenizers):
-            if t not in rows.index:
+            if (lang, t) not in tokens:
                 continue
-            n = int(rows.loc[t, "tokens"])
+            n = int(tokens[lang, t])
             y = top + i * bar
             c.rect(x(0), y, x(n) - x(0), bar - 1, fill=colors[t])
             c.text(x(n) + 4, y + bar - 2, f"{n:,}", size=11)
@@ -444,8 +495,7 @@ def _tokens_svg(table: pd.DataFrame, width: int, font: int) -> str:
 def language_tokens_figure(table: pd.DataFrame) -> str:
     """Tokens per language for each tokenizer, grouped bars, each count written at its bar."""
     alt = ("Grouped bar chart of the tokens each tokenizer needs for the same paragraph in ten languages. "
-           + " ".join(f"{t}: " + ", ".join(f"{r.language} {int(r.tokens):,}" for r in part.itertuples()) + "."
-                      for t, part in table.groupby("tokenizer", sort=False)))
+           + _by_tokenizer(table, lambda r: f"{r['language']} {int(r['tokens']):,}"))
     return _figure("language_tokens", lambda w, f: _tokens_svg(table, w, f), alt,
                    "Tokens for the same paragraph in ten languages")
 
@@ -480,14 +530,14 @@ def _ratio_svg(table: pd.DataFrame, width: int, font: int) -> str:
                    baseline="middle")
     high = float(table["ratio"].max())
     cell_h = 44 if width > 500 else 38
+    ratios = _cells(table, "ratio")
     for i, lang in enumerate(languages):
         y = top + i * cell_h
         c.text(left - 8, y + cell_h / 2 + font * 0.35, lang, anchor="end")
-        rows = table[table["language"] == lang].set_index("tokenizer")
         for j, t in enumerate(tokenizers):
-            if t not in rows.index:
+            if (lang, t) not in ratios:
                 continue
-            r = float(rows.loc[t, "ratio"])
+            r = float(ratios[lang, t])
             c.rect(left + j * col_w, y, col_w, cell_h, fill=_heat(r, 1.0, high), stroke="#fff")
             c.text(left + (j + 0.5) * col_w, y + cell_h / 2 + font * 0.35, f"{r:.2f}×", anchor="middle",
                    weight="bold", fill="#fff" if r > 3.5 else "#000", size=font if col_w > 60 else font - 2)
@@ -502,8 +552,7 @@ def language_ratio_figure(table: pd.DataFrame) -> str:
     """Each language's tokens as a multiple of English's, per tokenizer: a grid of
     cells with the ratio written in each (a heat map)."""
     alt = ("Heat map of each language's token count as a multiple of English's. "
-           + " ".join(f"{t}: " + ", ".join(f"{r.language} {r.ratio:.2f}×" for r in part.itertuples()) + "."
-                      for t, part in table.groupby("tokenizer", sort=False)))
+           + _by_tokenizer(table, lambda r: f"{r['language']} {r['ratio']:.2f}×"))
     return _figure("language_ratio", lambda w, f: _ratio_svg(table, w, f), alt,
                    "How many times English's token count each language needs")
 
