@@ -107,10 +107,26 @@ class RunChoice:
     key: str       # cache key (built-in settings or a fingerprint of the session run)
     source: str    # "session", or a built-in corpus key
     label: str     # short name for legends and sentences
+    units: str = ""   # a built-in run's settings (empty for the session's run)
+    merges: int = 0
 
     @property
     def unit(self) -> str:
         return unit_name(self.run.settings.units)
+
+    def ref(self) -> tuple[str, str, int, str, str]:
+        """What names this choice without holding its run (`choice_again` finds the run),
+        for the page's fragment: Streamlit keeps a fragment's arguments for the session,
+        and a run kept there would outlive the byte-bounded cache that holds it."""
+        return (self.source, self.units, self.merges, self.key, self.label)
+
+
+def choice_again(ref: tuple[str, str, int, str, str]) -> RunChoice | None:
+    """The choice `RunChoice.ref` named: the session's run, or the built-in run (from the
+    cache). None if the session's run has gone."""
+    source, units, merges, key, label = ref
+    run = session_run() if source == "session" else builtin_run(source, units, merges)
+    return None if run is None else RunChoice(run, key, source, label, units, merges)
 
 
 @byte_cached("charts")
@@ -283,7 +299,7 @@ def choose_run() -> RunChoice | None:
         + ("" if session is not None else " No tokenizer trained on the Train page yet in this session; "
            "when there is one, it appears above as a choice."))))
     return RunChoice(run, curve_key(run, (source, units, merges)), source,
-                     f"{builtin.short} run ({unit_name(units)})")
+                     f"{builtin.short} run ({unit_name(units)})", units, merges)
 
 
 # ---- which vocabulary size ------------------------------------------------------------
