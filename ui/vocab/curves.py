@@ -260,14 +260,20 @@ def _pieces_units(tokenizer: Tokenizer, text: str, units: str) -> int:
     return sum(_units_of(p, units) for chunk in text_chunks(tokenizer, text) for p, _ in tokenizer.pieces(chunk))
 
 
-def held_out_curve(run: TrainingRun, text: str, steps: Sequence[int], label: str) -> pd.DataFrame:
-    """Encode `text` with the first k merges for each k in `steps`.
+def held_out_units(run: TrainingRun, text: str) -> int:
+    """The units (bytes or characters) of `text` that BPE sees: the same at every k."""
+    return _pieces_units(run.tokenizer(0, special_tokens={}), text, run.settings.units)
+
+
+def held_out_curve(run: TrainingRun, text: str, steps: Sequence[int], label: str,
+                   text_units: int | None = None) -> pd.DataFrame:
+    """Encode `text` with the first k merges for each k in `steps`. `text_units`:
+    `held_out_units(run, text)` if the caller has it already.
 
     Columns: step, vocab_size, tokens, unknown, units_per_token, text (the label).
     """
     units = run.settings.units
     rows = []
-    text_units = None
     for k in steps:
         tok = run.tokenizer(k, special_tokens={})
         if text_units is None:

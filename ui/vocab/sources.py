@@ -23,7 +23,15 @@ from bpe_core import TrainerSettings, TrainingRun, WordTable, train
 from bpe_core.pretrained import load_pretrained
 from ui.shared.cache import byte_cached
 from ui.shared.corpora import python_reference_text
-from ui.vocab.curves import LANGUAGES, held_out_curve, held_out_steps, language_table, split_text, training_curve
+from ui.vocab.curves import (
+    LANGUAGES,
+    held_out_curve,
+    held_out_steps,
+    held_out_units,
+    language_table,
+    split_text,
+    training_curve,
+)
 from ui.vocab.real_sizes import TRUNCATION_SIZES, truncation_table
 
 __all__ = [
@@ -187,11 +195,17 @@ def curve_for(key: str, _run: TrainingRun) -> pd.DataFrame:
 
 
 @byte_cached("vocab.tables")
+def _held_out_units(key: str, text_key: str, _run: TrainingRun, _text: str) -> int:
+    return held_out_units(_run, _text)
+
+
+@byte_cached("vocab.tables")
 def held_out_for(key: str, text_key: str, label: str, _run: TrainingRun, _text: str,
                  extra_step: int | None = None) -> pd.DataFrame:
-    """A held-out curve at about 12 sizes, or (extra_step) at one more size."""
+    """A held-out curve at about 12 sizes, or (extra_step) at one more size (the text's
+    units are counted once per run and text: a slider move only encodes it)."""
     steps = [extra_step] if extra_step is not None else held_out_steps(_run)
-    return held_out_curve(_run, _text, steps, label)
+    return held_out_curve(_run, _text, steps, label, _held_out_units(key, text_key, _run, _text))
 
 
 @lru_cache(maxsize=None)
