@@ -734,6 +734,9 @@ def real_sizes_section(config: ModelConfig, precision: str) -> None:
                          precision=precision)
     model = (f"d = {config.hidden_size:,}, {'tied' if config.tied else 'untied'} embeddings "
              f"(the calculator's model)")
+    # Nothing here depends on V: the slider, which moves V, leaves this section as it was
+    # (same HTML, so the browser redraws nothing), drawn and explained once per model shape.
+    shape = f"{config.hidden_size}:{config.tied}:{config.total_params}:{precision}"
     out = _Blocks()
     out.add(heading_html(3, REAL_SIZES_TITLE, "at-real-sizes-o200k-cut-to-its-first-k-tokens"),
             "<p>A BPE tokenizer's ranks are ordered: each merge only joins tokens learned before it. So the first "
@@ -744,11 +747,11 @@ def real_sizes_section(config: ModelConfig, precision: str) -> None:
             "what each size costs the model in the calculator above.</p>")
     out.pair(dict(cache_key="trunc:" + ":".join(map(str, sizes)), build=lambda: truncation_chart(table, marks),
                   figure=lambda: static.truncation_figure(table, marks), key="vocab_w_trunc_chart", extra=290),
-             dict(cache_key=f"trunc-cost:{config}:{precision}",
+             dict(cache_key=f"trunc-cost:{shape}",
                   build=lambda: truncation_cost_chart(cost, marks, model=model),
                   figure=lambda: static.truncation_cost_figure(cost, marks, model=model),
                   key="vocab_w_trunc_cost_chart", extra=220))
-    out.add(_explain_real_sizes(table, cost))
+    out.add(_explained_real_sizes(shape, lambda: _explain_real_sizes(table, cost)))
     out.flush()
     box = folded("Exact numbers at each size", "vocab_w_trunc_table")
     if box is not None:
@@ -756,6 +759,12 @@ def real_sizes_section(config: ModelConfig, precision: str) -> None:
         box.dataframe(wide.join(cost.set_index("size")[["embedding_params", "output_flops"]]).reset_index(),
                       hide_index=True, width="stretch",
                       column_config={"size": st.column_config.NumberColumn("ranks kept", format="%d")})
+
+
+@byte_cached("charts")
+def _explained_real_sizes(shape: str, _build) -> str:
+    """`_explain_real_sizes`' HTML, once per model shape (d, tied, N, precision)."""
+    return _build()
 
 
 def _explain_real_sizes(table: pd.DataFrame, cost: pd.DataFrame) -> str:

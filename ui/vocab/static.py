@@ -247,20 +247,32 @@ def curves_figure(curve: pd.DataFrame, held: pd.DataFrame | None, retired: pd.Da
 
 
 # ---- 2. the cost calculator's charts ------------------------------------------------------
+def _share_groups(parts: pd.DataFrame) -> dict[str, list[dict]]:
+    """The rows of `parts` by measure (first-seen order), as plain dicts: this chart is
+    redrawn at every slider move, and pandas filters cost more than the drawing."""
+    groups: dict[str, list[dict]] = {}
+    columns = list(parts.columns)
+    for values in zip(*(parts[c].tolist() for c in columns)):
+        row = dict(zip(columns, values))
+        groups.setdefault(row["measure"], []).append(row)
+    return groups
+
+
 def _share_svg(parts: pd.DataFrame, width: int, font: int) -> str:
     c = Canvas(width, font)
     c.title("The vocabulary's share of the model", "Parameters and forward-pass FLOPs per token")
     c.legend([("the vocabulary: embeddings, output layer", VERMILLION, None), ("the rest of the model", "#BBBBBB", None)],
              width=10)
-    measures = list(dict.fromkeys(parts["measure"]))
+    groups = _share_groups(parts)
+    measures = list(groups)
     label_w = max(len(m) for m in measures) * 0.56 * (font + 1) + 12
     if width <= 500:
         label_w = 0
     x = Scale(0, 1, 8 + label_w, width - 16)
     for m in measures:
-        rows = parts[parts["measure"] == m]
-        total = float(rows["value"].sum()) or 1.0
-        vocab = float(rows.loc[rows["part"] == "vocabulary", "value"].sum())
+        rows = groups[m]
+        total = float(sum(r["value"] for r in rows)) or 1.0
+        vocab = float(sum(r["value"] for r in rows if r["part"] == "vocabulary"))
         if label_w == 0:
             c.height += font + 6
             c.text(8, c.height, m, size=font + 1, weight="bold")
@@ -270,7 +282,7 @@ def _share_svg(parts: pd.DataFrame, width: int, font: int) -> str:
         if label_w:
             c.text(8, top + 26, m, size=font + 1, weight="bold")
         c.text(x(vocab / total) + 8, top + 27, f"{vocab / total:.1%}", size=font + 2, weight="bold")
-        rest = ", ".join(f"{r.label}: {int(r.value):,}" for r in rows.itertuples())
+        rest = ", ".join(f"{r['label']}: {int(r['value']):,}" for r in rows)
         c.height = top + 40
         for line in wrap(rest, width - 16, font - 2):
             c.height += font + 1
@@ -284,9 +296,9 @@ def _share_svg(parts: pd.DataFrame, width: int, font: int) -> str:
 def cost_share_figure(parts: pd.DataFrame) -> str:
     """The vocabulary's share of the parameters and of the FLOPs: one 100% bar each."""
     shares = []
-    for m, rows in parts.groupby("measure", sort=False):
-        total = float(rows["value"].sum()) or 1.0
-        shares.append(f"{m}: {float(rows.loc[rows['part'] == 'vocabulary', 'value'].sum()) / total:.1%}")
+    for m, rows in _share_groups(parts).items():
+        total = float(sum(r["value"] for r in rows)) or 1.0
+        shares.append(f"{m}: {float(sum(r['value'] for r in rows if r['part'] == 'vocabulary')) / total:.1%}")
     alt = "Bar chart of the vocabulary's share of the model. " + "; ".join(shares) + "."
     return _figure("cost_share", lambda w, f: _share_svg(parts, w, f), alt, "; ".join(shares))
 
@@ -453,7 +465,9 @@ def _cells(table: pd.DataFrame, column: str) -> dict[tuple[str, str], float]:
 def _by_tokenizer(table: pd.DataFrame, describe) -> str:
     """Alt text: per tokenizer (first-seen order), `describe(row)` of each of its rows."""
     groups: dict[str, list[str]] = {}
-    for row in table.to_dict("records"):
+    columns = ("tokenizer", "language", "tokens", "ratio")
+    for values in zip(*(table[c].tolist() for c in columns)):
+        row = dict(zip(columns, values))
         groups.setdefault(row["tokenizer"], []).append(describe(row))
     return " ".join(f"{t}: " + ", ".join(parts) + "." for t, parts in groups.items())
 
