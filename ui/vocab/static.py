@@ -303,16 +303,31 @@ def cost_share_figure(parts: pd.DataFrame) -> str:
     return _figure("cost_share", lambda w, f: _share_svg(parts, w, f), alt, "; ".join(shares))
 
 
+@dataclass(frozen=True)
+class _Model:
+    name: str
+    size: int
+    kind: str
+
+
+def _by_size(reals: pd.DataFrame) -> list[_Model]:
+    """The rows by size (a stable sort: ties keep their order), as plain records: the
+    slider moves the chosen size, so this chart is redrawn at every move."""
+    rows = [_Model(n, int(v), k) for n, v, k in zip(reals["name"].tolist(), reals["size"].tolist(),
+                                                     reals["kind"].tolist())]
+    return sorted(rows, key=lambda r: r.size)
+
+
 def _real_svg(reals: pd.DataFrame, width: int, font: int) -> str:
-    data = reals.sort_values("size").reset_index(drop=True)
+    data = _by_size(reals)
     c = Canvas(width, font)
     c.title("Vocabulary sizes of real models", "Each model's exact size is written under its name")
     c.legend([("real models", BLUE, None), ("chosen on this page", VERMILLION, None)], width=10)
-    lo, hi = max(10, int(data["size"].min() * 0.6)), int(data["size"].max() * 1.6)
+    lo, hi = max(10, int(data[0].size * 0.6)), int(data[-1].size * 1.6)
     x = Scale(lo, hi, 16, width - 16, "log")
     # Each label on the first row (counted up from the axis) where it overlaps no other.
     placed, ends = [], []
-    for r in data.itertuples():
+    for r in data:
         px = x(r.size)
         w = max(len(r.name), len(f"{r.size:,}")) * 0.56 * (font - 1)
         end = px + 4 + w > width - 4
@@ -343,9 +358,8 @@ def _real_svg(reals: pd.DataFrame, width: int, font: int) -> str:
 
 def real_vocab_figure(reals: pd.DataFrame) -> str:
     """Real models' vocabulary sizes on one logarithmic axis, each labelled with its size."""
-    data = reals.sort_values("size")
     alt = ("Vocabulary sizes on a logarithmic axis: " + "; ".join(f"{r.name} {r.size:,}" + (" (chosen on this page)"
-           if r.kind == "yours" else "") for r in data.itertuples()) + ".")
+           if r.kind == "yours" else "") for r in _by_size(reals)) + ".")
     return _figure("real_vocab", lambda w, f: _real_svg(reals, w, f), alt, "Vocabulary sizes of real models")
 
 
