@@ -196,3 +196,42 @@ def _calculator_keeps_d_folded(page, artifacts, name: str) -> None:
 def test_the_calculator_opens_on_request_and_keeps_a_value_folded(page, app_url, artifacts):
     _open(page, app_url, interactive=False)
     _calculator_keeps_d_folded(page, artifacts, "desktop")
+
+
+#: records, in the page, every element above the slider that a rerun marks stale (greys
+#: out): the title, the chart switch and the run picker. A rerun of the whole page marks
+#: them all; a rerun of the slider's fragment marks none.
+WATCH_ABOVE = """() => {
+  window.__staleAbove = [];
+  const above = '.st-key-vocab_w_interactive, .st-key-vocab_w_source, h1';
+  new MutationObserver((records) => {
+    for (const r of records) {
+      const t = r.target;
+      if (t.getAttribute('data-stale') === 'true' && (t.matches(above) || t.querySelector(above)))
+        window.__staleAbove.push(t.getAttribute('data-testid') || t.className);
+    }
+  }).observe(document.querySelector('[data-testid="stMain"]'),
+             {subtree: true, attributes: true, attributeFilter: ['data-stale']});
+}"""
+
+
+def test_the_slider_moves_every_section_and_reruns_only_what_it_moves(page, app_url, artifacts):
+    """One key press on the slider: the figures, the curves' caption, the calculator (which
+    follows the chosen size) and the ten-language chart all show the new size; only the
+    slider's fragment reruns, so the title, the chart switch and the run picker above it
+    are never greyed out (a whole-page rerun marks every element stale)."""
+    _open(page, app_url, height=1800, interactive=False)
+    slider = page.get_by_role("slider", name=SLIDER)
+    size = int(slider.input_value())
+    page.evaluate(WATCH_ABOVE)
+    for step in (1, 2):
+        slider.focus()
+        slider.press("ArrowRight")
+        new = f"{size + step:,}"
+        expect(_figure(page, "Vocabulary size")).to_contain_text(new)
+        expect(page.locator("figure.vc-chart figcaption").first).to_contain_text(f"At vocabulary size {new}")
+        expect(page.get_by_role("radio", name=f"The vocabulary chosen above (V = {new})", exact=False)).to_be_attached()
+        languages = page.locator("figure.vc-chart[data-chart='language_tokens'] img.vc-wide")
+        expect(languages).to_have_attribute("alt", re.compile(f"V = {re.escape(new)}:"))
+    assert page.evaluate("window.__staleAbove") == []
+    page.screenshot(path=str(artifacts / "vocab_slider_moved.png"))
