@@ -162,6 +162,18 @@ def _figure(cache_key: str, _build) -> str:
     return _build()
 
 
+@byte_cached("vocab.tables")
+def _retirements(key: str, _run: TrainingRun) -> pd.DataFrame:
+    """base_retirements of the run `key` names, once per run (not at every slider move)."""
+    return base_retirements(_run)
+
+
+@byte_cached("vocab.tables")
+def _overlaps(key: str, _run: TrainingRun) -> pd.DataFrame:
+    """overlapping_merges of the run `key` names, once per run."""
+    return overlapping_merges(_run)
+
+
 @byte_cached("charts")
 def _curves_bases(cache_key: str, _build) -> dict:
     """The curve panels of one run without the chosen size (static.curves_bases), drawn
@@ -359,7 +371,7 @@ def curves_section(choice: RunChoice, vocab: int, k: int) -> None:
     run, unit = choice.run, choice.unit
     curve = curve_for(choice.key, run)
     held = _held_out(choice, k)
-    retired = base_retirements(run)
+    retired = _retirements(choice.key, run)
     out = _Blocks()
     out.add(stats_html(_curve_stats(choice, vocab, k, curve, held), label=f"At vocabulary size {vocab:,}"))
     held_grid = held[held["step"].isin(held_steps(choice))]
@@ -420,7 +432,7 @@ def _code(text: object) -> str:
 def _explain_curves(choice, vocab, k, curve, held, retired) -> str:
     """The two explanations beside each other (stacked on a phone), as HTML."""
     run, unit = choice.run, choice.unit
-    overlaps = overlapping_merges(run)
+    overlaps = _overlaps(choice.key, run)
     left = [heading_html(4, "Why the corpus gets shorter")]
     text = (
         "Every merge writes one token where two stood, so it shortens the training corpus by "
@@ -851,13 +863,19 @@ def languages_section(choice: RunChoice, vocab: int, k: int) -> None:
 
 
 def _explain_languages(table: pd.DataFrame) -> str:
-    worst = []
-    for name, part in table.groupby("tokenizer", sort=False):
-        row = part.loc[part["ratio"].idxmax()]
-        worst.append(f"{html.escape(str(name))}: {html.escape(str(row.language))} needs "
-                     f"<strong>{row.ratio:.1f}×</strong> English's tokens")
-    hi = table[(table["code"] == "hi")]
-    bpc = hi["bytes_per_char"].iloc[0] if len(hi) else 3.0
+    # plain rows, not a groupby: the slider redraws this at every move
+    most: dict[str, tuple[float, str]] = {}  # tokenizer -> (largest ratio, its language), first-seen order
+    bpc = None
+    for name, language, ratio, code, per_char in zip(
+            table["tokenizer"].tolist(), table["language"].tolist(), table["ratio"].tolist(),
+            table["code"].tolist(), table["bytes_per_char"].tolist()):
+        if ratio == ratio and (name not in most or ratio > most[name][0]):  # NaN skipped; first of ties, as idxmax
+            most[name] = (ratio, language)
+        if code == "hi" and bpc is None:
+            bpc = per_char
+    bpc = 3.0 if bpc is None else bpc
+    worst = [f"{html.escape(str(name))}: {html.escape(str(language))} needs "
+             f"<strong>{ratio:.1f}×</strong> English's tokens" for name, (ratio, language) in most.items()]
     return (
         "<p>The paragraph says the same thing in every language, so a fair tokenizer would spend about the same "
         "number of tokens on each. It does not: " + "; ".join(worst) + ". "
