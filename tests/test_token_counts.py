@@ -197,10 +197,10 @@ def test_bad_input_and_steps():
         token_counts(run, [b"bytes"])
 
 
-def test_nbytes_is_about_eight_bytes_a_step():
+def test_nbytes_is_about_four_bytes_a_step():
     for merges in (150, 250):
         run = english_run("gpt2", "byte", "none", 250) if merges == 250 else english_run("gpt2", "char", "none", 200)
         counted = token_counts(run, held_out())
         assert isinstance(counted, TokenCounts) and counted.steps == run.steps
-        assert 8 * (run.steps + 1) < counted.nbytes() < 8 * (run.steps + 1) + 1000
+        assert 4 * (run.steps + 1) < counted.nbytes() < 4 * (run.steps + 1) + 1000
         assert text_counts(run, held_out()).nbytes() > counted.nbytes()

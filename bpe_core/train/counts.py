@@ -51,7 +51,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable
 
-from ..encode.fast import _bpe_heap
+from ..encode.fast import _LONG_PIECE, _NO_RANK, _bpe_heap
 from ..encode.tokenizer import _check_encodable
 from .run import TrainingRun
 
@@ -93,7 +93,7 @@ class TokenCounts:
         return self.unknown
 
     def nbytes(self) -> int:
-        """Bytes of memory held: the object, its slots and the array (8 bytes a step)."""
+        """Bytes of memory held: the object, its attributes' dict and the array (4 bytes a step)."""
         return sys.getsizeof(self) + sys.getsizeof(self.__dict__) + sys.getsizeof(self.tokens)
 
 
@@ -135,7 +135,8 @@ def token_counts(run: TrainingRun, text: str | Iterable[str]) -> TokenCounts:
                 top = r
             merged[top] += times
         falling += fell
-    counts = array("q", [0] * (steps + 1))
+    # 4 bytes a step unless a count could exceed 2**32 - 1
+    counts = array("I" if base_total < 1 << 32 else "q", [0]) * (steps + 1)
     total = base_total
     for k in range(steps + 1):
         total -= merged[k]
@@ -146,14 +147,37 @@ def token_counts(run: TrainingRun, text: str | Iterable[str]) -> TokenCounts:
 def _applied_ranks(parts: list, pair_rank: dict, pair_new: dict) -> list[int]:
     """The ranks of the merges the merge loop applies to `parts`, in order.
 
-    `_bpe_heap` applies the same merges in the same order as the simple loop (lowest
-    rank, then leftmost); its `join` is called once per merge applied."""
+    The loop of `_bpe_merges`, keeping each rank it applies. Long pieces go through
+    `_bpe_heap`, which applies the same merges in the same order (lowest rank, then
+    leftmost) and calls `join` once per merge applied.
+
+    >>> _applied_ranks(["a", "b", "c"], {("b", "c"): 1, ("a", "bc"): 2}, {("b", "c"): "bc", ("a", "bc"): "abc"})
+    [1, 2]
+    """
     ranks: list[int] = []
-    record = ranks.append
+    if len(parts) > _LONG_PIECE:
+        record = ranks.append
 
-    def join(x, y):
-        record(pair_rank[(x, y)])
-        return pair_new[(x, y)]
+        def join(x, y):
+            record(pair_rank[(x, y)])
+            return pair_new[(x, y)]
 
-    _bpe_heap(parts, lambda x, y: pair_rank.get((x, y)), join)
+        _bpe_heap(parts, lambda x, y: pair_rank.get((x, y)), join)
+        return ranks
+    get = pair_rank.get
+    inf = _NO_RANK
+    pair_ranks = [get((x, y), inf) for x, y in zip(parts, parts[1:])]
+    while pair_ranks:
+        best = min(pair_ranks)
+        if best == inf:
+            break
+        ranks.append(best)
+        i = pair_ranks.index(best)
+        merged = pair_new[(parts[i], parts[i + 1])]
+        parts[i : i + 2] = [merged]
+        del pair_ranks[i]
+        if i > 0:
+            pair_ranks[i - 1] = get((parts[i - 1], merged), inf)
+        if i < len(pair_ranks):
+            pair_ranks[i] = get((merged, parts[i + 1]), inf)
     return ranks
