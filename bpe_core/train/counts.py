@@ -62,7 +62,8 @@ __all__ = ["TokenCounts", "token_counts"]
 class TokenCounts:
     """A text's token count under the first k merges of a run, for every k.
 
-    `tokens[k]` is the count at step k (0 to `steps`); `unknown` the symbols that have no
+    `tokens[k]` is the count at step k (0 to `steps`; read it, do not change it: `tokens_at`
+    is one array read); `unknown` the symbols that have no
     id (characters a character-level vocabulary never saw), each counted as one token and
     the same at every k. `falling_pieces` is how many distinct pieces had a merge rank
     below an earlier one in the run with all merges (counted for information: they need
