@@ -19,7 +19,7 @@ from .display import bytes_label, bytes_to_gpt2, gpt2_to_bytes, visible_whitespa
 from .pretokenize import PRETOKENIZERS, Piece, pretokenize
 from .encode.tokenizer import Replay, ReplayStep, Tokenizer, TokenSpan
 from .tie_rules import TIE_RULES, TieRule
-from .train import BPETrainer, CountChange, MergeEvent, TrainerSettings, TrainingRun, train
+from .train import BPETrainer, CountChange, MergeEvent, TokenCounts, TrainerSettings, TrainingRun, token_counts, train
 from .vocab import END_OF_WORD, UNITS
 
 # Loaded on first use (PEP 562), so `import bpe_core` stays cheap for the command line.
@@ -62,6 +62,8 @@ __all__ = [
     "TrainerSettings",
     "TrainingRun",
     "train",
+    "TokenCounts",
+    "token_counts",
     "END_OF_WORD",
     "UNITS",
     "dropout_encode",

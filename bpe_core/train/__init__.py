@@ -8,7 +8,9 @@
 """
 from .events import CountChange, MergeEvent, Pair
 from .run import DEFAULT_SPECIAL, TrainingRun, train
+from .counts import TokenCounts, token_counts
 from .trainer import MAX_MARKER_LENGTH, MAX_TIES_KEPT, BPETrainer, TrainerSettings, marker_clash
 
 __all__ = ["CountChange", "MergeEvent", "Pair", "DEFAULT_SPECIAL", "TrainingRun", "train",
+           "TokenCounts", "token_counts",
            "MAX_MARKER_LENGTH", "MAX_TIES_KEPT", "BPETrainer", "TrainerSettings", "marker_clash"]

@@ -26,7 +26,7 @@ from typing import Iterable, Mapping, Sequence
 
 import pandas as pd
 
-from bpe_core import Tokenizer, TrainingRun
+from bpe_core import TokenCounts, Tokenizer, TrainingRun, token_counts
 
 __all__ = [
     "LANGUAGES",
@@ -40,6 +40,8 @@ __all__ = [
     "sample_steps",
     "held_out_steps",
     "count_tokens",
+    "TextCounts",
+    "text_counts",
     "text_chunks",
     "held_out_curve",
     "base_retirements",
@@ -252,6 +254,37 @@ def count_tokens(tokenizer: Tokenizer, text: str) -> TokenCount:
             tokens += len(spans) * times
             unknown += sum(1 for s in spans if s.id is None) * times
     return TokenCount(tokens, unknown, len(text), len(text.encode("utf-8")))
+
+
+@dataclass(frozen=True, eq=False)
+class TextCounts:
+    """A text's `TokenCount` under the first k merges of a run, for every k at once:
+    `at(k)` equals `count_tokens(run.tokenizer(k), text)`, in constant time."""
+
+    counts: TokenCounts
+    chars: int
+    bytes: int
+
+    def at(self, k: int) -> TokenCount:
+        return TokenCount(self.counts.tokens_at(k), self.counts.unknown_at(k), self.chars, self.bytes)
+
+    def nbytes(self) -> int:
+        return self.counts.nbytes() + 200  # this object, its dict and two ints
+
+
+def text_counts(run: TrainingRun, text: str) -> TextCounts:
+    """Count `text` at every step of `run` in one pass (see `bpe_core.token_counts`),
+    split as `count_tokens` splits it (`text_chunks`, the same at every step).
+
+    >>> from bpe_core import WordTable, TrainerSettings, train
+    >>> run = train(WordTable.from_text("aab", "none"), TrainerSettings(merges=1))
+    >>> [text_counts(run, "aabz").at(k) for k in (0, 1)]
+    [TokenCount(tokens=4, unknown=1, chars=4, bytes=4), TokenCount(tokens=3, unknown=1, chars=4, bytes=4)]
+    >>> [count_tokens(run.tokenizer(k), "aabz") for k in (0, 1)]
+    [TokenCount(tokens=4, unknown=1, chars=4, bytes=4), TokenCount(tokens=3, unknown=1, chars=4, bytes=4)]
+    """
+    chunks = text_chunks(run.tokenizer(0, special_tokens={}), text)
+    return TextCounts(token_counts(run, chunks), len(text), len(text.encode("utf-8")))
 
 
 def _pieces_units(tokenizer: Tokenizer, text: str, units: str) -> int:
