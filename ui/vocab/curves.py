@@ -299,19 +299,20 @@ def held_out_units(run: TrainingRun, text: str) -> int:
 
 
 def held_out_curve(run: TrainingRun, text: str, steps: Sequence[int], label: str,
-                   text_units: int | None = None) -> pd.DataFrame:
+                   text_units: int | None = None, counts: TextCounts | None = None) -> pd.DataFrame:
     """Encode `text` with the first k merges for each k in `steps`. `text_units`:
-    `held_out_units(run, text)` if the caller has it already.
+    `held_out_units(run, text)` if the caller has it already; `counts`: `text_counts(run,
+    text)` if it has that (then nothing is encoded again: each k is read off it).
 
     Columns: step, vocab_size, tokens, unknown, units_per_token, text (the label).
     """
     units = run.settings.units
     rows = []
     for k in steps:
-        tok = run.tokenizer(k, special_tokens={})
+        tok = run.tokenizer(k, special_tokens={}) if counts is None or text_units is None else None
         if text_units is None:
             text_units = _pieces_units(tok, text, units)
-        counted = count_tokens(tok, text)
+        counted = counts.at(k) if counts is not None else count_tokens(tok, text)
         rows.append(dict(step=k, vocab_size=run.vocab_size(k), tokens=counted.tokens,
                          unknown=counted.unknown,
                          units_per_token=(text_units / counted.tokens) if counted.tokens else 0.0,
@@ -396,19 +397,22 @@ def vocab_accounting(run: TrainingRun, k: int) -> VocabAccounting:
 
 
 def language_table(
-    tokenizers: Mapping[str, Tokenizer],
+    tokenizers: Mapping[str, Tokenizer | Mapping[str, TokenCount]],
     texts: Mapping[str, str],
     *,
     reference: str = "en",
 ) -> pd.DataFrame:
     """Tokens per language for each tokenizer, and the ratio to the reference language.
+    A tokenizer may be given as its counts already made, {language code: TokenCount}
+    (`text_counts(run, text).at(k)` for a run at step k: nothing is encoded then).
 
     Columns: tokenizer, code, language, script, tokens, unknown, chars, bytes,
     bytes_per_char, chars_per_token, ratio (tokens / the reference's tokens, same tokenizer).
     """
     rows = []
     for name, tok in tokenizers.items():
-        counts = {code: count_tokens(tok, text) for code, text in texts.items()}
+        counts = ({code: tok[code] for code in texts} if isinstance(tok, Mapping)
+                  else {code: count_tokens(tok, text) for code, text in texts.items()})
         ref = counts.get(reference)
         for code, c in counts.items():
             language, script = LANGUAGES.get(code, (code, ""))

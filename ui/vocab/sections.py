@@ -61,6 +61,7 @@ from ui.vocab.blocks import BLOCKS_CSS, Stat, caption_html, heading_html, signed
 from ui.vocab.real_sizes import TRUNCATION_SIZES, cost_at_sizes, real_model_sizes, size_marks
 from ui.vocab.curves import (
     LANGUAGES,
+    TokenCount,
     base_retirements,
     held_out_steps,
     language_table,
@@ -73,6 +74,7 @@ from ui.vocab.sources import (
     BUILTINS,
     MERGE_CHOICES,
     builtin_run,
+    counts_for,
     curve_for,
     held_out_for,
     held_out_texts,
@@ -815,13 +817,14 @@ def languages_section(choice: RunChoice, vocab: int, k: int) -> None:
     """Section 3, its heading (an <h2>) included."""
     texts = language_texts()
     table = openai_language_table()
-    ours = {f"{choice.label}, V = {vocab:,}": choice.run.tokenizer(k, special_tokens={})}
+    ours = {f"{choice.label}, V = {vocab:,}": _languages_at(choice.key, choice.run, k)}
     ours_keys = [choice.key, str(k)]
     session = session_run()
     if session is not None and choice.source != "session":
         step = session_step()
-        ours[f"Train page tokenizer, V = {session.vocab_size(step):,}"] = session.tokenizer(step, special_tokens={})
-        ours_keys += [curve_key(session), str(step)]
+        session_key = curve_key(session)
+        ours[f"Train page tokenizer, V = {session.vocab_size(step):,}"] = _languages_at(session_key, session, step)
+        ours_keys += [session_key, str(step)]
     table = pd.concat([table, language_table(ours, texts)], ignore_index=True)
 
     out = _Blocks()
@@ -860,6 +863,12 @@ def languages_section(choice: RunChoice, vocab: int, k: int) -> None:
         for code, text in texts.items():
             box.markdown(f"**{LANGUAGES[code][0]}** ({LANGUAGES[code][1]})")
             box.text(text)
+
+
+def _languages_at(key: str, run: TrainingRun, k: int) -> dict[str, TokenCount]:
+    """The ten paragraphs' counts under the first k merges of the run `key` names, read
+    off their counts at every step (one pass per run and paragraph, `counts_for`)."""
+    return {code: counts_for(key, f"language:{code}", run, text).at(k) for code, text in language_texts().items()}
 
 
 def _explain_languages(table: pd.DataFrame) -> str:
