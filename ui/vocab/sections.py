@@ -556,7 +556,9 @@ def cost_section(chart_vocab: int) -> tuple[ModelConfig, str]:
     `vocab.cost.*` stores, so the results follow them folded or not.
 
     Returns the model it describes and the precision, for the real-sizes part."""
-    titles = {CHART: f"The vocabulary chosen above (V = {chart_vocab:,}) in a GPT-2-small-sized model"}
+    # No number in this option: a label that changed at every slider move redrew the radio
+    # (five options) each time; the caption under the radio says V.
+    titles = {CHART: "The vocabulary chosen above, in a GPT-2-small-sized model"}
     titles.update({k: p.title for k, p in PRESETS.items()})
     persist("vocab_w_cost_preset", "vocab.cost.preset", CHART)
     for name, value in _CHART_DEFAULTS.items():
