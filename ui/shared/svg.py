@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import html
 import math
+import re
 import textwrap
 from dataclasses import dataclass, field
 
@@ -100,9 +101,31 @@ class Scale:
         return self.a + (self._t(v) - lo) / span * (self.b - self.a)
 
 
+#: keyword -> attribute name (font_size -> font-size), filled as names are met
+_ATTR_NAMES: dict[str, str] = {}
+#: what html.escape(..., quote=True) would change; most values (numbers, colours) have none
+_TO_ESCAPE = re.compile(r"[&<>\"']")
+
+
 def _attrs(**kw) -> str:
-    return "".join(f' {k.rstrip("_").replace("_", "-")}="{html.escape(str(v), quote=True)}"'
-                   for k, v in kw.items() if v is not None)
+    """SVG attributes, each value escaped as html.escape(quote=True) would (skipped when
+    there is nothing to escape: the pictures redrawn at each slider move are mostly numbers).
+
+    >>> _attrs(x="1.0", font_size=15, text_anchor=None, fill='a"b')
+    ' x="1.0" font-size="15" fill="a&quot;b"'
+    """
+    parts = []
+    for k, v in kw.items():
+        if v is None:
+            continue
+        name = _ATTR_NAMES.get(k)
+        if name is None:
+            name = _ATTR_NAMES[k] = k.rstrip("_").replace("_", "-")
+        s = v if isinstance(v, str) else str(v)
+        if _TO_ESCAPE.search(s):
+            s = html.escape(s, quote=True)
+        parts.append(f' {name}="{s}"')
+    return "".join(parts)
 
 
 @dataclass

@@ -75,6 +75,7 @@ from ui.vocab.sources import (
     MERGE_CHOICES,
     builtin_run,
     counts_for,
+    units_for,
     curve_for,
     held_out_for,
     held_out_texts,
@@ -358,15 +359,25 @@ def held_steps(choice: RunChoice) -> list[int]:
     return held_out_steps(choice.run)
 
 
+HELD_COLUMNS = ["step", "vocab_size", "tokens", "unknown", "units_per_token", "text"]
+
+
 def _held_out(choice: RunChoice, k: int) -> pd.DataFrame:
-    frames = []
-    for item in held_out_texts(choice.source, choice.run):
-        frames.append(held_out_for(choice.key, item.key, item.label, choice.run, item.text))
-        frames.append(held_out_for(choice.key, item.key, item.label, choice.run, item.text, extra_step=k))
-    if not frames:
-        return pd.DataFrame(columns=["step", "vocab_size", "tokens", "unknown", "units_per_token", "text"])
-    both = pd.concat(frames, ignore_index=True).drop_duplicates(["text", "step"])
-    return both.sort_values(["text", "step"], kind="stable").reset_index(drop=True)
+    """Each held-out text at the chart's sizes and at k, sorted by text label and step
+    (what `held_out_for` gives at those sizes), read off the text's counts at every step:
+    one DataFrame built from rows, no encoding and no concatenation at a slider move."""
+    run = choice.run
+    steps = sorted(set(held_steps(choice)) | {k})
+    rows = []
+    for item in held_out_texts(choice.source, run):
+        counts = counts_for(choice.key, item.key, run, item.text)
+        units = units_for(choice.key, item.key, run, item.text)
+        for s in steps:
+            c = counts.at(s)
+            rows.append(dict(step=s, vocab_size=run.vocab_size(s), tokens=c.tokens, unknown=c.unknown,
+                             units_per_token=(units / c.tokens) if c.tokens else 0.0, text=item.label))
+    rows.sort(key=lambda r: (r["text"], r["step"]))
+    return pd.DataFrame(rows, columns=HELD_COLUMNS)
 
 
 def curves_section(choice: RunChoice, vocab: int, k: int) -> None:

@@ -48,6 +48,7 @@ __all__ = [
     "curve_for",
     "held_out_for",
     "counts_for",
+    "units_for",
     "language_texts",
     "openai_language_table",
     "o200k_truncation",
@@ -198,7 +199,8 @@ def curve_for(key: str, _run: TrainingRun) -> pd.DataFrame:
 
 
 @byte_cached("vocab.tables")
-def _held_out_units(key: str, text_key: str, _run: TrainingRun, _text: str) -> int:
+def units_for(key: str, text_key: str, _run: TrainingRun, _text: str) -> int:
+    """A held-out text's units (bytes or characters) that BPE sees, once per run and text."""
     return held_out_units(_run, _text)
 
 
@@ -215,7 +217,7 @@ def held_out_for(key: str, text_key: str, label: str, _run: TrainingRun, _text: 
     """A held-out curve at about 12 sizes, or (extra_step) at one more size, read off the
     text's counts at every step (`counts_for`) and its units (counted once per run and text)."""
     steps = [extra_step] if extra_step is not None else held_out_steps(_run)
-    return held_out_curve(_run, _text, steps, label, _held_out_units(key, text_key, _run, _text),
+    return held_out_curve(_run, _text, steps, label, units_for(key, text_key, _run, _text),
                           counts_for(key, text_key, _run, _text))
 
 
