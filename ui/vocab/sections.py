@@ -77,7 +77,6 @@ from ui.vocab.sources import (
     counts_for,
     units_for,
     curve_for,
-    held_out_for,
     held_out_texts,
     language_texts,
     o200k_truncation,
