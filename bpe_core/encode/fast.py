@@ -243,11 +243,19 @@ def _bpe_bytes(data: bytes, key: dict[bytes, int], ids: dict[bytes, int]) -> tup
     return tuple(map(ids.__getitem__, parts))
 
 
-def _bpe_merges(parts: list, pair_rank: dict, pair_new: dict) -> tuple:
+def _bpe_merges(parts: list, pair_rank: dict, pair_new: dict, applied: list[int] | None = None) -> tuple:
     """Merge-list BPE on token ids (None for an unknown symbol): merge the adjacent
-    pair with the lowest rank, leftmost first, until no adjacent pair is a merge."""
+    pair with the lowest rank, leftmost first, until no adjacent pair is a merge.
+    `applied`: a list to which the rank of each merge applied is added, in order
+    (bpe_core.train.counts reads a text's count at every step off them)."""
     if len(parts) > _LONG_PIECE:
-        return tuple(_bpe_heap(parts, lambda x, y: pair_rank.get((x, y)), lambda x, y: pair_new[(x, y)]))
+        if applied is None:
+            join = lambda x, y: pair_new[(x, y)]  # noqa: E731
+        else:
+            def join(x, y):
+                applied.append(pair_rank[(x, y)])
+                return pair_new[(x, y)]
+        return tuple(_bpe_heap(parts, lambda x, y: pair_rank.get((x, y)), join))
     get = pair_rank.get
     inf = _NO_RANK
     pair_ranks = [get((x, y), inf) for x, y in zip(parts, parts[1:])]
@@ -255,6 +263,8 @@ def _bpe_merges(parts: list, pair_rank: dict, pair_new: dict) -> tuple:
         best = min(pair_ranks)
         if best == inf:
             break
+        if applied is not None:
+            applied.append(best)
         i = pair_ranks.index(best)
         merged = pair_new[(parts[i], parts[i + 1])]
         parts[i : i + 2] = [merged]

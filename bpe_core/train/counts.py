@@ -51,7 +51,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable
 
-from ..encode.fast import _LONG_PIECE, _NO_RANK, _bpe_heap
+from ..encode.fast import _bpe_merges
 from ..encode.tokenizer import _check_encodable
 from .run import TrainingRun
 
@@ -148,37 +148,13 @@ def token_counts(run: TrainingRun, text: str | Iterable[str]) -> TokenCounts:
 def _applied_ranks(parts: list, pair_rank: dict, pair_new: dict) -> list[int]:
     """The ranks of the merges the merge loop applies to `parts`, in order.
 
-    The loop of `_bpe_merges`, keeping each rank it applies. Long pieces go through
-    `_bpe_heap`, which applies the same merges in the same order (lowest rank, then
-    leftmost) and calls `join` once per merge applied.
+    `_bpe_merges` (the encoder's own loop), keeping each rank it applies; long pieces go
+    through `_bpe_heap` there, which applies the same merges in the same order (lowest
+    rank, then leftmost).
 
     >>> _applied_ranks(["a", "b", "c"], {("b", "c"): 1, ("a", "bc"): 2}, {("b", "c"): "bc", ("a", "bc"): "abc"})
     [1, 2]
     """
     ranks: list[int] = []
-    if len(parts) > _LONG_PIECE:
-        record = ranks.append
-
-        def join(x, y):
-            record(pair_rank[(x, y)])
-            return pair_new[(x, y)]
-
-        _bpe_heap(parts, lambda x, y: pair_rank.get((x, y)), join)
-        return ranks
-    get = pair_rank.get
-    inf = _NO_RANK
-    pair_ranks = [get((x, y), inf) for x, y in zip(parts, parts[1:])]
-    while pair_ranks:
-        best = min(pair_ranks)
-        if best == inf:
-            break
-        ranks.append(best)
-        i = pair_ranks.index(best)
-        merged = pair_new[(parts[i], parts[i + 1])]
-        parts[i : i + 2] = [merged]
-        del pair_ranks[i]
-        if i > 0:
-            pair_ranks[i - 1] = get((parts[i - 1], merged), inf)
-        if i < len(pair_ranks):
-            pair_ranks[i] = get((merged, parts[i + 1]), inf)
+    _bpe_merges(parts, pair_rank, pair_new, ranks)
     return ranks
