@@ -125,7 +125,9 @@ class RunChoice:
 
 def choice_again(ref: tuple[str, str, int, str, str]) -> RunChoice | None:
     """The choice `RunChoice.ref` named: the session's run, or the built-in run (from the
-    cache). None if the session's run has gone."""
+    cache). None if the session's run has gone. The session's run changes only on the
+    Train page (`publish_run`), which this page's fragment never runs beside: a full run
+    of this page, which makes a new reference, always comes first."""
     source, units, merges, key, label = ref
     run = session_run() if source == "session" else builtin_run(source, units, merges)
     return None if run is None else RunChoice(run, key, source, label, units, merges)
