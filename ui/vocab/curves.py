@@ -44,6 +44,8 @@ __all__ = [
     "text_counts",
     "text_chunks",
     "held_out_curve",
+    "held_out_row",
+    "HELD_COLUMNS",
     "base_retirements",
     "overlapping_merges",
     "vocab_accounting",
@@ -298,26 +300,26 @@ def held_out_units(run: TrainingRun, text: str) -> int:
     return _pieces_units(run.tokenizer(0, special_tokens={}), text, run.settings.units)
 
 
-def held_out_curve(run: TrainingRun, text: str, steps: Sequence[int], label: str,
-                   text_units: int | None = None, counts: TextCounts | None = None) -> pd.DataFrame:
-    """Encode `text` with the first k merges for each k in `steps`. `text_units`:
-    `held_out_units(run, text)` if the caller has it already; `counts`: `text_counts(run,
-    text)` if it has that (then nothing is encoded again: each k is read off it).
+#: the columns of a held-out curve (`held_out_curve`, `held_out_row`)
+HELD_COLUMNS = ["step", "vocab_size", "tokens", "unknown", "units_per_token", "text"]
+
+
+def held_out_row(run: TrainingRun, k: int, counted: TokenCount, text_units: int, label: str) -> dict:
+    """One point of a held-out curve: `counted` (the text under the first k merges) and
+    the text's `text_units` (`held_out_units`) as a row of HELD_COLUMNS."""
+    return dict(step=k, vocab_size=run.vocab_size(k), tokens=counted.tokens, unknown=counted.unknown,
+                units_per_token=(text_units / counted.tokens) if counted.tokens else 0.0, text=label)
+
+
+def held_out_curve(run: TrainingRun, text: str, steps: Sequence[int], label: str) -> pd.DataFrame:
+    """Encode `text` with the first k merges for each k in `steps`.
 
     Columns: step, vocab_size, tokens, unknown, units_per_token, text (the label).
     """
-    units = run.settings.units
-    rows = []
-    for k in steps:
-        tok = run.tokenizer(k, special_tokens={}) if counts is None or text_units is None else None
-        if text_units is None:
-            text_units = _pieces_units(tok, text, units)
-        counted = counts.at(k) if counts is not None else count_tokens(tok, text)
-        rows.append(dict(step=k, vocab_size=run.vocab_size(k), tokens=counted.tokens,
-                         unknown=counted.unknown,
-                         units_per_token=(text_units / counted.tokens) if counted.tokens else 0.0,
-                         text=label))
-    return pd.DataFrame(rows, columns=["step", "vocab_size", "tokens", "unknown", "units_per_token", "text"])
+    text_units = held_out_units(run, text)
+    rows = [held_out_row(run, k, count_tokens(run.tokenizer(k, special_tokens={}), text), text_units, label)
+            for k in steps]
+    return pd.DataFrame(rows, columns=HELD_COLUMNS)
 
 
 def base_retirements(run: TrainingRun) -> pd.DataFrame:

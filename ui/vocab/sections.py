@@ -60,9 +60,11 @@ from ui.vocab import static
 from ui.vocab.blocks import BLOCKS_CSS, Stat, caption_html, heading_html, signed, stats_html
 from ui.vocab.real_sizes import TRUNCATION_SIZES, cost_at_sizes, real_model_sizes, size_marks
 from ui.vocab.curves import (
+    HELD_COLUMNS,
     LANGUAGES,
     TokenCount,
     base_retirements,
+    held_out_row,
     held_out_steps,
     language_table,
     overlapping_merges,
@@ -161,8 +163,10 @@ def _show(cache_key: str, build, *, key: str, chosen: int | None = None, extra: 
 
 
 @byte_cached("charts")
-def _figure(cache_key: str, _build) -> str:
-    """A static chart's HTML (ui.vocab.static), built once per distinct input."""
+def _figure(cache_key: str, _build):
+    """What `_build` makes (a static chart's HTML, the curve panels without the chosen size,
+    an explanation), built once per distinct input: `cache_key` names all of it, and
+    starts with what it is ("curves-bases:", "real-sizes-text:", ...)."""
     return _build()
 
 
@@ -176,13 +180,6 @@ def _retirements(key: str, _run: TrainingRun) -> pd.DataFrame:
 def _overlaps(key: str, _run: TrainingRun) -> pd.DataFrame:
     """overlapping_merges of the run `key` names, once per run."""
     return overlapping_merges(_run)
-
-
-@byte_cached("charts")
-def _curves_bases(cache_key: str, _build) -> dict:
-    """The curve panels of one run without the chosen size (static.curves_bases), drawn
-    once: a slider move then only adds its dashed rules."""
-    return _build()
 
 
 def interactive() -> bool:
@@ -360,23 +357,17 @@ def held_steps(choice: RunChoice) -> list[int]:
     return held_out_steps(choice.run)
 
 
-HELD_COLUMNS = ["step", "vocab_size", "tokens", "unknown", "units_per_token", "text"]
-
-
 def _held_out(choice: RunChoice, k: int) -> pd.DataFrame:
     """Each held-out text at the chart's sizes and at k, sorted by text label and step
-    (what `held_out_for` gives at those sizes), read off the text's counts at every step:
-    one DataFrame built from rows, no encoding and no concatenation at a slider move."""
+    (`held_out_curve`'s rows), read off the text's counts at every step: one DataFrame
+    built from rows, no encoding and no concatenation at a slider move."""
     run = choice.run
     steps = sorted(set(held_steps(choice)) | {k})
     rows = []
     for item in held_out_texts(choice.source, run):
         counts = counts_for(choice.key, item.key, run, item.text)
         units = units_for(choice.key, item.key, run, item.text)
-        for s in steps:
-            c = counts.at(s)
-            rows.append(dict(step=s, vocab_size=run.vocab_size(s), tokens=c.tokens, unknown=c.unknown,
-                             units_per_token=(units / c.tokens) if c.tokens else 0.0, text=item.label))
+        rows += [held_out_row(run, s, counts.at(s), units, item.label) for s in steps]
     rows.sort(key=lambda r: (r["text"], r["step"]))
     return pd.DataFrame(rows, columns=HELD_COLUMNS)
 
@@ -394,7 +385,7 @@ def curves_section(choice: RunChoice, vocab: int, k: int) -> None:
         curve, held_grid, retired, chosen_vocab=vocab, unit=unit, training_label=training_label),
         lambda: static.curves_figure(
             curve, held_grid, retired, chosen=vocab, k=k, unit=unit, training_label=training_label,
-            bases=_curves_bases(f"curves:{choice.key}", lambda: static.curves_bases(
+            bases=_figure(f"curves-bases:{choice.key}", lambda: static.curves_bases(
                 curve, held_grid, retired, unit=unit, training_label=training_label))),
         key=CURVES_KEY, chosen=vocab, on_select=_pick_callback(choice), selection_mode=["pick"])
     out.add(_explain_curves(choice, vocab, k, curve, held, retired))
@@ -779,7 +770,7 @@ def real_sizes_section(config: ModelConfig, precision: str) -> None:
                   build=lambda: truncation_cost_chart(cost, marks, model=model),
                   figure=lambda: static.truncation_cost_figure(cost, marks, model=model),
                   key="vocab_w_trunc_cost_chart", extra=220))
-    out.add(_explained_real_sizes(shape, lambda: _explain_real_sizes(table, cost)))
+    out.add(_figure(f"real-sizes-text:{shape}", lambda: _explain_real_sizes(table, cost)))
     out.flush()
     box = folded("Exact numbers at each size", "vocab_w_trunc_table")
     if box is not None:
@@ -787,12 +778,6 @@ def real_sizes_section(config: ModelConfig, precision: str) -> None:
         box.dataframe(wide.join(cost.set_index("size")[["embedding_params", "output_flops"]]).reset_index(),
                       hide_index=True, width="stretch",
                       column_config={"size": st.column_config.NumberColumn("ranks kept", format="%d")})
-
-
-@byte_cached("charts")
-def _explained_real_sizes(shape: str, _build) -> str:
-    """`_explain_real_sizes`' HTML, once per model shape (d, tied, N, precision)."""
-    return _build()
 
 
 def _explain_real_sizes(table: pd.DataFrame, cost: pd.DataFrame) -> str:

@@ -26,8 +26,6 @@ from ui.shared.corpora import python_reference_text
 from ui.vocab.curves import (
     LANGUAGES,
     TextCounts,
-    held_out_curve,
-    held_out_steps,
     held_out_units,
     language_table,
     split_text,
@@ -46,7 +44,6 @@ __all__ = [
     "curve_key",
     "held_out_texts",
     "curve_for",
-    "held_out_for",
     "counts_for",
     "units_for",
     "language_texts",
@@ -209,16 +206,6 @@ def counts_for(key: str, text_key: str, _run: TrainingRun, _text: str) -> TextCo
     """A text's token count at every step of the run `key` names, from one pass
     (`text_counts`): a slider move then reads its size off it and encodes nothing."""
     return text_counts(_run, _text)
-
-
-@byte_cached("vocab.tables")
-def held_out_for(key: str, text_key: str, label: str, _run: TrainingRun, _text: str,
-                 extra_step: int | None = None) -> pd.DataFrame:
-    """A held-out curve at about 12 sizes, or (extra_step) at one more size, read off the
-    text's counts at every step (`counts_for`) and its units (counted once per run and text)."""
-    steps = [extra_step] if extra_step is not None else held_out_steps(_run)
-    return held_out_curve(_run, _text, steps, label, units_for(key, text_key, _run, _text),
-                          counts_for(key, text_key, _run, _text))
 
 
 @lru_cache(maxsize=None)

@@ -247,14 +247,19 @@ def curves_figure(curve: pd.DataFrame, held: pd.DataFrame | None, retired: pd.Da
 
 
 # ---- 2. the cost calculator's charts ------------------------------------------------------
-def _share_groups(parts: pd.DataFrame) -> dict[str, list[dict]]:
-    """The rows of `parts` by measure (first-seen order), as plain dicts: this chart is
-    redrawn at every slider move, and pandas filters cost more than the drawing."""
-    groups: dict[str, list[dict]] = {}
-    columns = list(parts.columns)
-    for values in zip(*(parts[c].tolist() for c in columns)):
+def _groups(frame: pd.DataFrame, by: str, columns=None) -> dict[object, list[dict]]:
+    """The rows of `frame` (its `columns`, all by default) as plain dicts, grouped by the
+    value of column `by` in first-seen order: the charts redrawn at every slider move read
+    rows this way, since pandas filters and groupbys cost more than the drawing.
+
+    >>> _groups(pd.DataFrame({"m": ["a", "b", "a"], "v": [1, 2, 3]}), "m")
+    {'a': [{'m': 'a', 'v': 1}, {'m': 'a', 'v': 3}], 'b': [{'m': 'b', 'v': 2}]}
+    """
+    columns = list(frame.columns) if columns is None else list(columns)
+    groups: dict[object, list[dict]] = {}
+    for values in zip(*(frame[c].tolist() for c in columns)):
         row = dict(zip(columns, values))
-        groups.setdefault(row["measure"], []).append(row)
+        groups.setdefault(row[by], []).append(row)
     return groups
 
 
@@ -263,7 +268,7 @@ def _share_svg(parts: pd.DataFrame, width: int, font: int) -> str:
     c.title("The vocabulary's share of the model", "Parameters and forward-pass FLOPs per token")
     c.legend([("the vocabulary: embeddings, output layer", VERMILLION, None), ("the rest of the model", "#BBBBBB", None)],
              width=10)
-    groups = _share_groups(parts)
+    groups = _groups(parts, "measure")
     measures = list(groups)
     label_w = max(len(m) for m in measures) * 0.56 * (font + 1) + 12
     if width <= 500:
@@ -296,7 +301,7 @@ def _share_svg(parts: pd.DataFrame, width: int, font: int) -> str:
 def cost_share_figure(parts: pd.DataFrame) -> str:
     """The vocabulary's share of the parameters and of the FLOPs: one 100% bar each."""
     shares = []
-    for m, rows in _share_groups(parts).items():
+    for m, rows in _groups(parts, "measure").items():
         total = float(sum(r["value"] for r in rows)) or 1.0
         shares.append(f"{m}: {float(sum(r['value'] for r in rows if r['part'] == 'vocabulary')) / total:.1%}")
     alt = "Bar chart of the vocabulary's share of the model. " + "; ".join(shares) + "."
@@ -478,12 +483,8 @@ def _cells(table: pd.DataFrame, column: str) -> dict[tuple[str, str], float]:
 
 def _by_tokenizer(table: pd.DataFrame, describe) -> str:
     """Alt text: per tokenizer (first-seen order), `describe(row)` of each of its rows."""
-    groups: dict[str, list[str]] = {}
-    columns = ("tokenizer", "language", "tokens", "ratio")
-    for values in zip(*(table[c].tolist() for c in columns)):
-        row = dict(zip(columns, values))
-        groups.setdefault(row["tokenizer"], []).append(describe(row))
-    return " ".join(f"{t}: " + ", ".join(parts) + "." for t, parts in groups.items())
+    groups = _groups(table, "tokenizer", ("tokenizer", "language", "tokens", "ratio"))
+    return " ".join(f"{t}: " + ", ".join(map(describe, rows)) + "." for t, rows in groups.items())
 
 
 def _tokens_svg(table: pd.DataFrame, width: int, font: int) -> str:
