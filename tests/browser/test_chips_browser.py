@@ -40,16 +40,27 @@ CHIP_BOXES = """(sel) => Array.from(document.querySelectorAll(sel), (run, r) =>
   })).flat()"""
 
 
+@pytest.fixture(scope="module")
+def _contexts(browser):
+    """A browser context per viewport, shared by this file's tests (each gets its own
+    page: a new session), so the app's scripts come from the HTTP cache (conftest.py)."""
+    made: dict[str, object] = {}
+    yield made
+    for context in made.values():
+        context.close()
+
+
 @pytest.fixture(params=list(VIEWPORTS))
-def sized(request, browser):
+def sized(request, browser, _contexts):
     width, height = VIEWPORTS[request.param]
-    context = browser.new_context(viewport={"width": width, "height": height})
-    page = context.new_page()
+    if request.param not in _contexts:
+        _contexts[request.param] = browser.new_context(viewport={"width": width, "height": height})
+    page = _contexts[request.param].new_page()
     page.set_default_timeout(30_000)
     expect.set_options(timeout=30_000)
     yield request.param, page
     expect.set_options(timeout=5_000)
-    context.close()
+    page.close()
 
 
 def open_tokenize(page: Page, app_url: str, **params) -> None:
