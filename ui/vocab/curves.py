@@ -44,7 +44,7 @@ __all__ = [
     "text_counts",
     "text_chunks",
     "held_out_curve",
-    "held_out_row",
+    "held_out_rows",
     "HELD_COLUMNS",
     "base_retirements",
     "overlapping_merges",
@@ -300,25 +300,30 @@ def held_out_units(run: TrainingRun, text: str) -> int:
     return _pieces_units(run.tokenizer(0, special_tokens={}), text, run.settings.units)
 
 
-#: the columns of a held-out curve (`held_out_curve`, `held_out_row`)
+#: the columns of a held-out curve (`held_out_curve`, `held_out_rows`)
 HELD_COLUMNS = ["step", "vocab_size", "tokens", "unknown", "units_per_token", "text"]
 
 
-def held_out_row(run: TrainingRun, k: int, counted: TokenCount, text_units: int, label: str) -> dict:
-    """One point of a held-out curve: `counted` (the text under the first k merges) and
-    the text's `text_units` (`held_out_units`) as a row of HELD_COLUMNS."""
-    return dict(step=k, vocab_size=run.vocab_size(k), tokens=counted.tokens, unknown=counted.unknown,
-                units_per_token=(text_units / counted.tokens) if counted.tokens else 0.0, text=label)
+def held_out_rows(run: TrainingRun, counts: TextCounts, text_units: int, steps: Sequence[int],
+                  label: str) -> list[dict]:
+    """The points of a held-out curve at `steps`, as rows of HELD_COLUMNS: the text's
+    counts at every step (`text_counts`) and its `text_units` (`held_out_units`), read at
+    each step; nothing is encoded."""
+    rows = []
+    for k in steps:
+        counted = counts.at(k)
+        rows.append(dict(step=k, vocab_size=run.vocab_size(k), tokens=counted.tokens, unknown=counted.unknown,
+                         units_per_token=(text_units / counted.tokens) if counted.tokens else 0.0, text=label))
+    return rows
 
 
 def held_out_curve(run: TrainingRun, text: str, steps: Sequence[int], label: str) -> pd.DataFrame:
-    """Encode `text` with the first k merges for each k in `steps`.
+    """`text` under the first k merges for each k in `steps` (counted in one pass,
+    `text_counts`: the same counts as encoding with `run.tokenizer(k)`).
 
     Columns: step, vocab_size, tokens, unknown, units_per_token, text (the label).
     """
-    text_units = held_out_units(run, text)
-    rows = [held_out_row(run, k, count_tokens(run.tokenizer(k, special_tokens={}), text), text_units, label)
-            for k in steps]
+    rows = held_out_rows(run, text_counts(run, text), held_out_units(run, text), steps, label)
     return pd.DataFrame(rows, columns=HELD_COLUMNS)
 
 

@@ -64,7 +64,7 @@ from ui.vocab.curves import (
     LANGUAGES,
     TokenCount,
     base_retirements,
-    held_out_row,
+    held_out_rows,
     held_out_steps,
     language_table,
     overlapping_merges,
@@ -359,15 +359,14 @@ def held_steps(choice: RunChoice) -> list[int]:
 
 def _held_out(choice: RunChoice, k: int) -> pd.DataFrame:
     """Each held-out text at the chart's sizes and at k, sorted by text label and step
-    (`held_out_curve`'s rows), read off the text's counts at every step: one DataFrame
-    built from rows, no encoding and no concatenation at a slider move."""
+    (`held_out_curve`'s rows), read off each text's cached counts at every step: one
+    DataFrame built from rows, no encoding and no concatenation at a slider move."""
     run = choice.run
     steps = sorted(set(held_steps(choice)) | {k})
     rows = []
     for item in held_out_texts(choice.source, run):
-        counts = counts_for(choice.key, item.key, run, item.text)
-        units = units_for(choice.key, item.key, run, item.text)
-        rows += [held_out_row(run, s, counts.at(s), units, item.label) for s in steps]
+        rows += held_out_rows(run, counts_for(choice.key, item.key, run, item.text),
+                              units_for(choice.key, item.key, run, item.text), steps, item.label)
     rows.sort(key=lambda r: (r["text"], r["step"]))
     return pd.DataFrame(rows, columns=HELD_COLUMNS)
 
