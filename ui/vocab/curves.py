@@ -49,6 +49,7 @@ __all__ = [
     "base_retirements",
     "overlapping_merges",
     "vocab_accounting",
+    "language_rows",
     "language_table",
     "split_text",
 ]
@@ -403,19 +404,13 @@ def vocab_accounting(run: TrainingRun, k: int) -> VocabAccounting:
     )
 
 
-def language_table(
+def language_rows(
     tokenizers: Mapping[str, Tokenizer | Mapping[str, TokenCount]],
     texts: Mapping[str, str],
     *,
     reference: str = "en",
-) -> pd.DataFrame:
-    """Tokens per language for each tokenizer, and the ratio to the reference language.
-    A tokenizer may be given as its counts already made, {language code: TokenCount}
-    (`text_counts(run, text).at(k)` for a run at step k: nothing is encoded then).
-
-    Columns: tokenizer, code, language, script, tokens, unknown, chars, bytes,
-    bytes_per_char, chars_per_token, ratio (tokens / the reference's tokens, same tokenizer).
-    """
+) -> list[dict]:
+    """`language_table`'s rows as plain dicts (what the page builds at a slider move)."""
     rows = []
     for name, tok in tokenizers.items():
         counts = ({code: tok[code] for code in texts} if isinstance(tok, Mapping)
@@ -430,7 +425,23 @@ def language_table(
                 chars_per_token=c.chars / c.tokens if c.tokens else 0.0,
                 ratio=(c.tokens / ref.tokens) if ref and ref.tokens else float("nan"),
             ))
-    return pd.DataFrame(rows)
+    return rows
+
+
+def language_table(
+    tokenizers: Mapping[str, Tokenizer | Mapping[str, TokenCount]],
+    texts: Mapping[str, str],
+    *,
+    reference: str = "en",
+) -> pd.DataFrame:
+    """Tokens per language for each tokenizer, and the ratio to the reference language.
+    A tokenizer may be given as its counts already made, {language code: TokenCount}
+    (`text_counts(run, text).at(k)` for a run at step k: nothing is encoded then).
+
+    Columns: tokenizer, code, language, script, tokens, unknown, chars, bytes,
+    bytes_per_char, chars_per_token, ratio (tokens / the reference's tokens, same tokenizer).
+    """
+    return pd.DataFrame(language_rows(tokenizers, texts, reference=reference))
 
 
 def split_text(text: str, fraction: float) -> tuple[str, str]:

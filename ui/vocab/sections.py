@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
+from functools import lru_cache
 
 import altair as alt
 import pandas as pd
@@ -38,6 +39,7 @@ from ui.vocab.model_cost import (
 )
 from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_error, md_escape
+from ui.shared.rawhtml import html_block
 from ui.shared.tables import TABLE_CSS
 from ui.shared.state import folded, persist, session_label, session_run, session_step, stored
 from ui.vocab.charts import (
@@ -66,7 +68,7 @@ from ui.vocab.curves import (
     base_retirements,
     held_out_rows,
     held_out_steps,
-    language_table,
+    language_rows,
     overlapping_merges,
     step_for_vocab,
     unit_name,
@@ -216,7 +218,7 @@ class _Blocks:
     def flush(self) -> None:
         """Draw what is collected (call before drawing any other element)."""
         if self._parts:
-            st.html("".join(self._parts))
+            html_block("".join(self._parts))
             self._parts = []
 
     def chart(self, cache_key: str, build, figure, *, key: str, chosen: int | None = None, extra: int = 170,
@@ -244,7 +246,7 @@ class _Blocks:
 
 def text_block(*parts: str) -> None:
     """Headings and prose (HTML built from constants and escaped values) as one st.html."""
-    st.html("".join(parts))
+    html_block("".join(parts))
 
 
 TOOLTIP_CSS = """<style>
@@ -262,7 +264,7 @@ def page_top(intro_html: str) -> None:
     11 px; pictures, tables and figures) and its introduction, as one block."""
     # Streamlit makes each curve panel's plot as wide as the chart's container; the
     # padding leaves the room its y axis takes, so the whole chart fits the page.
-    st.html(TOOLTIP_CSS % CURVES_AXIS_ROOM + static.STATIC_CSS + TABLE_CSS + BLOCKS_CSS + intro_html)
+    html_block(TOOLTIP_CSS % CURVES_AXIS_ROOM + static.STATIC_CSS + TABLE_CSS + BLOCKS_CSS + intro_html)
 
 
 # ---- which run ------------------------------------------------------------------------
@@ -357,37 +359,59 @@ def held_steps(choice: RunChoice) -> list[int]:
     return held_out_steps(choice.run)
 
 
-def _held_out(choice: RunChoice, k: int) -> pd.DataFrame:
-    """Each held-out text at the chart's sizes and at k, sorted by text label and step
-    (`held_out_curve`'s rows), read off each text's cached counts at every step: one
-    DataFrame built from rows, no encoding and no concatenation at a slider move."""
+@byte_cached("vocab.tables")
+def _held_grid(key: str, _choice: RunChoice) -> pd.DataFrame:
+    """Each held-out text at the chart's sizes (`held_steps`), sorted by text label and
+    step (`held_out_curve`'s rows), read off each text's cached counts: once per run."""
+    run = _choice.run
+    rows = []
+    for item in held_out_texts(_choice.source, run):
+        rows += held_out_rows(run, counts_for(key, item.key, run, item.text),
+                              units_for(key, item.key, run, item.text), held_steps(_choice), item.label)
+    rows.sort(key=lambda r: (r["text"], r["step"]))
+    return pd.DataFrame(rows, columns=HELD_COLUMNS)
+
+
+def _held_at(choice: RunChoice, k: int) -> list[dict]:
+    """Each held-out text at step k, one row (HELD_COLUMNS) per text, sorted by label:
+    read off the cached counts, no frame built at a slider move."""
     run = choice.run
-    steps = sorted(set(held_steps(choice)) | {k})
     rows = []
     for item in held_out_texts(choice.source, run):
         rows += held_out_rows(run, counts_for(choice.key, item.key, run, item.text),
-                              units_for(choice.key, item.key, run, item.text), steps, item.label)
-    rows.sort(key=lambda r: (r["text"], r["step"]))
-    return pd.DataFrame(rows, columns=HELD_COLUMNS)
+                              units_for(choice.key, item.key, run, item.text), [k], item.label)
+    return sorted(rows, key=lambda r: r["text"])
+
+
+@byte_cached("vocab.tables")
+def _curve_columns(key: str, _curve: pd.DataFrame) -> dict[str, list]:
+    """The training curve's columns as lists, once per run: a slider move reads one row,
+    and a pandas row (`iloc`) costs more than the whole of what is done with it."""
+    return {column: _curve[column].tolist() for column in _curve.columns}
+
+
+def _curve_row(choice: RunChoice, curve: pd.DataFrame, k: int) -> dict:
+    return {column: values[k] for column, values in _curve_columns(choice.key, curve).items()}
 
 
 def curves_section(choice: RunChoice, vocab: int, k: int) -> None:
     run, unit = choice.run, choice.unit
     curve = curve_for(choice.key, run)
-    held = _held_out(choice, k)
+    held_grid, held_k = _held_grid(choice.key, choice), _held_at(choice, k)
     retired = _retirements(choice.key, run)
+    row, start = _curve_row(choice, curve, k), _curve_row(choice, curve, 0)
     out = _Blocks()
-    out.add(stats_html(_curve_stats(choice, vocab, k, curve, held), label=f"At vocabulary size {vocab:,}"))
-    held_grid = held[held["step"].isin(held_steps(choice))]
+    out.add(stats_html(_curve_stats(choice, vocab, k, row, start, held_k), label=f"At vocabulary size {vocab:,}"))
     training_label = f"Training text ({choice.label})"
     out.chart(f"curves:{choice.key}", lambda: curves_chart(
         curve, held_grid, retired, chosen_vocab=vocab, unit=unit, training_label=training_label),
         lambda: static.curves_figure(
             curve, held_grid, retired, chosen=vocab, k=k, unit=unit, training_label=training_label,
             bases=_figure(f"curves-bases:{choice.key}", lambda: static.curves_bases(
-                curve, held_grid, retired, unit=unit, training_label=training_label))),
+                curve, held_grid, retired, unit=unit, training_label=training_label)),
+            alt=_figure(f"curves-alt:{choice.key}", lambda: static.curves_alt(curve, held_grid, unit))),
         key=CURVES_KEY, chosen=vocab, on_select=_pick_callback(choice), selection_mode=["pick"])
-    out.add(_explain_curves(choice, vocab, k, curve, held, retired))
+    out.add(_explain_curves(choice, vocab, k, row, held_grid, held_k, retired))
     out.flush()
     if len(retired):
         box = folded(f"All {len(retired):,} base symbols used up in this run", "vocab_w_retired_table")
@@ -398,27 +422,26 @@ def curves_section(choice: RunChoice, vocab: int, k: int) -> None:
                          hide_index=True, width="stretch")
 
 
-def _curve_stats(choice: RunChoice, vocab: int, k: int, curve: pd.DataFrame, held: pd.DataFrame) -> list[Stat]:
-    """The figures above the curves at the chosen size (what four st.metric showed)."""
+def _curve_stats(choice: RunChoice, vocab: int, k: int, row: dict, start: dict, held_k: list[dict]) -> list[Stat]:
+    """The figures above the curves at the chosen size (what four st.metric showed):
+    `row` and `start` are the curve at k and at 0, `held_k` the held-out texts at k."""
     run, unit = choice.run, choice.unit
-    row, start = curve.iloc[k], curve.iloc[0]
-    shorter = int(row.corpus_length) - int(start.corpus_length)
+    shorter = int(row["corpus_length"]) - int(start["corpus_length"])
     stats = [
         Stat("Vocabulary size", f"{vocab:,}", help=f"{run.base_size:,} base symbols + {k:,} merges"),
-        Stat("Training corpus", f"{int(row.corpus_length):,} tokens",
+        Stat("Training corpus", f"{int(row['corpus_length']):,} tokens",
              delta=f"{signed(shorter)} vs no merges" if shorter else "",
              up=shorter > 0, better=shorter < 0),
-        Stat(f"{unit.capitalize()} per token, training text", f"{row.units_per_token:.2f}"),
+        Stat(f"{unit.capitalize()} per token, training text", f"{row['units_per_token']:.2f}"),
     ]
-    first_held = held[held["step"] == k].head(1)
-    if len(first_held):
-        h = first_held.iloc[0]
-        gap = float(h.units_per_token - row.units_per_token)
+    if held_k:
+        h = held_k[0]
+        gap = float(h["units_per_token"] - row["units_per_token"])
         tied = round(gap, 2) == 0
-        stats.append(Stat(f"{unit.capitalize()} per token, held out", f"{h.units_per_token:.2f}",
+        stats.append(Stat(f"{unit.capitalize()} per token, held out", f"{h['units_per_token']:.2f}",
                           delta=f"{signed(gap, '.2f')} vs training",
                           up=None if tied else gap > 0, better=None if tied else gap > 0,
-                          help=f"{h.text}: {int(h.tokens):,} tokens at this size"))
+                          help=f"{h['text']}: {int(h['tokens']):,} tokens at this size"))
     return stats
 
 
@@ -433,7 +456,7 @@ def _code(text: object) -> str:
     return f"<code>{html.escape(str(text))}</code>"
 
 
-def _explain_curves(choice, vocab, k, curve, held, retired) -> str:
+def _explain_curves(choice, vocab, k, row, held_grid, held_k, retired) -> str:
     """The two explanations beside each other (stacked on a phone), as HTML."""
     run, unit = choice.run, choice.unit
     overlaps = _overlaps(choice.key, run)
@@ -454,15 +477,11 @@ def _explain_curves(choice, vocab, k, curve, held, retired) -> str:
              "retrained. Each merge saves less than the one before, so the curve flattens: "
              "doubling the vocabulary buys less and less.")
     left += [f"<p>{text}</p>", heading_html(4, "Text the run never saw")]
-    if len(held):
-        gaps = []
-        for label, part in held.groupby("text", sort=False):
-            at = part[part["step"] == k]
-            if len(at):
-                gaps.append(f"{html.escape(str(label))}: <strong>{at.iloc[0].units_per_token:.2f}</strong> "
-                            f"{unit} per token")
+    if held_k:
+        gaps = [f"{html.escape(str(h['text']))}: <strong>{h['units_per_token']:.2f}</strong> {unit} per token"
+                for h in held_k]
         left.append(
-            f"<p>At {vocab:,} tokens the training text gets <strong>{curve.iloc[k].units_per_token:.2f}</strong> "
+            f"<p>At {vocab:,} tokens the training text gets <strong>{row['units_per_token']:.2f}</strong> "
             f"{unit} per token; " + "; ".join(gaps) + ". Later merges learn whole words and phrases "
             "of the training text; unseen text, above all another kind of text, reuses fewer of them.</p>"
         )
@@ -470,10 +489,10 @@ def _explain_curves(choice, vocab, k, curve, held, retired) -> str:
             left.append("<p>This run writes an end-of-word marker after every word. The marker is a "
                         "token but not text, so before any merge there are fewer characters than "
                         "tokens: characters per token starts below 1.</p>")
-        unknown = held[held["unknown"] > 0]
-        if len(unknown):
+        unknown = max([int(h["unknown"]) for h in held_k] + [int(held_grid["unknown"].max()) if len(held_grid) else 0])
+        if unknown > 0:
             left.append(f"<p>Some held-out characters are not in this character-level vocabulary "
-                        f"(up to {int(unknown['unknown'].max()):,} in one text); each counts as one "
+                        f"(up to {unknown:,} in one text); each counts as one "
                         "unknown token.</p>")
     else:
         left.append("<p>No held-out text is available for this run.</p>")
@@ -597,29 +616,33 @@ def cost_section(chart_vocab: int) -> tuple[ModelConfig, str]:
         out.add(_comparison(config, compare, precision))
     if preset != CHART:
         out.add(_published(preset, config))
-    parts = pd.DataFrame([
+    # Plain rows: the pictures read them as they are; only an interactive chart needs a frame.
+    parts = [
         dict(measure="Parameters", part="vocabulary", value=cost.embedding_params, label="embedding matrices"),
         dict(measure="Parameters", part="rest", value=max(0, config.total_params - cost.embedding_params),
              label="everything else"),
         dict(measure="FLOPs per token", part="vocabulary", value=cost.output_flops, label="output layer (2dV)"),
         dict(measure="FLOPs per token", part="rest", value=max(0, cost.forward_flops - cost.output_flops),
              label="everything else (≈ 2N − 2dV)"),
-    ])
+    ]
     if cost.embedding_params > config.total_params:
         out.flush()
         st.warning(f"The embeddings alone ({cost.embedding_params:,}) exceed the total N ({config.total_params:,}): "
                    "raise N, or lower V or d.")
-    out.chart("cost:" + ":".join(map(str, parts["value"])), lambda: cost_share_chart(parts),
+    out.chart("cost:" + ":".join(str(p["value"]) for p in parts), lambda: cost_share_chart(pd.DataFrame(parts)),
               lambda: static.cost_share_figure(parts), key="vocab_w_cost_chart")
-    reals = pd.DataFrame([dict(name=r.name, size=r.size, kind="published") for r in REAL_VOCABS])
     yours = [dict(name="chosen above", size=chart_vocab, kind="yours")]
     if config.vocab_size != chart_vocab:
         yours.append(dict(name="calculator", size=config.vocab_size, kind="yours"))
-    frame = pd.concat([reals, pd.DataFrame(yours)], ignore_index=True)
-    out.chart("real:" + ":".join(str(y["size"]) for y in yours), lambda: real_vocab_chart(frame),
-              lambda: static.real_vocab_figure(frame), key="vocab_w_real_chart")
+    reals = _REAL_ROWS + yours
+    out.chart("real:" + ":".join(str(y["size"]) for y in yours), lambda: real_vocab_chart(pd.DataFrame(reals)),
+              lambda: static.real_vocab_figure(reals), key="vocab_w_real_chart")
     out.flush()
     return config, precision
+
+
+#: the published vocabularies the real-sizes chart marks, as plain rows
+_REAL_ROWS = [dict(name=r.name, size=r.size, kind="published") for r in REAL_VOCABS]
 
 
 def _changed(stored: dict, preset: dict) -> list[tuple[str, object, object]]:
@@ -741,28 +764,37 @@ def _published(preset_key: str, config: ModelConfig) -> str:
 REAL_SIZES_TITLE = "At real sizes: o200k cut to its first k tokens"
 
 
+@byte_cached("vocab.tables")
+def _real_sizes_data(hidden_size: int, tied: bool, total_params: int, precision: str):
+    """What the real-sizes part draws for one model shape: o200k's truncation table, the
+    real models' size marks, the cost at each size and the sizes (o200k's whole size last). Nothing here depends on V, so a
+    slider move finds it all here."""
+    table = o200k_truncation(TRUNCATION_SIZES)
+    marks = pd.DataFrame([dict(size=m.size, label=m.label) for m in size_marks(real_model_sizes())])
+    sizes = sorted(set(int(s) for s in table["size"]))
+    cost = cost_at_sizes(sizes, hidden_size=hidden_size, tied=tied, total_params=total_params, precision=precision)
+    return table, marks, cost, sizes
+
+
 def real_sizes_section(config: ModelConfig, precision: str) -> None:
     """o200k cut to its first 2^8 ... 2^17 ranks: characters per token of the ten texts,
     beside what those sizes cost the calculator's model. Draws its own heading (an <h3>)."""
-    table = o200k_truncation(TRUNCATION_SIZES)
-    sizes = sorted(set(int(s) for s in table["size"]))
+    table, marks, cost, sizes = _real_sizes_data(config.hidden_size, config.tied, config.total_params, precision)
     full = sizes[-1]
-    marks = pd.DataFrame([dict(size=m.size, label=m.label) for m in size_marks(real_model_sizes())])
-    cost = cost_at_sizes(sizes, hidden_size=config.hidden_size, tied=config.tied, total_params=config.total_params,
-                         precision=precision)
     model = (f"d = {config.hidden_size:,}, {'tied' if config.tied else 'untied'} embeddings "
              f"(the calculator's model)")
     # Nothing here depends on V: the slider, which moves V, leaves this section as it was
     # (same HTML, so the browser redraws nothing), drawn and explained once per model shape.
     shape = f"{config.hidden_size}:{config.tied}:{config.total_params}:{precision}"
     out = _Blocks()
-    out.add(heading_html(3, REAL_SIZES_TITLE, "at-real-sizes-o200k-cut-to-its-first-k-tokens"),
+    out.add(_figure(f"real-sizes-head:{full}", lambda: heading_html(
+        3, REAL_SIZES_TITLE, "at-real-sizes-o200k-cut-to-its-first-k-tokens") + (
             "<p>A BPE tokenizer's ranks are ordered: each merge only joins tokens learned before it. So the first "
             "<em>k</em> ranks of a real tokenizer are themselves a tokenizer of size <em>k</em>, no retraining needed: "
             "encode with the same merge loop and treat every rank from <em>k</em> on as no merge (the 256 single "
             f"bytes, ranks 0 to 255, always stay). Here is GPT-4o's o200k_base cut to 256, 512, … 131,072 ranks and "
             f"whole ({full:,} ranks; its 200,019 counts special tokens too), on the ten-language paragraph below, and "
-            "what each size costs the model in the calculator above.</p>")
+            "what each size costs the model in the calculator above.</p>")))
     out.pair(dict(cache_key="trunc:" + ":".join(map(str, sizes)), build=lambda: truncation_chart(table, marks),
                   figure=lambda: static.truncation_figure(table, marks), key="vocab_w_trunc_chart", extra=290),
              dict(cache_key=f"trunc-cost:{shape}",
@@ -814,7 +846,6 @@ LANGUAGES_TITLE = "3. The same text in ten languages"
 def languages_section(choice: RunChoice, vocab: int, k: int) -> None:
     """Section 3, its heading (an <h2>) included."""
     texts = language_texts()
-    table = openai_language_table()
     ours = {f"{choice.label}, V = {vocab:,}": _languages_at(choice.key, choice.run, k)}
     ours_keys = [choice.key, str(k)]
     session = session_run()
@@ -823,31 +854,33 @@ def languages_section(choice: RunChoice, vocab: int, k: int) -> None:
         session_key = curve_key(session)
         ours[f"Train page tokenizer, V = {session.vocab_size(step):,}"] = _languages_at(session_key, session, step)
         ours_keys += [session_key, str(step)]
-    table = pd.concat([table, language_table(ours, texts)], ignore_index=True)
+    # Plain rows (the OpenAI ones made once): a frame is built only for an interactive chart or the table.
+    rows = _openai_rows() + language_rows(ours, texts)
 
     out = _Blocks()
     out.add(heading_html(2, LANGUAGES_TITLE, "3-the-same-text-in-ten-languages"),
             "<p>One short paragraph, written for this app in ten languages, tokenized by GPT-2, GPT-4's "
             "cl100k_base, GPT-4o's o200k_base and the run studied above at the chosen size.</p>")
     lang_key = f"{choice.key}:{k}:" + ":".join(ours_keys)
-    out.chart("lang-tokens:" + lang_key, lambda: language_tokens_chart(table),
-              lambda: static.language_tokens_figure(table), key="vocab_w_lang_tokens",
-              extra=170 + 22 * table["tokenizer"].nunique())
-    out.chart("lang-ratio:" + lang_key, lambda: language_ratio_chart(table),
-              lambda: static.language_ratio_figure(table), key="vocab_w_lang_ratio", extra=420)
-    out.add(_explain_languages(table))
+    tokenizers = len({r["tokenizer"] for r in rows})
+    out.chart("lang-tokens:" + lang_key, lambda: language_tokens_chart(pd.DataFrame(rows)),
+              lambda: static.language_tokens_figure(rows), key="vocab_w_lang_tokens",
+              extra=170 + 22 * tokenizers)
+    out.chart("lang-ratio:" + lang_key, lambda: language_ratio_chart(pd.DataFrame(rows)),
+              lambda: static.language_ratio_figure(rows), key="vocab_w_lang_ratio", extra=420)
+    out.add(_explain_languages(rows))
     out.flush()
-    unknown = table[table["tokenizer"].isin(list(ours)) & (table["unknown"] > 0)]
-    if len(unknown):
-        langs = ", ".join(f"{r.language} ({int(r.unknown):,})" for r in unknown.itertuples())
+    unknown = [r for r in rows if r["tokenizer"] in ours and r["unknown"] > 0]
+    if unknown:
+        langs = ", ".join(f"{r['language']} ({int(r['unknown']):,})" for r in unknown)
         st.info(f"Your character-level tokenizer has never seen some characters of: {langs}. Each unknown "
                 "character is counted as one token (as an [UNK] token would be). Byte units avoid this: "
                 "every character is made of bytes the vocabulary has.")
     box = folded("Exact numbers", "vocab_w_lang_table")
     if box is not None:
         box.dataframe(
-            table[["tokenizer", "language", "script", "tokens", "ratio", "chars", "bytes", "bytes_per_char",
-                   "chars_per_token", "unknown"]],
+            pd.DataFrame(rows)[["tokenizer", "language", "script", "tokens", "ratio", "chars", "bytes",
+                                "bytes_per_char", "chars_per_token", "unknown"]],
             hide_index=True, width="stretch",
             column_config={
                 "ratio": st.column_config.NumberColumn("× English", format="%.2f"),
@@ -863,23 +896,28 @@ def languages_section(choice: RunChoice, vocab: int, k: int) -> None:
             box.text(text)
 
 
+@lru_cache(maxsize=1)
+def _openai_rows() -> list[dict]:
+    """The OpenAI tokenizers' rows of the language table, as plain dicts (made once; read-only)."""
+    return openai_language_table().to_dict("records")
+
+
 def _languages_at(key: str, run: TrainingRun, k: int) -> dict[str, TokenCount]:
     """The ten paragraphs' counts under the first k merges of the run `key` names, read
     off their counts at every step (one pass per run and paragraph, `counts_for`)."""
     return {code: counts_for(key, f"language:{code}", run, text).at(k) for code, text in language_texts().items()}
 
 
-def _explain_languages(table: pd.DataFrame) -> str:
+def _explain_languages(rows: list[dict]) -> str:
     # plain rows, not a groupby: the slider redraws this at every move
     most: dict[str, tuple[float, str]] = {}  # tokenizer -> (largest ratio, its language), first-seen order
     bpc = None
-    for name, language, ratio, code, per_char in zip(
-            table["tokenizer"].tolist(), table["language"].tolist(), table["ratio"].tolist(),
-            table["code"].tolist(), table["bytes_per_char"].tolist()):
+    for r in rows:
+        name, language, ratio = r["tokenizer"], r["language"], r["ratio"]
         if ratio == ratio and (name not in most or ratio > most[name][0]):  # NaN skipped; first of ties, as idxmax
             most[name] = (ratio, language)
-        if code == "hi" and bpc is None:
-            bpc = per_char
+        if r["code"] == "hi" and bpc is None:
+            bpc = r["bytes_per_char"]
     bpc = 3.0 if bpc is None else bpc
     worst = [f"{html.escape(str(name))}: {html.escape(str(language))} needs "
              f"<strong>{ratio:.1f}×</strong> English's tokens" for name, (ratio, language) in most.items()]

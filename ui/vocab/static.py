@@ -222,17 +222,8 @@ def _at_chosen(curve: pd.DataFrame, k: int, unit: str) -> str:
     return html.escape(f"At vocabulary size {int(row.vocab_size):,}: " + "; ".join(parts) + ".")
 
 
-def curves_figure(curve: pd.DataFrame, held: pd.DataFrame | None, retired: pd.DataFrame | None, *, chosen: int,
-                  k: int, unit: str, training_label: str, bases: dict[int, CurvesBase] | None = None) -> str:
-    """The three curve panels (corpus length, `unit` per token, tokens in use) with the
-    chosen size dashed in each, and the chosen size's figures written underneath.
-    `bases`: the panels already drawn by `curves_bases` for these arguments (the page
-    keeps them per run, so a slider move only adds the rules)."""
-    if bases is None:
-        bases = curves_bases(curve, held, retired, unit=unit, training_label=training_label)
-
-    def draw(width, font):
-        return bases[width].svg(chosen)
+def curves_alt(curve: pd.DataFrame, held: pd.DataFrame | None, unit: str) -> str:
+    """The curves' alt text, all but the chosen size (the same at every slider move)."""
     first, last = curve.iloc[0], curve.iloc[-1]
     alt = (f"Three charts against vocabulary size, from {int(first.vocab_size):,} to {int(last.vocab_size):,}. "
            f"Training corpus length falls from {int(first.corpus_length):,} to {int(last.corpus_length):,} tokens, "
@@ -241,24 +232,49 @@ def curves_figure(curve: pd.DataFrame, held: pd.DataFrame | None, retired: pd.Da
     if held is not None and len(held):
         ends = [f"{t}: {p['units_per_token'].iloc[-1]:.2f}" for t, p in held.groupby("text", sort=False)]
         alt += "; on held-out text at the largest size " + ", ".join(ends)
-    alt += (f". Tokens in use grow to {int(last.tokens_in_use):,}; base symbols still in use fall from "
-            f"{int(first.base_in_use):,} to {int(last.base_in_use):,}. Dashed rule: the chosen size, {chosen:,}.")
+    return alt + (f". Tokens in use grow to {int(last.tokens_in_use):,}; base symbols still in use fall from "
+                  f"{int(first.base_in_use):,} to {int(last.base_in_use):,}.")
+
+
+def curves_figure(curve: pd.DataFrame, held: pd.DataFrame | None, retired: pd.DataFrame | None, *, chosen: int,
+                  k: int, unit: str, training_label: str, bases: dict[int, CurvesBase] | None = None,
+                  alt: str | None = None) -> str:
+    """The three curve panels (corpus length, `unit` per token, tokens in use) with the
+    chosen size dashed in each, and the chosen size's figures written underneath.
+    `bases` and `alt`: the panels already drawn by `curves_bases` and the alt text made by
+    `curves_alt` for these arguments (the page keeps them per run, so a slider move only
+    adds the rules and the sentence about the chosen size)."""
+    if bases is None:
+        bases = curves_bases(curve, held, retired, unit=unit, training_label=training_label)
+    if alt is None:
+        alt = curves_alt(curve, held, unit)
+
+    def draw(width, font):
+        return bases[width].svg(chosen)
+    alt += f" Dashed rule: the chosen size, {chosen:,}."
     return _figure("curves", draw, alt, f"Vocabulary size {chosen:,} marked", _at_chosen(curve, k, unit))
 
 
 # ---- 2. the cost calculator's charts ------------------------------------------------------
-def _groups(frame: pd.DataFrame, by: str, columns=None) -> dict[object, list[dict]]:
+def _groups(frame: pd.DataFrame | list[dict], by: str, columns=None) -> dict[object, list[dict]]:
     """The rows of `frame` (its `columns`, all by default) as plain dicts, grouped by the
     value of column `by` in first-seen order: the charts redrawn at every slider move read
-    rows this way, since pandas filters and groupbys cost more than the drawing.
+    rows this way, since pandas filters and groupbys cost more than the drawing. `frame`
+    may already be a list of dicts (what the page passes at a slider move).
 
     >>> _groups(pd.DataFrame({"m": ["a", "b", "a"], "v": [1, 2, 3]}), "m")
     {'a': [{'m': 'a', 'v': 1}, {'m': 'a', 'v': 3}], 'b': [{'m': 'b', 'v': 2}]}
+    >>> _groups([{"m": "a", "v": 1}, {"m": "b", "v": 2}], "m", ("m",))
+    {'a': [{'m': 'a'}], 'b': [{'m': 'b'}]}
     """
-    columns = list(frame.columns) if columns is None else list(columns)
+    if isinstance(frame, list):
+        keep = None if columns is None else list(columns)
+        rows = frame if keep is None else [{c: r[c] for c in keep} for r in frame]
+    else:
+        columns = list(frame.columns) if columns is None else list(columns)
+        rows = [dict(zip(columns, values)) for values in zip(*(frame[c].tolist() for c in columns))]
     groups: dict[object, list[dict]] = {}
-    for values in zip(*(frame[c].tolist() for c in columns)):
-        row = dict(zip(columns, values))
+    for row in rows:
         groups.setdefault(row[by], []).append(row)
     return groups
 
@@ -298,7 +314,7 @@ def _share_svg(parts: pd.DataFrame, width: int, font: int) -> str:
     return c.svg()
 
 
-def cost_share_figure(parts: pd.DataFrame) -> str:
+def cost_share_figure(parts: pd.DataFrame | list[dict]) -> str:
     """The vocabulary's share of the parameters and of the FLOPs: one 100% bar each."""
     shares = []
     for m, rows in _groups(parts, "measure").items():
@@ -315,11 +331,15 @@ class _Model:
     kind: str
 
 
-def _by_size(reals: pd.DataFrame) -> list[_Model]:
+def _by_size(reals: pd.DataFrame | list[dict]) -> list[_Model]:
     """The rows by size (a stable sort: ties keep their order), as plain records: the
-    slider moves the chosen size, so this chart is redrawn at every move."""
-    rows = [_Model(n, int(v), k) for n, v, k in zip(reals["name"].tolist(), reals["size"].tolist(),
-                                                     reals["kind"].tolist())]
+    slider moves the chosen size, so this chart is redrawn at every move. `reals` may be
+    a list of dicts (name, size, kind)."""
+    if isinstance(reals, list):
+        rows = [_Model(r["name"], int(r["size"]), r["kind"]) for r in reals]
+    else:
+        rows = [_Model(n, int(v), k) for n, v, k in zip(reals["name"].tolist(), reals["size"].tolist(),
+                                                         reals["kind"].tolist())]
     return sorted(rows, key=lambda r: r.size)
 
 
@@ -361,7 +381,7 @@ def _real_svg(reals: pd.DataFrame, width: int, font: int) -> str:
     return c.svg()
 
 
-def real_vocab_figure(reals: pd.DataFrame) -> str:
+def real_vocab_figure(reals: pd.DataFrame | list[dict]) -> str:
     """Real models' vocabulary sizes on one logarithmic axis, each labelled with its size."""
     alt = ("Vocabulary sizes on a logarithmic axis: " + "; ".join(f"{r.name} {r.size:,}" + (" (chosen on this page)"
            if r.kind == "yours" else "") for r in _by_size(reals)) + ".")
@@ -471,31 +491,37 @@ def truncation_cost_figure(cost: pd.DataFrame, marks: pd.DataFrame, *, model: st
 
 
 # ---- 3. ten languages ---------------------------------------------------------------------
-def _cells(table: pd.DataFrame, column: str) -> dict[tuple[str, str], float]:
+def _records(table: pd.DataFrame | list[dict]) -> list[dict]:
+    """A table's rows as dicts: the page passes plain rows at a slider move, tests may pass
+    a frame."""
+    return table if isinstance(table, list) else table.to_dict("records")
+
+
+def _cells(rows: list[dict], column: str) -> dict[tuple[str, str], float]:
     """`column` by (language, tokenizer), read in one pass: the slider redraws these
     charts at every move, and a pandas filter per language cost more than the drawing.
 
-    >>> _cells(pd.DataFrame({"language": ["English"], "tokenizer": ["GPT-2"], "tokens": [12]}), "tokens")
+    >>> _cells([{"language": "English", "tokenizer": "GPT-2", "tokens": 12}], "tokens")
     {('English', 'GPT-2'): 12}
     """
-    return dict(zip(zip(table["language"].tolist(), table["tokenizer"].tolist()), table[column].tolist()))
+    return {(r["language"], r["tokenizer"]): r[column] for r in rows}
 
 
-def _by_tokenizer(table: pd.DataFrame, describe) -> str:
+def _by_tokenizer(rows: list[dict], describe) -> str:
     """Alt text: per tokenizer (first-seen order), `describe(row)` of each of its rows."""
-    groups = _groups(table, "tokenizer", ("tokenizer", "language", "tokens", "ratio"))
+    groups = _groups(rows, "tokenizer", ("tokenizer", "language", "tokens", "ratio"))
     return " ".join(f"{t}: " + ", ".join(map(describe, rows)) + "." for t, rows in groups.items())
 
 
-def _tokens_svg(table: pd.DataFrame, width: int, font: int) -> str:
-    languages = list(dict.fromkeys(table["language"]))
-    tokenizers = list(dict.fromkeys(table["tokenizer"]))
+def _tokens_svg(table: list[dict], width: int, font: int) -> str:
+    languages = list(dict.fromkeys(r["language"] for r in table))
+    tokenizers = list(dict.fromkeys(r["tokenizer"] for r in table))
     colors = dict(zip(tokenizers, SERIES_COLORS))
     c = Canvas(width, font)
     c.title("Tokens for the same paragraph in ten languages",
             "Fewer is better: the same meaning in fewer, longer tokens; each bar's count at its end")
     c.legend([(t, colors[t], None) for t in tokenizers], width=10)
-    most = float(table["tokens"].max())
+    most = float(max(r["tokens"] for r in table))
     narrow = width <= 500
     left = 8 if narrow else 8 + max(len(lang) for lang in languages) * 0.56 * font + 10
     x = Scale(0, most * 1.15, left, width - 12)
@@ -521,8 +547,9 @@ def _tokens_svg(table: pd.DataFrame, width: int, font: int) -> str:
     return c.svg()
 
 
-def language_tokens_figure(table: pd.DataFrame) -> str:
+def language_tokens_figure(table: pd.DataFrame | list[dict]) -> str:
     """Tokens per language for each tokenizer, grouped bars, each count written at its bar."""
+    table = _records(table)
     alt = ("Grouped bar chart of the tokens each tokenizer needs for the same paragraph in ten languages. "
            + _by_tokenizer(table, lambda r: f"{r['language']} {int(r['tokens']):,}"))
     return _figure("language_tokens", lambda w, f: _tokens_svg(table, w, f), alt,
@@ -539,9 +566,9 @@ def _heat(ratio: float, low: float, high: float) -> str:
     return "#" + "".join(f"{v:02x}" for v in rgb)
 
 
-def _ratio_svg(table: pd.DataFrame, width: int, font: int) -> str:
-    languages = list(dict.fromkeys(table["language"]))
-    tokenizers = list(dict.fromkeys(table["tokenizer"]))
+def _ratio_svg(table: list[dict], width: int, font: int) -> str:
+    languages = list(dict.fromkeys(r["language"] for r in table))
+    tokenizers = list(dict.fromkeys(r["tokenizer"] for r in table))
     c = Canvas(width, font)
     c.title("How many times English's token count each language needs",
             "Same paragraph, same tokenizer; 1.00× = as cheap as English")
@@ -557,7 +584,7 @@ def _ratio_svg(table: pd.DataFrame, width: int, font: int) -> str:
         for i, p in enumerate(parts):
             c.text(cx + (i - (len(parts) - 1) / 2) * (font + 1), top - 6, p, rotate=-90, size=font - 1,
                    baseline="middle")
-    high = float(table["ratio"].max())
+    high = max((float(r["ratio"]) for r in table if r["ratio"] == r["ratio"]), default=1.0)  # NaN skipped
     cell_h = 44 if width > 500 else 38
     ratios = _cells(table, "ratio")
     for i, lang in enumerate(languages):
@@ -577,9 +604,10 @@ def _ratio_svg(table: pd.DataFrame, width: int, font: int) -> str:
     return c.svg()
 
 
-def language_ratio_figure(table: pd.DataFrame) -> str:
+def language_ratio_figure(table: pd.DataFrame | list[dict]) -> str:
     """Each language's tokens as a multiple of English's, per tokenizer: a grid of
     cells with the ratio written in each (a heat map)."""
+    table = _records(table)
     alt = ("Heat map of each language's token count as a multiple of English's. "
            + _by_tokenizer(table, lambda r: f"{r['language']} {r['ratio']:.2f}×"))
     return _figure("language_ratio", lambda w, f: _ratio_svg(table, w, f), alt,
