@@ -367,6 +367,35 @@ def vocab_slider(browser, url: str, repeats: int, server: int | None = None) -> 
     return out | (cpu if server is not None else {})
 
 
+def compared_vocab_slider(browser, repeats: int, ours: str, theirs: str, label: str) -> dict[str, list[float]]:
+    """The Vocabulary size slider on this checkout's server and on another's, one move on
+    each in turn (which goes first swaps at every move), so that this VM's drift, which moves
+    a run's median by up to ~0.05 s from one hour to the next, falls on both alike. Besides
+    each side's times: the paired differences (this checkout minus the other), move by move."""
+    sides = []
+    for name, url in (("this checkout", ours), (label, theirs)):
+        page, _ = new_page(browser, url, PAGES["Vocabulary size"])
+        slider = page.locator(".st-key-vocab_w_chosen").get_by_role("slider")
+        sides.append((name, page, slider, int(slider.input_value())))
+    out: dict[str, list[float]] = {f"Vocabulary size: slider (a new size, keyboard), {name}": [] for name, *_ in sides}
+    diffs = []
+    for i in range(1, repeats + 1):
+        took = {}
+        for name, page, slider, start in (sides if i % 2 else sides[::-1]):
+            slider.focus()
+            arm(page)
+            slider.press("ArrowRight")
+            took[name] = settled(page, whole_run=False)
+            shown = page.locator(".vc-figure-value").first.inner_text()
+            if f"{start + i:,}" not in shown:
+                raise RuntimeError(f"{name}: expected vocabulary size {start + i:,}, the page shows {shown!r}")
+            out[f"Vocabulary size: slider (a new size, keyboard), {name}"].append(took[name])
+        diffs.append(took["this checkout"] - took[label])
+    for _, page, _, _ in sides:
+        page.context.close()
+    return out | {f"difference, this checkout minus {label}: Vocabulary size slider (paired, move by move)": diffs}
+
+
 def _check_step(page, k: int) -> None:
     """The page shows step k: the click measured really stepped."""
     label = page.locator(".st-key-train_w_step").inner_text()
@@ -468,8 +497,9 @@ def main() -> None:
     parser.add_argument("--floor", action="store_true",
                         help="also the first load of a one-st.write page with the app's config (Streamlit's own cost)")
     parser.add_argument("--against", type=Path, metavar="CHECKOUT",
-                        help="first loads only: also serve the app from this other checkout (e.g. main's) and "
-                             "take turns between the two, page by page and repeat by repeat")
+                        help="first loads and the Vocabulary size slider only: also serve the app from this other "
+                             "checkout (e.g. main's) and take turns between the two, page by page and repeat by repeat "
+                             "(first loads), move by move (the slider, with the paired differences)")
     parser.add_argument("--port", type=int, help="serve the app on this port (the floor page on the next); default: free ones")
     parser.add_argument("--omnibox", action="store_true",
                         help="leave Chromium's omnibox WebUI on: each new window (each first load) then also loads "
@@ -491,22 +521,28 @@ def main() -> None:
             browser = p.chromium.launch(executable_path=CHROMIUM, args=launch)
             if args.floor:
                 results |= floor_loads(browser, args.repeats, port + 1 if args.port else free_port())
-            if "first-load" in only and args.against:
+            other = label = other_url = None
+            if args.against and only & {"first-load", "vocab-slider"}:
                 other_port = port + 2 if args.port else free_port()
                 other = start_app(other_port, cwd=args.against.resolve(), log=LOG.with_name("bench_browser_against.log"))
-                try:
-                    label = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=args.against,
-                                           capture_output=True, text=True).stdout.strip() or str(args.against)
+                other_url = f"http://127.0.0.1:{other_port}"
+                label = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=args.against,
+                                       capture_output=True, text=True).stdout.strip() or str(args.against)
+            try:
+                if "first-load" in only and other is not None:
                     results |= compared_loads(browser, args.repeats, args.pages or DEFAULT_PAGES, (url, proc.pid),
-                                              (f"http://127.0.0.1:{other_port}", other.pid), label)
-                finally:
+                                              (other_url, other.pid), label)
+                elif "first-load" in only:
+                    results |= first_loads(browser, url, args.repeats, args.pages or DEFAULT_PAGES, proc.pid)
+                if "vocab-slider" in only and other is not None:
+                    results |= compared_vocab_slider(browser, args.repeats * 2, url, other_url, label)
+            finally:
+                if other is not None:
                     other.terminate()
                     other.wait(timeout=10)
-            elif "first-load" in only:
-                results |= first_loads(browser, url, args.repeats, args.pages or DEFAULT_PAGES, proc.pid)
             if "steps" in only:
                 results |= steps(browser, url, args.repeats, proc.pid)
-            if "vocab-slider" in only:
+            if "vocab-slider" in only and args.against is None:
                 results |= vocab_slider(browser, url, args.repeats * 2, proc.pid)
             if "upload" in only:
                 results |= upload(browser, url, args.repeats, text)
