@@ -128,6 +128,16 @@ def _attrs(**kw) -> str:
     return "".join(parts)
 
 
+def _value(v) -> str:
+    """One attribute value as `_attrs` writes it (escaped only if it needs to be).
+
+    >>> _value(15), _value('a"b')
+    ('15', 'a&quot;b')
+    """
+    s = v if isinstance(v, str) else str(v)
+    return html.escape(s, quote=True) if _TO_ESCAPE.search(s) else s
+
+
 @dataclass
 class Canvas:
     """An SVG document being drawn: `width` fixed, height grows with what is added."""
@@ -143,21 +153,49 @@ class Canvas:
     def text(self, x: float, y: float, s: str, *, size: float | None = None, anchor: str = "start",
              weight: str | None = None, fill: str = "#222", rotate: float | None = None,
              baseline: str | None = None, halo: bool = False) -> None:
-        """Text at (x, y); `halo` draws a white outline under it, so it reads over lines."""
-        extra = dict(stroke="#fff", stroke_width=4, paint_order="stroke") if halo else {}
-        transform = f"rotate({rotate} {x:.1f} {y:.1f})" if rotate is not None else None
-        self.add(f"<text{_attrs(x=f'{x:.1f}', y=f'{y:.1f}', font_size=size or self.font, text_anchor=anchor, font_weight=weight, fill=fill, transform=transform, dominant_baseline=baseline, **extra)}>"
-                 f"{html.escape(s)}</text>")
+        """Text at (x, y); `halo` draws a white outline under it, so it reads over lines.
+        Written out here rather than through `_attrs` (same markup, attributes in the same
+        order): the pictures redrawn at a slider move are mostly text and bars.
+
+        >>> c = Canvas(100); c.text(1, 2, "a<b", weight="bold", rotate=-90); c.parts[0]
+        '<text x="1.0" y="2.0" font-size="15" text-anchor="start" font-weight="bold" fill="#222" transform="rotate(-90 1.0 2.0)">a&lt;b</text>'
+        """
+        out = f'<text x="{x:.1f}" y="{y:.1f}" font-size="{_value(size or self.font)}"'
+        if anchor is not None:
+            out += f' text-anchor="{_value(anchor)}"'
+        if weight is not None:
+            out += f' font-weight="{_value(weight)}"'
+        if fill is not None:
+            out += f' fill="{_value(fill)}"'
+        if rotate is not None:
+            out += f' transform="{_value(f"rotate({rotate} {x:.1f} {y:.1f})")}"'
+        if baseline is not None:
+            out += f' dominant-baseline="{_value(baseline)}"'
+        if halo:
+            out += ' stroke="#fff" stroke-width="4" paint-order="stroke"'
+        self.parts.append(f"{out}>{html.escape(s)}</text>")
 
     def line(self, x1, y1, x2, y2, *, stroke="#222", width=1.0, dash: str | None = None) -> None:
-        self.add(f"<line{_attrs(x1=f'{x1:.1f}', y1=f'{y1:.1f}', x2=f'{x2:.1f}', y2=f'{y2:.1f}', stroke=stroke, stroke_width=width, stroke_dasharray=dash)}/>")
+        out = f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"'
+        if stroke is not None:
+            out += f' stroke="{_value(stroke)}"'
+        if width is not None:
+            out += f' stroke-width="{_value(width)}"'
+        if dash is not None:
+            out += f' stroke-dasharray="{_value(dash)}"'
+        self.parts.append(out + "/>")
 
     def polyline(self, points, *, stroke, width=3.0, dash: str | None = None) -> None:
         pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
         self.add(f"<polyline{_attrs(points=pts, fill='none', stroke=stroke, stroke_width=width, stroke_dasharray=dash, stroke_linejoin='round')}/>")
 
     def rect(self, x, y, w, h, *, fill, stroke: str | None = None) -> None:
-        self.add(f"<rect{_attrs(x=f'{x:.1f}', y=f'{y:.1f}', width=f'{max(0, w):.1f}', height=f'{max(0, h):.1f}', fill=fill, stroke=stroke)}/>")
+        out = f'<rect x="{x:.1f}" y="{y:.1f}" width="{max(0, w):.1f}" height="{max(0, h):.1f}"'
+        if fill is not None:
+            out += f' fill="{_value(fill)}"'
+        if stroke is not None:
+            out += f' stroke="{_value(stroke)}"'
+        self.parts.append(out + "/>")
 
     def circle(self, x, y, r, *, fill) -> None:
         self.add(f"<circle{_attrs(cx=f'{x:.1f}', cy=f'{y:.1f}', r=r, fill=fill)}/>")
