@@ -359,35 +359,40 @@ def held_steps(choice: RunChoice) -> list[int]:
     return held_out_steps(choice.run)
 
 
-@byte_cached("vocab.tables")
-def _held_grid(key: str, _choice: RunChoice) -> pd.DataFrame:
-    """Each held-out text at the chart's sizes (`held_steps`), sorted by text label and
-    step (`held_out_curve`'s rows), read off each text's cached counts: once per run."""
-    run = _choice.run
-    rows = []
-    for item in held_out_texts(_choice.source, run):
-        rows += held_out_rows(run, counts_for(key, item.key, run, item.text),
-                              units_for(key, item.key, run, item.text), held_steps(_choice), item.label)
-    rows.sort(key=lambda r: (r["text"], r["step"]))
-    return pd.DataFrame(rows, columns=HELD_COLUMNS)
-
-
-def _held_at(choice: RunChoice, k: int) -> list[dict]:
-    """Each held-out text at step k, one row (HELD_COLUMNS) per text, sorted by label:
-    read off the cached counts, no frame built at a slider move."""
+def _held_rows(choice: RunChoice, steps: list[int]) -> list[dict]:
+    """Each held-out text at `steps` (HELD_COLUMNS rows), read off its cached counts at
+    every step: nothing is encoded."""
     run = choice.run
     rows = []
     for item in held_out_texts(choice.source, run):
         rows += held_out_rows(run, counts_for(choice.key, item.key, run, item.text),
-                              units_for(choice.key, item.key, run, item.text), [k], item.label)
-    return sorted(rows, key=lambda r: r["text"])
+                              units_for(choice.key, item.key, run, item.text), steps, item.label)
+    return rows
+
+
+@byte_cached("vocab.tables")
+def _held_grid(key: str, _choice: RunChoice) -> pd.DataFrame:
+    """Each held-out text at the chart's sizes (`held_steps`), sorted by text label and
+    step (`held_out_curve`'s rows): the chart's points, once per run (`key`)."""
+    rows = sorted(_held_rows(_choice, held_steps(_choice)), key=lambda r: (r["text"], r["step"]))
+    return pd.DataFrame(rows, columns=HELD_COLUMNS)
+
+
+def _held_at(choice: RunChoice, k: int) -> list[dict]:
+    """Each held-out text at step k, one row per text, sorted by label: no frame is built
+    at a slider move."""
+    return sorted(_held_rows(choice, [k]), key=lambda r: r["text"])
+
+
+#: the curve's columns a slider move reads (the figures and the explanation at k and at 0)
+_CURVE_READ = ("corpus_length", "units_per_token")
 
 
 @byte_cached("vocab.tables")
 def _curve_columns(key: str, _curve: pd.DataFrame) -> dict[str, list]:
-    """The training curve's columns as lists, once per run: a slider move reads one row,
+    """The curve's columns a move reads, as lists, once per run: a move reads one row,
     and a pandas row (`iloc`) costs more than the whole of what is done with it."""
-    return {column: _curve[column].tolist() for column in _curve.columns}
+    return {column: _curve[column].tolist() for column in _CURVE_READ}
 
 
 def _curve_row(choice: RunChoice, curve: pd.DataFrame, k: int) -> dict:
