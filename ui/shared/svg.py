@@ -138,6 +138,16 @@ def _value(v) -> str:
     return html.escape(s, quote=True) if _TO_ESCAPE.search(s) else s
 
 
+def _opt(name: str, v) -> str:
+    """` name="v"` as `_attrs` writes it, or nothing for None (the drawing calls at a slider
+    move write their attributes one by one through this, not through `_attrs`' keywords).
+
+    >>> _opt("fill", "#fff"), _opt("stroke", None)
+    (' fill="#fff"', '')
+    """
+    return "" if v is None else f' {name}="{_value(v)}"'
+
+
 @dataclass
 class Canvas:
     """An SVG document being drawn: `width` fixed, height grows with what is added."""
@@ -160,42 +170,24 @@ class Canvas:
         >>> c = Canvas(100); c.text(1, 2, "a<b", weight="bold", rotate=-90); c.parts[0]
         '<text x="1.0" y="2.0" font-size="15" text-anchor="start" font-weight="bold" fill="#222" transform="rotate(-90 1.0 2.0)">a&lt;b</text>'
         """
-        out = f'<text x="{x:.1f}" y="{y:.1f}" font-size="{_value(size or self.font)}"'
-        if anchor is not None:
-            out += f' text-anchor="{_value(anchor)}"'
-        if weight is not None:
-            out += f' font-weight="{_value(weight)}"'
-        if fill is not None:
-            out += f' fill="{_value(fill)}"'
-        if rotate is not None:
-            out += f' transform="{_value(f"rotate({rotate} {x:.1f} {y:.1f})")}"'
-        if baseline is not None:
-            out += f' dominant-baseline="{_value(baseline)}"'
-        if halo:
-            out += ' stroke="#fff" stroke-width="4" paint-order="stroke"'
-        self.parts.append(f"{out}>{html.escape(s)}</text>")
+        transform = f"rotate({rotate} {x:.1f} {y:.1f})" if rotate is not None else None
+        self.parts.append(
+            f'<text x="{x:.1f}" y="{y:.1f}" font-size="{_value(size or self.font)}"' + _opt("text-anchor", anchor)
+            + _opt("font-weight", weight) + _opt("fill", fill) + _opt("transform", transform)
+            + _opt("dominant-baseline", baseline) + (' stroke="#fff" stroke-width="4" paint-order="stroke"' if halo else "")
+            + f">{html.escape(s)}</text>")
 
     def line(self, x1, y1, x2, y2, *, stroke="#222", width=1.0, dash: str | None = None) -> None:
-        out = f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"'
-        if stroke is not None:
-            out += f' stroke="{_value(stroke)}"'
-        if width is not None:
-            out += f' stroke-width="{_value(width)}"'
-        if dash is not None:
-            out += f' stroke-dasharray="{_value(dash)}"'
-        self.parts.append(out + "/>")
+        self.parts.append(f'<line x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"' + _opt("stroke", stroke)
+                          + _opt("stroke-width", width) + _opt("stroke-dasharray", dash) + "/>")
 
     def polyline(self, points, *, stroke, width=3.0, dash: str | None = None) -> None:
         pts = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
         self.add(f"<polyline{_attrs(points=pts, fill='none', stroke=stroke, stroke_width=width, stroke_dasharray=dash, stroke_linejoin='round')}/>")
 
     def rect(self, x, y, w, h, *, fill, stroke: str | None = None) -> None:
-        out = f'<rect x="{x:.1f}" y="{y:.1f}" width="{max(0, w):.1f}" height="{max(0, h):.1f}"'
-        if fill is not None:
-            out += f' fill="{_value(fill)}"'
-        if stroke is not None:
-            out += f' stroke="{_value(stroke)}"'
-        self.parts.append(out + "/>")
+        self.parts.append(f'<rect x="{x:.1f}" y="{y:.1f}" width="{max(0, w):.1f}" height="{max(0, h):.1f}"'
+                          + _opt("fill", fill) + _opt("stroke", stroke) + "/>")
 
     def circle(self, x, y, r, *, fill) -> None:
         self.add(f"<circle{_attrs(cx=f'{x:.1f}', cy=f'{y:.1f}', r=r, fill=fill)}/>")
