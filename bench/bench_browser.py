@@ -360,9 +360,7 @@ def vocab_slider(browser, url: str, repeats: int, server: int | None = None) -> 
         out["Vocabulary size: slider (a new size, keyboard)"].append(settled(page, whole_run=False))
         cpu.setdefault("CPU per vocabulary slider move, server", []).append(cpu_spent(before[0], cpu_seconds(server)))
         cpu.setdefault("CPU per vocabulary slider move, browser", []).append(cpu_spent(before[1], cpu_seconds(chromium)))
-        shown = page.locator(".vc-figure-value").first.inner_text()
-        if f"{start + i:,}" not in shown:
-            raise RuntimeError(f"expected vocabulary size {start + i:,} after the key press, the page shows {shown!r}")
+        _check_vocab(page, start + i)
     page.context.close()
     return out | (cpu if server is not None else {})
 
@@ -386,14 +384,19 @@ def compared_vocab_slider(browser, repeats: int, ours: str, theirs: str, label: 
             arm(page)
             slider.press("ArrowRight")
             took[name] = settled(page, whole_run=False)
-            shown = page.locator(".vc-figure-value").first.inner_text()
-            if f"{start + i:,}" not in shown:
-                raise RuntimeError(f"{name}: expected vocabulary size {start + i:,}, the page shows {shown!r}")
+            _check_vocab(page, start + i, name)
             out[f"Vocabulary size: slider (a new size, keyboard), {name}"].append(took[name])
         diffs.append(took["this checkout"] - took[label])
     for _, page, _, _ in sides:
         page.context.close()
     return out | {f"difference, this checkout minus {label}: Vocabulary size slider (paired, move by move)": diffs}
+
+
+def _check_vocab(page, size: int, who: str = "this checkout") -> None:
+    """The Vocabulary size page shows `size`: the key press measured really moved the slider."""
+    shown = page.locator(".vc-figure-value").first.inner_text()
+    if f"{size:,}" not in shown:
+        raise RuntimeError(f"{who}: expected vocabulary size {size:,} after the key press, the page shows {shown!r}")
 
 
 def _check_step(page, k: int) -> None:

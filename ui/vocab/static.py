@@ -256,6 +256,12 @@ def curves_figure(curve: pd.DataFrame, held: pd.DataFrame | None, retired: pd.Da
 
 
 # ---- 2. the cost calculator's charts ------------------------------------------------------
+def _records(table: pd.DataFrame | list[dict]) -> list[dict]:
+    """A table's rows as dicts: the page passes plain rows at a slider move, tests may pass
+    a frame."""
+    return table if isinstance(table, list) else table.to_dict("records")
+
+
 def _groups(frame: pd.DataFrame | list[dict], by: str, columns=None) -> dict[object, list[dict]]:
     """The rows of `frame` (its `columns`, all by default) as plain dicts, grouped by the
     value of column `by` in first-seen order: the charts redrawn at every slider move read
@@ -267,12 +273,9 @@ def _groups(frame: pd.DataFrame | list[dict], by: str, columns=None) -> dict[obj
     >>> _groups([{"m": "a", "v": 1}, {"m": "b", "v": 2}], "m", ("m",))
     {'a': [{'m': 'a'}], 'b': [{'m': 'b'}]}
     """
-    if isinstance(frame, list):
-        keep = None if columns is None else list(columns)
-        rows = frame if keep is None else [{c: r[c] for c in keep} for r in frame]
-    else:
-        columns = list(frame.columns) if columns is None else list(columns)
-        rows = [dict(zip(columns, values)) for values in zip(*(frame[c].tolist() for c in columns))]
+    rows = _records(frame)
+    if columns is not None:
+        rows = [{c: r[c] for c in columns} for r in rows]
     groups: dict[object, list[dict]] = {}
     for row in rows:
         groups.setdefault(row[by], []).append(row)
@@ -335,11 +338,7 @@ def _by_size(reals: pd.DataFrame | list[dict]) -> list[_Model]:
     """The rows by size (a stable sort: ties keep their order), as plain records: the
     slider moves the chosen size, so this chart is redrawn at every move. `reals` may be
     a list of dicts (name, size, kind)."""
-    if isinstance(reals, list):
-        rows = [_Model(r["name"], int(r["size"]), r["kind"]) for r in reals]
-    else:
-        rows = [_Model(n, int(v), k) for n, v, k in zip(reals["name"].tolist(), reals["size"].tolist(),
-                                                         reals["kind"].tolist())]
+    rows = [_Model(r["name"], int(r["size"]), r["kind"]) for r in _records(reals)]
     return sorted(rows, key=lambda r: r.size)
 
 
@@ -491,12 +490,6 @@ def truncation_cost_figure(cost: pd.DataFrame, marks: pd.DataFrame, *, model: st
 
 
 # ---- 3. ten languages ---------------------------------------------------------------------
-def _records(table: pd.DataFrame | list[dict]) -> list[dict]:
-    """A table's rows as dicts: the page passes plain rows at a slider move, tests may pass
-    a frame."""
-    return table if isinstance(table, list) else table.to_dict("records")
-
-
 def _cells(rows: list[dict], column: str) -> dict[tuple[str, str], float]:
     """`column` by (language, tokenizer), read in one pass: the slider redraws these
     charts at every move, and a pandas filter per language cost more than the drawing.
