@@ -124,6 +124,10 @@ def test_course_unigram_slips_are_the_pug_probabilities():
     wrong = [c for c in course.unigram_checks() if not c.agrees]
     assert [c.claim for c in wrong] == ["P(p, u, g)", "P(pu, g)", "P(p, ug)"]
     assert "0.001322" in wrong[0].ours and "0.007710" in wrong[1].ours
+    # each note names the piece the course gave pug's own count (5/210) to
+    assert [c.note.split(",")[0] for c in wrong] == [
+        "The course multiplies by 5/210 for p", "The course multiplies by 5/210 for pu",
+        "The course multiplies by 5/210 for p"]
     loss = next(c for c in course.unigram_checks() if c.claim == "corpus loss")
     assert loss.agrees and loss.ours == "169.80"
 
@@ -179,6 +183,8 @@ def test_tokens_per_word_matches_a_direct_count(english):
     direct = sum(len(wp.tokenize(w)) * c for w, c in words) / sum(c for _, c in words)
     assert rows["WordPiece"]["tokens per word"] == round(direct, 3)
     assert rows["BPE"]["tokens per word"] >= 1
+    kept = sum(c for w, c in words if len(wp.tokenize(w)) == 1) / sum(c for _, c in words)
+    assert rows["WordPiece"]["words kept whole"] == f"{kept:.0%}"
 
 
 def test_html_escapes_user_text():

@@ -192,13 +192,16 @@ def unigram_checks() -> list[Check]:
               sum(COURSE_UNIGRAM_VOCAB.values()) == 210),
     ]
     pug = dict(unigram_segmentations("pug"))
-    wrong_p = "The course multiplies by 5/210 for p, but p occurs 17 times (5 in pug, 12 in pun): "
+    # Each product has one factor 5/210 (pug's own count) where the first piece's frequency
+    # belongs: p and pu both occur 17 times (5 in pug, 12 in pun).
     for segs, course, sum_text in ((("p", "u", "g"), "0.000389", "17/210 × 36/210 × 20/210"),
                                    (("pu", "g"), "0.0022676", "17/210 × 20/210"),
                                    (("p", "ug"), "0.0022676", "17/210 × 20/210")):
         ours = pug[segs]
+        why = (f"The course multiplies by 5/210 for {segs[0]}, but {segs[0]} occurs 17 times "
+               f"(5 in pug, 12 in pun): {sum_text} = {ours:.6f}.")
         out.append(Check("Unigram", f"P({', '.join(segs)})", course, f"{sum_text} = {ours:.6f}",
-                         _as_printed(ours, course), wrong_p + f"{sum_text} = {ours:.6f}."))
+                         _as_printed(ours, course), why))
     out.append(Check("Unigram", '"pug": p ug and pu g tie', "tie", "tie" if _close(pug[("p", "ug")], pug[("pu", "g")])
                      else "no tie", _close(pug[("p", "ug")], pug[("pu", "g")]),
                      "Both are 340/44100 = 0.007710; our Viterbi keeps p + ug (the longer last piece wins a tie)."))

@@ -208,7 +208,7 @@ def tokens_per_word(tokenizers: Mapping[str, Any], words: Sequence[tuple[str, in
     >>> from bpe_core import WordTable, TrainerSettings, train
     >>> tok = train(WordTable.from_word_counts("ab 3\\nabc 1"), TrainerSettings(merges=1)).tokenizer()
     >>> tokens_per_word({"bpe": tok}, [("ab", 3), ("abc", 1)])
-    [{'algorithm': 'BPE', 'tokens per word': 1.25, 'words kept whole': 0.75, 'most tokens in a word': 2}]
+    [{'algorithm': 'BPE', 'tokens per word': 1.25, 'words kept whole': '75%', 'most tokens in a word': 2}]
     """
     rows = []
     total = sum(c for _, c in words) or 1
@@ -217,7 +217,7 @@ def tokens_per_word(tokenizers: Mapping[str, Any], words: Sequence[tuple[str, in
         rows.append({
             "algorithm": ALGORITHMS[name].title,
             "tokens per word": round(sum(n * c for n, c in lengths) / total, 3),
-            "words kept whole": round(sum(c for n, c in lengths if n == 1) / total, 3),
+            "words kept whole": f"{sum(c for n, c in lengths if n == 1) / total:.0%}",
             "most tokens in a word": max((n for n, _ in lengths), default=0),
         })
     return rows
