@@ -1,121 +1,81 @@
-"""The Quirks page in a real browser: every section and the worked examples render, the
-"try your own" box recomputes, the quiz reveals its answer after a try, a worked example
-links to the Train page with its preset; screenshots at 1440x900 and on a 390x844 phone
-go to test-artifacts/ (look at them)."""
+"""The Quirks page in a real browser: one tab per quirk and one for the worked examples,
+each drawn when opened and no taller than about three screens; a link with `?quirk=`
+opens its tab and a tab click writes it into the address; the "try your own" box
+recomputes, the quiz reveals its answer after a try, a worked example links to the Train
+page with its preset; screenshots at 1440x900 and on a 390x844 phone go to
+test-artifacts/ (look at them)."""
+import re
+from urllib.parse import quote_plus
+
 from playwright.sync_api import expect
 
 from tests.browser.phone import open_phone, too_wide
 
 from ui.quirks.logic import QUIRKS
+from ui.quirks.widgets import EXAMPLES_TAB, TAB_KEY
+
+EXAMPLES_HEADING = "Worked examples of the source texts"
 
 
-def _open(page, app_url, width=1440, height=900):
-    page.set_viewport_size({"width": width, "height": height})
-    page.goto(app_url + "/tokenizer-quirks")
-    expect(page.get_by_role("heading", name="Tokenizer quirks")).to_be_visible(timeout=60_000)
-    # the page is drawn in one run; its last element is the last quiz question's folded box
-    expect(page.get_by_text("Check your understanding: why the end-of-word marker?")).to_be_attached(timeout=60_000)
-    # the sections are st.html blocks, drawn once the browser has the HTML element's script
-    expect(page.get_by_role("heading", name=QUIRKS[0].title)).to_be_visible(timeout=60_000)
+def _settled(page) -> None:
     expect(page.locator('[data-testid="stSkeleton"]')).to_have_count(0, timeout=60_000)
     # the run has ended: a click on a folded box during a run can be lost
     expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning", timeout=30_000)
 
 
-def _scroll_to(page, heading: str) -> None:
-    """Bring a heading into view for a screenshot. The sections on the way are drawn as
-    they come near the screen (content-visibility: auto) and grow from their estimated
-    height, so a jump from far away lands short; the second scroll is on drawn sections."""
-    target = page.get_by_role("heading", name=heading)
-    for _ in range(2):
-        target.scroll_into_view_if_needed()
-        page.wait_for_timeout(300)
+def _open(page, app_url, tab: str = "", width=1440, height=900) -> None:
+    page.set_viewport_size({"width": width, "height": height})
+    query = f"?{TAB_KEY}={quote_plus(tab)}" if tab else ""
+    page.goto(app_url + "/tokenizer-quirks" + query)
+    expect(page.get_by_role("heading", name="Tokenizer quirks")).to_be_visible(timeout=60_000)
+    heading = next((q.title for q in QUIRKS if q.tab == tab), EXAMPLES_HEADING if tab == EXAMPLES_TAB else QUIRKS[0].title)
+    expect(page.get_by_role("heading", name=heading)).to_be_visible(timeout=60_000)
+    _settled(page)
 
 
-def _click_summary(page, key: str) -> None:
-    """Open a folded box. It is first brought into view and left a moment: the sections
-    scrolled past are drawn as they come near the screen and grow from their estimated
-    height (content-visibility: auto), so a click aimed at once can land where the box was."""
-    summary = page.locator(f".st-key-{key} summary")
-    for _ in range(2):
-        summary.scroll_into_view_if_needed()
-        page.wait_for_timeout(300)
-    summary.click()
+def _page_height(page) -> int:
+    return page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
 
 
-def test_every_section_renders_and_saves_screenshots(page, app_url, artifacts):
+def test_every_tab_draws_its_section_within_three_screens(page, app_url, artifacts):
+    """Each tab opens one section, the address names it, and with its folded boxes shut
+    no tab is taller than about three 1440x900 screens (the page was twenty; the longest
+    tab, Numbers with its five numbers under five tokenizers, is about 3.4)."""
     _open(page, app_url)
-    for quirk in QUIRKS:
-        expect(page.get_by_role("heading", name=quirk.title)).to_be_attached()
-    expect(page.get_by_role("heading", name="Worked examples of the source texts")).to_be_attached()
     page.screenshot(path=str(artifacts / "quirks_top.png"))
-    # the links at the top go to their section (headings inside st.html blocks, with ids)
-    # Sections are drawn only near the screen (content-visibility: auto), so those above the
-    # target are estimated while the page jumps: the heading must still land at the top.
-    page.locator('a[href="#quirk-glitch"]').click()
-    glitch = page.get_by_role("heading", name="Glitch tokens")
-    expect(glitch).to_be_in_viewport()
-    page.wait_for_timeout(500)
-    assert 0 <= glitch.bounding_box()["y"] < 250, glitch.bounding_box()
+    heights = {}
+    for label, title in [(q.tab, q.title) for q in QUIRKS] + [(EXAMPLES_TAB, EXAMPLES_HEADING)]:
+        page.get_by_role("tab", name=label, exact=True).click()
+        expect(page.get_by_role("heading", name=title)).to_be_visible()
+        _settled(page)
+        assert page.locator("h2[id]").count() == 1  # only the open tab's section is drawn
+        if label != QUIRKS[0].tab:  # the first tab is the page's default: no parameter
+            assert f"{TAB_KEY}={quote_plus(label)}" in page.url.replace("%20", "+")
+        heights[label] = _page_height(page)
+        page.screenshot(path=str(artifacts / f"quirks_tab_{label.lower().replace(' ', '_')}.png"))
+    assert max(heights.values()) <= 3.5 * 900, sorted(heights.items(), key=lambda kv: -kv[1])
+
+
+def test_a_link_opens_its_tab_and_a_reload_keeps_it(page, app_url, artifacts):
+    _open(page, app_url, "Glitch tokens")
+    expect(page.get_by_role("tab", name="Glitch tokens", exact=True)).to_have_attribute("aria-selected", "true")
     page.screenshot(path=str(artifacts / "quirks_link_glitch.png"))
-    _scroll_to(page, "Numbers come in arbitrary chunks")
-    page.screenshot(path=str(artifacts / "quirks_numbers.png"))
-    _scroll_to(page, "Other scripts cost more")
-    page.screenshot(path=str(artifacts / "quirks_scripts.png"))
-    _scroll_to(page, "Worked examples of the source texts")
-    page.screenshot(path=str(artifacts / "quirks_examples.png"))
-    _scroll_to(page, "low 5, lower 2, newest 6, widest 3, new 2 with </w>")
-    page.screenshot(path=str(artifacts / "quirks_seed001.png"))
+    page.reload()
+    expect(page.get_by_role("heading", name="Glitch tokens")).to_be_visible(timeout=60_000)
 
 
-#: The heading's top once it has stayed within [0, limit) for 250 ms (sections on the way
-#: are drawn as they come near the screen and can still push it), or wherever it is after 3 s.
-LANDED = """([selector, limit]) => new Promise((resolve) => {
-  const top = () => document.querySelector(selector).getBoundingClientRect().top;
-  const start = performance.now();
-  let since = null;
-  const look = () => {
-    const y = top(), now = performance.now();
-    if (y >= 0 && y < limit) { since = since ?? now; } else { since = null; }
-    if ((since !== null && now - since >= 250) || now - start > 3000) resolve(y); else requestAnimationFrame(look);
-  };
-  requestAnimationFrame(look);
-})"""
-
-
-def _landed(page, selector: str, limit: float) -> float:
-    return page.evaluate(LANDED, [selector, limit])
-
-
-def test_every_link_at_the_top_lands_on_its_heading(browser, app_url):
-    """Each link at the top has its target in the page (the sanitizer once dropped the id
-    "scripts"), and a click brings that heading to the top of the screen although the
-    sections in between are drawn only near the screen (content-visibility: auto)."""
-    for width, height in ((1440, 900), (390, 844)):
-        context = browser.new_context(viewport={"width": width, "height": height})
-        try:
-            page = context.new_page()
-            _open(page, app_url, width, height)
-            links = page.locator(".qk-toc a")
-            hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
-            assert len(hrefs) == len(QUIRKS) + 1
-            for href in hrefs:
-                assert page.locator(href).count() == 1, f"{href}: no such heading"
-            for href in hrefs:
-                page.mouse.wheel(0, -100_000)
-                link = page.locator(f'.qk-toc a[href="{href}"]')
-                expect(link).to_be_in_viewport()
-                link.click()
-                y = _landed(page, href, height / 3)
-                assert 0 <= y < height / 3, f"{width} px, {href}: heading at y={y:.0f}"
-        finally:
-            context.close()
+def test_the_tabs_work_from_the_keyboard(page, app_url):
+    _open(page, app_url)
+    page.get_by_role("tab", name=QUIRKS[0].tab, exact=True).focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("Enter")
+    expect(page.get_by_role("heading", name=QUIRKS[1].title)).to_be_visible()
 
 
 def test_try_your_own_recomputes(page, app_url, artifacts):
-    _open(page, app_url)
-    assert page.locator('[data-testid="stTextInput"]').count() == 0  # every try box starts folded
-    _click_summary(page, "quirks_w_open_case")
+    _open(page, app_url, "Capitals")
+    assert page.locator('[data-testid="stTextInput"]').count() == 0  # the try box starts folded
+    page.locator(".st-key-quirks_w_open_case summary").click()
     box = page.get_by_label("Try your own — Type a word in any case")
     box.fill("<b>SHOUTING</b>")
     box.press("Enter")
@@ -129,27 +89,30 @@ def test_try_your_own_recomputes(page, app_url, artifacts):
 def test_quiz_reveals_after_a_try_and_example_links_to_train(page, app_url, artifacts):
     _open(page, app_url)
     assert page.locator('[data-testid="stRadio"]').count() == 0  # every question starts folded
-    _click_summary(page, "quiz_w_open_reverse_letters")
+    page.locator(".st-key-quiz_w_open_reverse_letters summary").click()
     page.get_by_text("Often it is mostly tokenization").click()
     expect(page.get_by_text("Right.")).to_be_visible()
+    page.get_by_role("tab", name=EXAMPLES_TAB, exact=True).click()
     link = page.get_by_role("link", name="Step through it on the Train page (step 5)").last
+    expect(link).to_be_visible()
     assert "preset=classroom" in link.get_attribute("href")
     link.click()
-    expect(page.get_by_text("Classroom example (source text 003)").first).to_be_visible(timeout=60_000)
+    expect(page).to_have_url(re.compile(r"/train-bpe\?.*preset=classroom"), timeout=60_000)
+    _settled(page)
     page.screenshot(path=str(artifacts / "quirks_to_train.png"))
 
 
 def test_phone_layout(browser, app_url, artifacts):
-    """390x844: nothing is wider than the screen; screenshots of the top, a section and
-    the worked examples."""
+    """390x844: no tab's page is wider than the screen (the tab row scrolls in its own
+    box); screenshots of the top, a section and the worked examples."""
     context, page = open_phone(browser)
     try:
         _open(page, app_url, width=390, height=844)
         assert too_wide(page) == []
         page.screenshot(path=str(artifacts / "quirks_phone_top.png"))
-        _scroll_to(page, "Numbers come in arbitrary chunks")
-        page.screenshot(path=str(artifacts / "quirks_phone_numbers.png"))
-        _scroll_to(page, "Worked examples of the source texts")
-        page.screenshot(path=str(artifacts / "quirks_phone_examples.png"))
+        for tab in ("Numbers", "Other scripts", EXAMPLES_TAB):
+            _open(page, app_url, tab, width=390, height=844)
+            assert too_wide(page) == [], tab
+            page.screenshot(path=str(artifacts / f"quirks_phone_{tab.lower().replace(' ', '_')}.png"))
     finally:
         context.close()

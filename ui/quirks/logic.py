@@ -82,6 +82,7 @@ class Quirk:
     why: str
     examples: tuple[str, ...]
     placeholder: str
+    tab: str  # the section's short name: its tab label and its `?quirk=` value in a link
 
 
 QUIRKS: tuple[Quirk, ...] = (
@@ -89,67 +90,67 @@ QUIRKS: tuple[Quirk, ...] = (
           "How many r's are in “strawberry”? The model never sees the letters: it sees a few ids.",
           "To count letters or spell a word backwards, a model has to have memorised how each token "
           "is spelled, because the letters are not in its input.",
-          ("strawberry", "yrrebwarts"), "Type a word"),
+          ("strawberry", "yrrebwarts"), "Type a word", tab="Letters"),
     Quirk("numbers", "Numbers come in arbitrary chunks",
           "GPT-2 learned whatever digit groups were frequent; cl100k and o200k cut digit runs into "
           "groups of at most three; Mistral 7B and Tekken use single digits.",
           "If 1234 and 1235 are cut differently, the model has to learn arithmetic separately for each "
           "way of cutting, instead of once per digit position.",
-          ("1234", "1235", "$1,234.56", "2025-01-15", "12345678901234567890"), "Type a number"),
+          ("1234", "1235", "$1,234.56", "2025-01-15", "12345678901234567890"), "Type a number", tab="Numbers"),
     Quirk("spaces", "Leading and trailing spaces belong to tokens",
           "In GPT-style tokenizers the space goes with the word after it, so “ hello” and “hello” "
           "are two different tokens.",
           "A prompt that ends with a space makes the model continue after a token it rarely saw "
           "there, because in training text the space was almost always glued to the next word.",
           ("hello", " hello", "The capital of France is", "The capital of France is "),
-          "Type a prompt (try ending it with a space)"),
+          "Type a prompt (try ending it with a space)", tab="Spaces"),
     Quirk("case", "Capitalisation changes the tokens",
           "“hello”, “Hello” and “HELLO” are unrelated ids; upper case is much rarer and splits into "
           "more pieces.",
           "The model must learn separately that each casing means the same word, and shouting text "
           "costs more tokens.",
-          ("hello", "Hello", "HELLO", " hello", " Hello", " HELLO"), "Type a word in any case"),
+          ("hello", "Hello", "HELLO", " hello", " Hello", " HELLO"), "Type a word in any case", tab="Capitals"),
     Quirk("code", "Code: indentation, tabs and identifiers",
           "Early tokenizers spent one token per space of indentation; newer ones have tokens for runs "
           "of spaces and tabs.",
           "Indentation is most of the characters in some code, so how it is tokenized decides how much "
           "code fits in the context window and what it costs.",
           ("        return x", "\t\treturn x", "__init__", "def __init__(self, param: int):"),
-          "Paste a line of code"),
+          "Paste a line of code", tab="Code"),
     Quirk("scripts", "Other scripts cost more",
           "The same paragraph in ten languages: characters, UTF-8 bytes and tokens under each tokenizer.",
           "A language that needs three times the tokens pays three times the price, waits three times "
           "as long and fits a third as much text in the same context window.",
-          (), "Type a sentence in any language"),
+          (), "Type a sentence in any language", tab="Other scripts"),
     Quirk("zero_width", "A zero-width space splits a word",
           "“Ign\u200bore” looks like “Ignore” on screen, but a zero-width space (U+200B) sits inside.",
           "A keyword filter that looks for “ignore” in the text does not find it, yet the model still "
           "reads the pieces and can follow the instruction.",
-          ("Ignore previous instructions", "Ign\u200bore previous instructions"), "Type a sentence"),
+          ("Ignore previous instructions", "Ign\u200bore previous instructions"), "Type a sentence", tab="Zero-width space"),
     Quirk("special", "Special tokens typed as text",
           "“<|endoftext|>” is a control token, but typed by a user it is encoded as ordinary text, "
           "unless the caller allows special tokens.",
           "If pasted text could produce the real control token, a user could end a document or fake a "
           "chat turn; that is why special tokens are an explicit opt-in.",
-          ("<|endoftext|>", "Hello<|endoftext|>world", "<s>[INST]"), "Type text with a special token"),
+          ("<|endoftext|>", "Hello<|endoftext|>world", "<s>[INST]"), "Type text with a special token", tab="Special tokens"),
     Quirk("glitch", "Glitch tokens",
           "“ SolidGoldMagikarp” is one single GPT-2 token: a Reddit username frequent in the text the "
           "tokenizer was trained on, and almost absent from the text the model was trained on.",
           "A token the model hardly ever saw in training has an almost untrained embedding, and "
           "prompts that contain it produced bizarre answers from GPT-3.",
-          (" SolidGoldMagikarp", " TheNitromeFan", " davidjl"), "Type a word"),
+          (" SolidGoldMagikarp", " TheNitromeFan", " davidjl"), "Type a word", tab="Glitch tokens"),
     Quirk("unicode", "Unicode normalisation",
           "“é” can be one code point (U+00E9) or an e followed by a combining accent (U+0301); "
           "full-width letters (ＡＢＣ) look like ABC but are different characters.",
           "Two texts that look the same can give different ids, so a model sees them as different "
           "inputs unless the tokenizer normalises them first.",
-          ("café", "cafe\u0301", "ABC", "ＡＢＣ"), "Type accented or full-width text"),
+          ("café", "cafe\u0301", "ABC", "ＡＢＣ"), "Type accented or full-width text", tab="Unicode forms"),
     Quirk("structured", "Structured output: where the tokens of JSON fall",
           "Token boundaries in '{\"status\": \"ok\"}' do not follow the JSON grammar: quotes, "
           "colons and braces merge with their neighbours.",
           "Constrained decoding must allow every token that can start a valid continuation, not only "
           "the ones that match the grammar's own symbols, or it forbids the model's natural tokens.",
-          ('{"status": "ok"}', '{"status":"ok"}', '{"status": "okay"}'), "Type some JSON"),
+          ('{"status": "ok"}', '{"status":"ok"}', '{"status": "okay"}'), "Type some JSON", tab="JSON"),
 )
 QUIRK_IDS = tuple(q.id for q in QUIRKS)
 

@@ -58,6 +58,9 @@ QUIRKS_CSS = """<style>
 .qk-section ul { margin: 0 0 0.7rem; }
 .qk-section > .bpe-tokens { margin-bottom: 0.6rem; }
 .qk-section a { color: #0068c9; }
+.qk-more { margin: 0 0 0.8rem; }
+.qk-more > summary { cursor: pointer; font-weight: 600; padding: 0.3rem 0; }
+.qk-more[open] > summary { margin-bottom: 0.4rem; }
 @media (max-width: 640px) {
   .qk-section h2 { font-size: 1.6rem; }
   .qk-section h3 { font-size: 1.3rem; }
@@ -130,15 +133,34 @@ def anchor(quirk: logic.Quirk) -> str:
 
 def page_css(intro: str = "") -> None:
     """The chips' and rows' CSS, once at the top of the page (it applies page-wide):
-    repeated in each of the page's forty drawings it was 180 kB of the 250 kB of HTML
-    the browser had to sanitize and apply on a first load. With `intro` (plain text), the
-    same block also holds it and a link to each section."""
-    head = ""
-    if intro:
-        links = [f'<a href="#{anchor(q)}">{_esc(q.title)}</a>' for q in logic.QUIRKS]
-        links.append('<a href="#worked-examples">Worked examples</a>')
-        head = f'<section class="qk-section">{_p(_esc(intro))}{_p(" · ".join(links), "qk-toc")}</section>'
+    repeated in each of the page's drawings it was 180 kB of the 250 kB of HTML the
+    browser had to sanitize and apply on a first load. With `intro` (plain text), the
+    same block also holds it."""
+    head = f'<section class="qk-section">{_p(_esc(intro))}</section>' if intro else ""
     st.html(CHIP_CSS + QUIRKS_CSS + TABLE_CSS + head)
+
+
+#: the tab of the source texts' worked examples, after the quirks' own tabs
+EXAMPLES_TAB = "Worked examples"
+#: the query parameter (and session key) that names the open tab: ?quirk=Glitch+tokens
+TAB_KEY = "quirk"
+
+
+def section_tabs() -> None:
+    """One tab per quirk and one for the worked examples; only the open tab is drawn.
+
+    The tabs are bound to the `?quirk=` query parameter, so a link opens a section and
+    switching tabs updates the address (a copied link opens the same tab). Eleven
+    sections drawn one under another were about twenty screens; a tab holds one idea."""
+    labels = [q.tab for q in logic.QUIRKS] + [EXAMPLES_TAB]
+    tabs = st.tabs(labels, key=TAB_KEY, bind="query-params")
+    for quirk, tab in zip(logic.QUIRKS, tabs):
+        if tab.open:
+            with tab:
+                quirk_section(quirk)
+    if tabs[-1].open:
+        with tabs[-1]:
+            worked_examples()
 
 
 def _label(text: str) -> str:
@@ -433,6 +455,16 @@ def _encoding_table(example: ex.WorkedExample) -> str:
     return table_html(rows, css=False)
 
 
+#: the summary line of a worked example's folded tables
+TABLES_SUMMARY = "Show the merges and encodings, ours beside the printed ones"
+
+
+def _folded_tables(tables: str) -> str:
+    """A worked example's tables in a native disclosure (a focusable summary line that
+    opens it from the keyboard too): five examples' tables open at once were five screens."""
+    return f'<details class="qk-more"><summary>{_esc(TABLES_SUMMARY)}</summary>{tables}</details>'
+
+
 def _byte_bpe() -> str:
     r = ex.byte_bpe_result()
     facts = [
@@ -476,8 +508,8 @@ def worked_examples() -> None:
                  query_params={"preset": ex.BYTE_BPE_PRESET, "step": "24"}, icon=":material/model_training:")
     for example in ex.EXAMPLES:
         parts = [f'<h3 id="{html.escape(example.preset)}">{_esc(example.title)}</h3>',
-                 _p(_esc(logic.SOURCES[example.source]), "qk-caption"),
-                 _trace_table(example), _encoding_table(example), _p(_esc(example.note))]
+                 _p(_esc(logic.SOURCES[example.source]), "qk-caption"), _p(_esc(example.note)),
+                 _folded_tables(_trace_table(example) + _encoding_table(example))]
         if example.preset == "seed001_five_words":
             parts.append(_unknown_letters())
         st.html(f'<section class="qk-section">{"".join(parts)}</section>')
