@@ -31,7 +31,7 @@ from hostile import hostile, html_leaks, long_hostile, markdown_leaks
 from tests.train_settings import open_settings
 from ui.shared.guard import GUARD_HTML
 from ui.quirks.logic import QUIRKS as QUIRK_LIST
-from ui.quirks.widgets import TRY_LABEL, open_key
+from ui.quirks.widgets import TAB_KEY, TRY_LABEL, open_key
 
 APP = "../app.py"
 HOME, TRAIN, TOKENIZE, VOCAB = "views/home.py", "views/train.py", "views/tokenize.py", "views/vocab_size.py"
@@ -122,7 +122,7 @@ MAIN = {
     VOCAB: lambda at: any(h.value.startswith("1. Sequence length") for h in at.header) and _has(at, "vocab_w_source"),
     ALGORITHMS: lambda at: any(t.value == "Three ways to learn a vocabulary" for t in at.title) and _has(at, "algo_w_corpus"),
     QUIRKS: lambda at: any(t.value == "Tokenizer quirks" for t in at.title)
-    and sum(e.label == TRY_LABEL for e in at.expander) == len(QUIRK_LIST),
+    and len(at.tabs) == len(QUIRK_LIST) + 1 and sum(e.label == TRY_LABEL for e in at.expander) <= 1,
 }
 
 
@@ -347,10 +347,12 @@ def test_algorithms_inputs(length):
 @pytest.mark.parametrize("length", LENGTHS)
 def test_quirks_inputs(length):
     v = LENGTHS[length]
-    at = open_page(QUIRKS, {})
-    for quirk in QUIRK_LIST:  # the try boxes are folded: open every one, as a reader would
+    problems = []
+    for quirk in QUIRK_LIST:  # one tab per section, drawn when open; its try box is folded
+        at = open_page(QUIRKS, {TAB_KEY: quirk.tab})
         at.session_state[open_key(quirk.id)] = True
-    at.run()
-    assert len(at.text_input) + len(at.text_area) > len(QUIRK_LIST)
-    every_text_box(at, v, "quirks")
-    assert_clean(examine(at, QUIRKS, f"Quirks, hostile text in every box ({length})"))
+        at.run()
+        assert len(at.text_input) + len(at.text_area) >= 1, quirk.tab
+        every_text_box(at, v, "quirks")
+        problems += examine(at, QUIRKS, f"Quirks, {quirk.tab} tab, hostile text in every box ({length})")
+    assert_clean(problems)

@@ -328,7 +328,7 @@ def test_tokenize_links(secure: Page, app_url, listener):
 def test_pages_that_read_no_parameters(secure: Page, app_url, listener):
     """Home, Algorithms and Quirks with hostile parameters (Vocabulary size, which reads
     none either, is visited by the walks above with a hostile run name)."""
-    query = {k: listener.short(k) for k in ("preset", "words", "text", "tokenizer", "ids", "view", "x")}
+    query = {k: listener.short(k) for k in ("preset", "words", "text", "tokenizer", "ids", "view", "quirk", "x")}
     problems: list[str] = []
     for path in ("", "algorithms", "tokenizer-quirks"):
         visit(secure, app_url, path, query)
