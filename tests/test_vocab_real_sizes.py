@@ -142,8 +142,11 @@ def test_truncation_chart_spec(table):
     assert x["axis"]["values"][0] == 256 and x["axis"]["values"][-1] == 199_998
     names = layers[1]  # the models' names, each on a row of its own, ending at its rule
     assert names["mark"]["type"] == "text" and names["mark"]["align"] == "right"
-    rows = [row["top"] for row in spec["datasets"][names["data"]["name"]]]
-    assert len(set(rows)) == len(rows) == 5
+    rows = [(row["top"], row["size"]) for row in spec["datasets"][names["data"]["name"]]]
+    assert len({top for top, _ in rows}) == len(rows) == 5
+    # the largest size on the top row: each rule starts at its name's row, and a name
+    # reaches left over smaller sizes only, whose rules start on rows below it
+    assert [size for _, size in sorted(rows)] == sorted((size for _, size in rows), reverse=True)
     colors = [layer["encoding"].get("color", {}) for layer in layers]
     assert any(c.get("field") == "language" and c["legend"]["columns"] == 3 for c in colors)
     tooltips = [t["title"] for t in layers[2]["encoding"]["tooltip"]]

@@ -207,3 +207,33 @@ def test_both_drawings_of_a_picture_load_lazily():
         dict(measure="FLOPs per token", part="rest", value=80, label="everything else"),
     ]))
     assert figure.count("<img ") == 2 and figure.count('loading="lazy"') == 2
+
+
+def test_no_real_model_rule_crosses_a_name():
+    """The names of real models' sizes sit on rows of their own above the curves, each
+    ending at its dotted rule. A name reaches left over smaller sizes, so those sizes'
+    rules must start below its row ("Mi¦stral 7B" was crossed by the rules under it)."""
+    sizes = [256, 1024, 32_768, 262_144]
+    table = pd.DataFrame([dict(size=s, code=c, language=lang, tokens=100, chars=300, chars_per_token=2.0)
+                          for s in sizes for c, lang in (("en", "English"), ("all", "all"))])
+    marks = pd.DataFrame([dict(size=s, label=n) for s, n in ((32_000, "Mistral 7B"), (50_257, "GPT-2"),
+                                                            (100_277, "GPT-4 · cl100k"), (200_019, "GPT-4o · o200k"))])
+    for markup in (static.truncation_figure(table, marks),
+                   static.truncation_cost_figure(pd.DataFrame([dict(size=s, embedding_params=s, output_flops=2 * s)
+                                                               for s in sizes]), marks, model="m")):
+        for _, _, svg in _Figure(markup).images:
+            doc = xml.dom.minidom.parseString(svg)
+            rules = [(float(ln.getAttribute("x1")), min(float(ln.getAttribute("y1")), float(ln.getAttribute("y2"))))
+                     for ln in doc.getElementsByTagName("line") if ln.getAttribute("stroke-dasharray") == "2 3"]
+            names = [t for t in doc.getElementsByTagName("text")
+                     if t.getAttribute("text-anchor") == "end" and "(" in "".join(n.data for n in t.childNodes
+                                                                                  if n.nodeType == n.TEXT_NODE)]
+            assert len(rules) == len(names) == 4
+            for t in names:
+                right, baseline = float(t.getAttribute("x")), float(t.getAttribute("y"))
+                size = float(t.getAttribute("font-size"))
+                text = "".join(n.data for n in t.childNodes if n.nodeType == n.TEXT_NODE)
+                left = right - len(text) * 0.6 * size
+                for x, y_top in rules:
+                    if left < x < right:  # a rule under the name's span starts below its row
+                        assert y_top > baseline - 2, (text, x, y_top, baseline)

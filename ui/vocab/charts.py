@@ -575,9 +575,12 @@ _LANE = 18
 
 def _mark_layers(marks: pd.DataFrame, sizes: list[int], height: int) -> list:
     """Real models' sizes: a dotted rule each, its name on a row of its own at the top
-    of the plot, ending at the rule, so close sizes never overlap (even on a phone)."""
+    of the plot, ending at the rule, so close sizes never overlap (even on a phone).
+    The largest size takes the top row and each rule starts at its own name's row: a
+    name reaches left over the smaller sizes, whose rules start below it, so no rule
+    crosses a name."""
     x = _size_x(sizes)
-    marks = marks.sort_values("size").reset_index(drop=True)
+    marks = marks.sort_values("size", ascending=False).reset_index(drop=True)
     marks = marks.assign(top=[4 + _LANE * i for i in range(len(marks))])
     tooltip = [alt.Tooltip("label:N", title="Real model"), alt.Tooltip("size:Q", title="Vocabulary size", format=",d")]
     rules = alt.Chart(marks).mark_rule(color="#555", strokeDash=[2, 3], strokeWidth=2).encode(

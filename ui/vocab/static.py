@@ -390,14 +390,16 @@ def real_vocab_figure(reals: pd.DataFrame | list[dict]) -> str:
 # ---- o200k cut to k ranks -----------------------------------------------------------------
 def _size_frame(c: Canvas, sizes: list[int], y_lo, y_hi, yticks, ytitle, marks: pd.DataFrame, height: int):
     """A log-2 size axis, the y axis, and the real models' dotted rules with their names
-    on rows of their own at the top. Returns (x, y, top, bottom)."""
+    on rows of their own at the top, the largest size on the top row: each rule starts at
+    its own name's row, so a name, which reaches left over smaller sizes, crosses no rule.
+    Returns (x, y, top, bottom)."""
     left = label_room([s for _, s in yticks], c.font)
     x = Scale(min(sizes), max(sizes) * 1.12, left, c.width - 12, "log")
     top = c.height + 4
     bottom = top + height
     y = Scale(y_lo, y_hi, bottom, top)
     y_axis(c, y, yticks, left=x.a, right=x.b, title=ytitle)
-    for i, m in enumerate(marks.sort_values("size").itertuples()):
+    for i, m in enumerate(marks.sort_values("size", ascending=False).itertuples()):
         px = x(m.size)
         row = top + 4 + 18 * i
         c.line(px, row, px, bottom, stroke="#555", width=2, dash="2 3")
