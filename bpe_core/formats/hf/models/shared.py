@@ -1,0 +1,40 @@
+"""What the models read alike: a {token: id} vocabulary, id -> token, a word cache."""
+from __future__ import annotations
+
+from ...checks import Field
+from ...pipeline import Model
+
+
+def token_ids(field: Field) -> dict[str, int]:
+    vocab: dict[str, int] = {}
+    for token, value in field.members():
+        vocab[token] = value.as_int(low=0, high=(1 << 32) - 1)  # ids are packed in 32 bits (`Merges`)
+    return vocab
+
+
+def optional_str(field: Field, name: str) -> str | None:
+    value = field.key(name, None)
+    return None if value.value is None else value.as_str()
+
+
+def id_to_token(vocab: dict[str, int]) -> dict[int, str]:
+    """id -> token; where two tokens share an id, the first in file order wins."""
+    return {i: t for t, i in sorted(vocab.items(), key=lambda item: item[1], reverse=True)}
+
+
+def cached(encode_word: Model) -> Model:
+    """A model that remembers the last 100,000 words it encoded."""
+    cache: dict[str, list[tuple[int, str, int, int]]] = {}
+
+    def encode(word: str) -> list[tuple[int, str, int, int]]:
+        if not word:
+            return []
+        hit = cache.get(word)
+        if hit is None:
+            hit = encode_word(word)
+            if len(cache) > 100_000:
+                cache.clear()
+            cache[word] = hit
+        return hit
+
+    return encode

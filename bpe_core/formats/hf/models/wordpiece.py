@@ -1,0 +1,43 @@
+"""The library's WordPiece model, run by our `WordPieceTokenizer`."""
+from __future__ import annotations
+
+from ...checks import Field
+from ...pipeline import Model, ModelWork
+from .shared import token_ids, cached, id_to_token
+
+
+def wordpiece_model(field: Field) -> tuple[Model, dict[int, str]]:
+    """The library's WordPiece model, run by our `WordPieceTokenizer`: greedy longest
+    match, continuations written with the prefix, and the unknown token for a word
+    with an unmatched position or more than max_input_chars_per_word characters."""
+    from ....algorithms.wordpiece import WordPieceTokenizer
+
+    vocab = token_ids(field.key("vocab"))
+    unk = field.key("unk_token", "[UNK]").as_str(nonempty=True)
+    if unk not in vocab:
+        raise field.key("unk_token", unk).fail(f"is {unk!r}, which is not in the vocabulary")
+    prefix = field.key("continuing_subword_prefix", "##").as_str()
+    if not prefix:
+        raise field.key("continuing_subword_prefix", "").fail("is empty; this app's WordPiece needs a prefix such as '##'")
+    longest = field.key("max_input_chars_per_word", 100).as_int(low=0)
+    try:
+        wordpiece = WordPieceTokenizer(vocab, unk_token=unk, prefix=prefix, max_input_chars_per_word=longest,
+                                       special_tokens=(), name="tokenizer.json")
+    except ValueError as exc:
+        raise field.key("vocab").fail(f"cannot be used: {exc}") from None
+    reverse = id_to_token(vocab)
+
+    def encode_word(word: str) -> list[tuple[int, str, int, int]]:
+        ids = wordpiece.encode_word(word)
+        if len(ids) == 1:
+            return [(ids[0], reverse[ids[0]], 0, len(word))]
+        out, pos = [], 0
+        for k, i in enumerate(ids):
+            width = len(reverse[i]) - (len(prefix) if k else 0)
+            out.append((i, reverse[i], pos, pos + width))
+            pos += width
+        return out
+
+    model = cached(encode_word)
+    model.work = ModelWork("WordPiece", trace=wordpiece.trace)
+    return model, reverse
