@@ -1,6 +1,7 @@
 """Router: the pages of the BPE teaching app and the shared sidebar. No logic here."""
 import streamlit as st
 
+from ui.shared.a11y import install_a11y_css
 from ui.shared.guard import install_surrogate_guard
 from ui.shared.state import CAPTION_DRAWN, sidebar_caption
 
@@ -20,6 +21,7 @@ PAGES = [
 
 page = st.navigation(PAGES)
 install_surrogate_guard()
+install_a11y_css()
 st.session_state[CAPTION_DRAWN] = False
 page.run()
 

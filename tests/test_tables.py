@@ -5,7 +5,7 @@ from ui.shared.tables import TABLE_CSS, read_table, table_html
 def test_every_header_and_text_cell_is_escaped_numbers_are_formatted():
     hostile = '<img src=x onerror=alert(1)>&amp;"'
     markup = table_html([{hostile: hostile, "n": 1234, "x": 0.125, "ok": True, "none": None}], label=hostile)
-    assert "<img" not in markup and markup.count("&lt;img") == 3  # header, cell, aria-label
+    assert "<img" not in markup and markup.count("&lt;img") == 4  # header, cell, the table's and its scroll box's aria-label
     assert read_table(markup) == [{hostile: hostile, "n": "1234", "x": "0.125", "ok": "yes", "none": ""}]
     assert markup.startswith(TABLE_CSS) and not table_html([{"a": 1}], css=False).startswith("<style>")
 

@@ -24,6 +24,7 @@ import altair as alt
 from bpe_core.algorithms import ALGORITHMS
 from bpe_core.algorithms.unigram import SPACE, UnigramEvent, UnigramRun
 from bpe_core.algorithms.wordpiece import WordPieceEvent, WordPieceRun
+from ui.shared.a11y import scroll_box_attrs
 from ui.shared.chips import CHIP_CSS
 from ui.shared.word_views import chips_html
 from ui.train.config import load_presets, preset_corpus
@@ -462,5 +463,5 @@ def side_by_side_html(words: Sequence[str], rows: Sequence[Mapping[str, Sequence
     style = ("<style>.algo-sbs{border-collapse:collapse;width:100%}.algo-sbs th,.algo-sbs td{text-align:left;"
              "padding:2px 8px;border-bottom:1px solid #ddd;vertical-align:middle}"
              ".algo-sbs .bpe-tokens{line-height:1.9}</style>")
-    table = f'<div style="overflow-x:auto"><table class="algo-sbs">{head}{body}</table></div>'
+    table = f'<div style="overflow-x:auto"{scroll_box_attrs("side by side")}><table class="algo-sbs">{head}{body}</table></div>'
     return CHIP_CSS + style + table

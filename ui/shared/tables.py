@@ -20,6 +20,8 @@ import html
 from collections.abc import Mapping, Sequence
 from html.parser import HTMLParser
 
+from ui.shared.a11y import scroll_box_attrs
+
 __all__ = ["TABLE_CSS", "table_html", "read_table"]
 
 TABLE_CSS = """<style>
@@ -61,7 +63,8 @@ def table_html(rows: Sequence[Mapping[str, object]], *, bars: Mapping[str, float
     head = "".join(f'<th scope="col">{html.escape(str(c))}</th>' for c in columns)
     body = "".join("<tr>" + "".join(_cell(row.get(c), bars.get(c)) for c in columns) + "</tr>" for row in rows)
     name = f' aria-label="{html.escape(label)}"' if label else ""
-    return (f'{TABLE_CSS if css else ""}<div class="bpe-table-wrap"><table class="bpe-table"{name}>'
+    box = scroll_box_attrs(label or "table")
+    return (f'{TABLE_CSS if css else ""}<div class="bpe-table-wrap"{box}><table class="bpe-table"{name}>'
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")
 
 

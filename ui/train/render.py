@@ -25,6 +25,7 @@ from typing import Sequence
 
 from bpe_core.display import visible_text
 from bpe_core.tie_rules import TIE_RULE_EXPLANATIONS, tie_rule
+from ui.shared.a11y import scroll_box_attrs
 from ui.shared.chips import CHIP_CSS, chips_html
 from ui.shared.svg import data_url, nice_ticks
 from ui.train.run_view import RECENT_SHOWN, RunView, symbol_label
@@ -75,10 +76,10 @@ table.tp-table tr.now td:first-child { box-shadow: inset 6px 0 0 #D55E00; }
 .tp-bar { display: block; height: .9em; background: #0072B2; border-radius: 2px; min-width: 2px; }
 .tp-badge { display: inline-block; font-size: .8em; font-weight: 700; padding: 0 .5em; border-radius: .8em;
   border: 2px solid currentColor; white-space: nowrap; line-height: 1.5; }
-.tp-badge.win { background: #D55E00; color: #fff; border-color: #D55E00; }
+.tp-badge.win { background: #B34700; color: #fff; border-color: #B34700; }
 .tp-badge.tie { color: #A25F00; }
 .tp-d { font-weight: 700; white-space: nowrap; }
-.tp-d.new { color: #007A52; } .tp-d.up { color: #007A52; } .tp-d.down { color: #C0392B; }
+.tp-d.new { color: #006B47; } .tp-d.up { color: #006B47; } .tp-d.down { color: #A93226; }
 .tp-note { font-size: .9em; opacity: .85; margin-top: .3em; }
 .tp-words { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(15em, 100%), 1fr)); gap: .35em .8em; }
 .tp-word { padding: .15em .4em; border: 1px solid rgba(128,128,128,.3); border-radius: 6px; }
@@ -91,15 +92,15 @@ table.tp-table tr.now td:first-child { box-shadow: inset 6px 0 0 #D55E00; }
 .tp-chart img { width: 100%; height: auto; display: block; }
 .tp-vf { display: grid; grid-template-columns: minmax(0, 1.2fr) minmax(0, 1fr); gap: 1rem 3rem; align-items: start; }
 @media (max-width: 640px) { .tp-vf { grid-template-columns: minmax(0, 1fr); } }
-p.tp-cap { font-size: .875rem; opacity: .65; margin: 0 0 .8rem 0; }
+p.tp-cap { font-size: .875rem; opacity: .8; margin: 0 0 .8rem 0; }
 h3.tp-h3 { font-size: 1.5rem; font-weight: 600; line-height: 1.2; margin: .8rem 0 .5rem 0; padding: 0; scroll-margin-top: 9rem; }
 .tp-figs { display: grid; grid-template-columns: repeat(auto-fit, minmax(10rem, 1fr)); gap: .4rem 1.5rem; margin: 0 0 .8rem 0; }
 .tp-fig .lab { font-size: .9rem; }
 .tp-fig .lab abbr { text-decoration: underline dotted; cursor: help; }
 .tp-fig .val { font-size: 2.1rem; line-height: 1.35; font-variant-numeric: tabular-nums; }
 .tp-fig .dlt { display: inline-block; font-size: .85rem; padding: 0 .55em; border-radius: .8em; background: rgba(128,128,128,.15); }
-.tp-fig .dlt.good { color: #007A52; background: rgba(0, 158, 115, .12); }
-.tp-fig .dlt.bad { color: #C0392B; background: rgba(192, 57, 43, .10); }
+.tp-fig .dlt.good { color: #006B47; background: rgba(0, 158, 115, .12); }
+.tp-fig .dlt.bad { color: #A93226; background: rgba(192, 57, 43, .10); }
 .tp.present { font-size: 1.3rem; }
 .tp.present .bpe-tokens { font-size: 1.6rem; line-height: 1.9; }
 .tp.present .tp-barbox { width: 4em; }
@@ -332,7 +333,7 @@ def pair_table_html(
     head = ("<th>#</th>" if numbered else "") + (
         f"<th>Pair</th><th>Count</th><th title='how merge {merge} changed this count'>Change</th><th></th>"
     )
-    out = [f'<div class="tp{" present" if present else ""}"><div class="tp-scroll"><table class="tp-table"><thead><tr>{head}</tr></thead><tbody>']
+    out = [f'<div class="tp{" present" if present else ""}"><div class="tp-scroll"{scroll_box_attrs(f"pair table after merge {merge}")}><table class="tp-table"><thead><tr>{head}</tr></thead><tbody>']
     for n, (pair, count) in enumerate(rows, start=1):
         win = reveal and ev is not None and pair == ev.pair
         tie = reveal and ev is not None and not win and count == ev.count
@@ -459,7 +460,7 @@ def merge_list_html(view: RunView, k: int, *, window: int = MERGES_SHOWN, presen
         return f'<div class="tp{" present" if present else ""}"><p>No merges yet.</p></div>'
     first = max(1, k - window + 1)
     out = [
-        f'<div class="tp{" present" if present else ""}"><div class="tp-scroll"><table class="tp-table tp-merges"><thead><tr>'
+        f'<div class="tp{" present" if present else ""}"><div class="tp-scroll"{scroll_box_attrs("merge list")}><table class="tp-table tp-merges"><thead><tr>'
         "<th>Rank</th><th>Pair</th><th>New token</th><th>Count</th><th title='pairs tied at that count'>Tie</th></tr></thead><tbody>"
     ]
     disp = view.run.displays

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import pandas as pd
 
+from ui.shared.a11y import scroll_box_attrs
 from ui.vocab.charts import BLUE, MAX_POINTS, ORANGE, SERIES_COLORS, VERMILLION, _thin
 from ui.shared.svg import (
     Canvas,
@@ -619,7 +620,7 @@ def table_html(head: tuple[str, ...], rows: list[tuple], *, strong: tuple[int, .
     (a markdown table is parsed and drawn at once, wherever it is).
 
     >>> table_html(("a", "n"), [("x<y", "1"), ("= all", "2")], strong=(1,), numeric=(1,))
-    '<div class="bpe-table-wrap"><table class="bpe-table vc-table"><thead><tr><th scope="col">a</th><th scope="col" class="num">n</th></tr></thead><tbody><tr><td>x&lt;y</td><td class="num">1</td></tr><tr><td><strong>= all</strong></td><td class="num"><strong>2</strong></td></tr></tbody></table></div>'
+    '<div class="bpe-table-wrap" tabindex="0" role="region" aria-label="table"><table class="bpe-table vc-table"><thead><tr><th scope="col">a</th><th scope="col" class="num">n</th></tr></thead><tbody><tr><td>x&lt;y</td><td class="num">1</td></tr><tr><td><strong>= all</strong></td><td class="num"><strong>2</strong></td></tr></tbody></table></div>'
     """
     def cell(tag: str, i: int, text: object, bold: bool) -> str:
         body = html.escape(str(text))
@@ -630,5 +631,5 @@ def table_html(head: tuple[str, ...], rows: list[tuple], *, strong: tuple[int, .
     thead = "".join(cell("th", i, h, False) for i, h in enumerate(head))
     tbody = "".join("<tr>" + "".join(cell("td", i, v, r in strong) for i, v in enumerate(row)) + "</tr>"
                     for r, row in enumerate(rows))
-    return (f'<div class="bpe-table-wrap"><table class="bpe-table vc-table"{name}><thead><tr>{thead}</tr></thead>'
+    return (f'<div class="bpe-table-wrap"{scroll_box_attrs(label or "table")}><table class="bpe-table vc-table"{name}><thead><tr>{thead}</tr></thead>'
             f"<tbody>{tbody}</tbody></table></div>")

@@ -1,0 +1,53 @@
+"""What every page shares for keyboard, screen-reader and low-vision readers.
+
+- `scroll_box_attrs(label)`: the attributes of a box that scrolls sideways (a wide table
+  on a phone). A keyboard reader can only scroll a box it can focus, so the box is a tab
+  stop (`tabindex="0"`) and a named region, so a screen reader says what it is entering.
+- `A11Y_CSS` (installed once per page by app.py, `install_a11y_css`):
+  - captions: Streamlit draws them at 60% of the text colour, #828180 on white, a contrast
+    of 3.9:1 (WCAG 2.1 AA asks 4.5:1 for text this size). They keep the text colour at
+    80% opacity instead (about 6.7:1 on white, and as much on the dark theme);
+  - the chosen option of a segmented control: its label was the theme's red on a pale red
+    (4.47:1); it keeps the text colour and is bold, so the choice is not told by colour
+    alone (its border and tint stay);
+  - a visible focus ring on everything the keyboard reaches (buttons, links, scroll boxes),
+    drawn only for keyboard focus (`:focus-visible`);
+  - `prefers-reduced-motion`: no animation and no smooth scrolling anywhere.
+Checked in tests/browser/test_a11y_browser.py with axe-core (docs/accessibility.md).
+"""
+from __future__ import annotations
+
+import html
+
+__all__ = ["A11Y_CSS", "install_a11y_css", "scroll_box_attrs"]
+
+A11Y_CSS = """<style>
+.stApp [data-testid="stCaptionContainer"] { color: inherit; opacity: .8; }
+.stApp [data-testid="stButtonGroup"] button[data-selected="true"] { color: inherit; }
+.stApp [data-testid="stButtonGroup"] button[data-selected="true"] p { font-weight: 700; }
+.stApp button:focus-visible, .stApp a:focus-visible, .stApp [tabindex="0"]:focus-visible,
+.stApp summary:focus-visible {
+  outline: 3px solid #0a66d8; outline-offset: 2px; }
+@media (prefers-reduced-motion: reduce) {
+  .stApp *, .stApp *::before, .stApp *::after { animation: none !important; transition: none !important;
+    scroll-behavior: auto !important; }
+}
+</style>"""
+
+
+def scroll_box_attrs(label: str) -> str:
+    """The attributes of a sideways-scrolling box named `label` (plain text, escaped here).
+
+    >>> scroll_box_attrs('pairs "after"')
+    ' tabindex="0" role="region" aria-label="pairs &quot;after&quot;"'
+    """
+    return f' tabindex="0" role="region" aria-label="{html.escape(label, quote=True)}"'
+
+
+def install_a11y_css() -> None:
+    """The shared CSS, once per page run (a style-only st.html takes no room). Streamlit
+    is imported here: pure modules (ui/*/logic.py) use `scroll_box_attrs`."""
+    import streamlit as st
+
+    with st.sidebar:  # like the surrogate guard: nothing moves in the page's own flow
+        st.html(A11Y_CSS)
