@@ -9,7 +9,8 @@ Chromium through Playwright and times, several times each (median and spread):
 - the first load of each page in a new session (Train, Tokenize, Vocabulary size,
   Algorithms, Quirks), after one warm-up visit so the server has loaded its tokenizers;
 - a 1 MB upload's first view on the Train page (new content each time, so no cache hit);
-- 100 kB pasted on the Tokenize page and applied (Ctrl+Enter) until painted.
+- 100 kB pasted on the Tokenize page, from the paste until painted (the page applies a paste
+  itself; Ctrl+Enter is pressed too, for checkouts from before 2026-12-05).
 
 "Settled" means no DOM mutation for 300 ms, after the server has started a script run
 for the action, with no run in progress (so the quiet while a file uploads or a message
@@ -446,30 +447,37 @@ def _megabyte(text: str, i: int) -> bytes:
     return data[start : start + 1_000_000].decode("utf-8", errors="ignore").encode("utf-8")
 
 
-def paste(browser, url: str, repeats: int, text: str, server: int | None = None) -> dict[str, list[float]]:
-    """Wall seconds from Ctrl+Enter to the paste painted, and the CPU seconds each paste
-    cost the server process and the browser (all its processes)."""
-    page, _ = new_page(browser, url, "tokenize-text", clipboard=True)
-    box = page.get_by_role("textbox", name="Text")
+def paste(browser, url: str, repeats: int, text: str, server: int | None = None,
+          other: tuple[str, str] | None = None) -> dict[str, list[float]]:
+    """Wall seconds from the paste (Ctrl+V) to the paste painted, and the CPU seconds each
+    paste cost the server process and the browser (all its processes). The page applies a
+    paste by itself (ui/shared/live_text.py); Ctrl+Enter is still pressed once the box
+    holds the text, so a checkout that waits for it (before 2026-12-05) is timed the same
+    way. With `other` (its URL and label, `--against`) the two servers take turns, paste
+    by paste, on the same texts."""
+    sites = [("", url, server)] + ([(f" ({other[1]})", other[0], None)] if other else [])
+    pages = {label: new_page(browser, site, "tokenize-text", clipboard=True)[0] for label, site, _ in sites}
     chromium = browser_pid()
-    out, server_cpu, browser_cpu = [], [], []
+    found: dict[str, list[float]] = {}
     for i in range(repeats):
         chunk = text[i * 5_003 : i * 5_003 + 100_000]
-        page.evaluate("(t) => navigator.clipboard.writeText(t)", chunk)
-        box.click()
-        box.press("Control+A")
-        box.press("Control+V")
-        page.wait_for_function("(n) => document.querySelector('textarea').value.length === n", arg=len(chunk))
-        arm(page)
-        before = cpu_seconds(server), cpu_seconds(chromium)
-        box.press("Control+Enter")
-        out.append(settled(page))
-        server_cpu.append(cpu_spent(before[0], cpu_seconds(server)))
-        browser_cpu.append(cpu_spent(before[1], cpu_seconds(chromium)))
-    page.context.close()
-    found = {"100 kB paste, painted": out}
-    if server is not None:
-        found |= {"CPU per paste, server": server_cpu, "CPU per paste, browser": browser_cpu}
+        for label, _, pid in sites:
+            page = pages[label]
+            box = page.get_by_role("textbox", name="Text")
+            page.evaluate("(t) => navigator.clipboard.writeText(t)", chunk)
+            box.click()
+            box.press("Control+A")
+            arm(page)
+            before = cpu_seconds(pid) if pid else 0.0, cpu_seconds(chromium)
+            box.press("Control+V")
+            page.wait_for_function("(n) => document.querySelector('textarea').value.length === n", arg=len(chunk))
+            box.press("Control+Enter")
+            found.setdefault(f"100 kB paste, painted{label}", []).append(settled(page))
+            if pid:
+                found.setdefault("CPU per paste, server", []).append(cpu_spent(before[0], cpu_seconds(pid)))
+                found.setdefault("CPU per paste, browser", []).append(cpu_spent(before[1], cpu_seconds(chromium)))
+    for page in pages.values():
+        page.context.close()
     return found
 
 
@@ -500,7 +508,7 @@ def main() -> None:
     parser.add_argument("--floor", action="store_true",
                         help="also the first load of a one-st.write page with the app's config (Streamlit's own cost)")
     parser.add_argument("--against", type=Path, metavar="CHECKOUT",
-                        help="first loads and the Vocabulary size slider only: also serve the app from this other "
+                        help="first loads, the Vocabulary size slider and the paste only: also serve the app from this other "
                              "checkout (e.g. main's) and take turns between the two, page by page and repeat by repeat "
                              "(first loads), move by move (the slider, with the paired differences)")
     parser.add_argument("--port", type=int, help="serve the app on this port (the floor page on the next); default: free ones")
@@ -525,7 +533,7 @@ def main() -> None:
             if args.floor:
                 results |= floor_loads(browser, args.repeats, port + 1 if args.port else free_port())
             other = label = other_url = None
-            if args.against and only & {"first-load", "vocab-slider"}:
+            if args.against and only & {"first-load", "vocab-slider", "paste"}:
                 other_port = port + 2 if args.port else free_port()
                 other = start_app(other_port, cwd=args.against.resolve(), log=LOG.with_name("bench_browser_against.log"))
                 other_url = f"http://127.0.0.1:{other_port}"
@@ -539,6 +547,8 @@ def main() -> None:
                     results |= first_loads(browser, url, args.repeats, args.pages or DEFAULT_PAGES, proc.pid)
                 if "vocab-slider" in only and other is not None:
                     results |= compared_vocab_slider(browser, args.repeats * 2, url, other_url, label)
+                if "paste" in only and other is not None:
+                    results |= paste(browser, url, args.repeats, text, proc.pid, other=(other_url, label))
             finally:
                 if other is not None:
                     other.terminate()
@@ -549,7 +559,7 @@ def main() -> None:
                 results |= vocab_slider(browser, url, args.repeats * 2, proc.pid)
             if "upload" in only:
                 results |= upload(browser, url, args.repeats, text)
-            if "paste" in only:
+            if "paste" in only and args.against is None:
                 results |= paste(browser, url, args.repeats, text, proc.pid)
             browser.close()
     finally:

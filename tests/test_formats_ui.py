@@ -209,7 +209,6 @@ def test_gpt2_pair_zip_and_tiktoken_uploads():
     ("tokenizer.json", json.dumps({"model": {"type": "BPE", "vocab": {"a": "x"}, "merges": []}}).encode(), "not a whole number"),
     ("model.model", b"\x00\x01\x02 not a model", "SentencePiece"),
     ("weights.bin", bytes(range(256)) * 4, "not a tokenizer file"),
-    ("vocab.json", b'{"a": 0}', "no merges.txt"),
     ("x.tiktoken", b"YQ== zero\n", "base64token rank"),
     ("tok.zip", b"PK\x03\x04 broken", "not a zip"),
 ])
@@ -221,6 +220,59 @@ def test_bad_files_are_one_error_and_the_page_keeps_working(name, data, words):
     assert at.session_state.get("tokenize.upload") is None
     _set_text(at, "still works")
     assert not at.exception
+
+
+def _good_bpe_files() -> tuple[dict[str, bytes], object]:
+    settings = TrainerSettings(merges=40, units="byte", end_of_word="none")
+    trained = train(WordTable.from_text(TEXT * 5, pretokenizer="gpt2"), settings).tokenizer(40)
+    return gpt2_files(trained), trained
+
+
+def test_a_new_file_replaces_the_one_in_use_and_each_bad_file_has_its_own_error():
+    """Three uploads one after the other: a good file, a broken one, another good one. The
+    broken one gets an error naming it (and the first stays in use), the third replaces
+    the first: the tokenizer is never "first + broken + third". The uploader is empty
+    after each read, ready for the next file."""
+    wordpiece = _wordpiece_json()
+    files, trained = _good_bpe_files()
+    saved = export_bytes(trained, "hf")[1]
+    at = open_page(TOKENIZE)
+    _upload(at, [("first.json", wordpiece)])
+    assert not at.error and at.session_state["tokenize.upload"]["name"] == "first.json"
+    assert not at.get("file_uploader")[0].value  # empty again: a new file replaces, it is not appended
+    _upload(at, [("broken.json", b'{"model": ')])
+    assert len(at.error) == 1 and "broken.json" in errors(at) and "not valid JSON" in errors(at)
+    assert at.session_state["tokenize.upload"]["name"] == "first.json"
+    _upload(at, [("third.json", saved)])
+    assert not at.error, errors(at)
+    entry = at.session_state["tokenize.upload"]
+    assert entry["name"] == "third.json" and entry["tok"].encode(TEXT) == trained.encode(TEXT)
+    assert at.session_state["tokenize.tokenizer"] == up.UPLOADED
+    captions = " ".join(c.value for c in at.caption).replace("\u2060", "")  # md_escape's word joiner
+    assert "In use: Your file: third.json" in captions and "Choose **Your file** above" not in captions
+
+
+def test_several_files_at_once_each_report_their_own_error():
+    files, trained = _good_bpe_files()
+    at = open_page(TOKENIZE)
+    _upload(at, [("a.json", b"[1, 2]"), ("b.model", b"\x00 not a model"), ("c.json", export_bytes(trained, "hf")[1])])
+    messages = [e.value for e in at.error]
+    assert len(messages) == 2 and "a.json" in messages[0] and "b.model" in messages[1]
+    assert at.session_state["tokenize.upload"]["name"] == "c.json"
+
+
+def test_gpt2_pair_one_file_after_the_other():
+    """vocab.json alone waits for merges.txt (a note, not an error); merges.txt then
+    completes the pair, read together."""
+    files, trained = _good_bpe_files()
+    at = open_page(TOKENIZE)
+    _upload(at, [("vocab.json", files["vocab.json"])])
+    assert not at.error and at.session_state.get("tokenize.upload") is None
+    assert any("waiting for **merges.txt**" in i.value for i in at.info)
+    _upload(at, [("merges.txt", files["merges.txt"])])
+    assert not at.error, errors(at)
+    assert at.session_state["tokenize.upload"]["tok"].encode(TEXT) == trained.encode(TEXT)
+    assert not any("waiting for" in i.value for i in at.info)
 
 
 def test_markup_in_a_bad_file_is_escaped():

@@ -476,3 +476,28 @@ def test_every_registry_tokenizer_is_offered_and_every_view_opens(name):
         assert not any("no merge list" in i.value for i in at.info)
         assert any("SentencePiece BPE" in m.value for m in at.markdown)
         assert "bpe-ladder" in " ".join(h.proto.body for h in at.get("html"))
+
+
+def test_typing_helper_watches_the_text_box_and_marks_the_tokens():
+    """The page mounts the typing helper (ui/shared/live_text.py) after the tokens, told
+    which text area to apply, which box to mark "Updating…", and how long (in UTF-16
+    units, as the browser counts) the text it drew is; the page's CSS has the mark's look."""
+    import json
+
+    from ui.shared.live_text import utf16_length
+
+    text = "typed 😀 text"
+    at = open_page(params={"tokenizer": "cl100k_base", "text": text})
+    helper = at.get("bidi_component")
+    assert len(helper) == 1
+    data = json.loads(helper[0].proto.json)
+    assert data["input"] == "tokenize_w_text" and data["output"] == "tokenize-tokens"
+    assert data["length"] == utf16_length(text) == len(text) + 1
+    assert at.text_area(key="tokenize_w_text").value == text
+    css = "".join(h.proto.body for h in at.get("html"))
+    assert ".st-key-tokenize-tokens[data-bpe-stale]" in css and "Updating…" in css
+    first_run = data["run"]
+    at.text_area(key="tokenize_w_text").input("other").run()
+    assert not at.exception
+    data = json.loads(at.get("bidi_component")[0].proto.json)
+    assert data["length"] == 5 and data["run"] > first_run  # a new run: the helper is called again

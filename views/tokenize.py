@@ -23,9 +23,9 @@ with token_side:
     ready = not tw.no_tokenizer_yet()
     analysis = tw.current_analysis() if ready else None
     if analysis is not None:
-        tw.counts(analysis)
-        tw.special_notice(analysis)
-        with st.container(key="tokenize-tokens"):
+        with st.container(key="tokenize-tokens"):  # marked "Updating…" while the text is being typed
+            tw.counts(analysis)
+            tw.special_notice(analysis)
             tw.tokens(analysis, highlight=tw.replay_highlight(analysis))
 if ready:
     with st.container(key="tokenize-view"):
@@ -36,3 +36,4 @@ if ready:
             tw.view_decode(None)
 
 tw.sync_to_url()
+tw.live_typing()  # last: after the tokens are drawn (ui/shared/live_text.py)

@@ -64,15 +64,19 @@ def idle(page: Page) -> None:
     expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning", timeout=30_000)
 
 
-def paste(page: Page, text: str, *, apply: bool = True) -> None:
-    """Paste text over the Text box's content through the clipboard, then apply it
-    (Ctrl+Enter). (Playwright's fill types through the editing pipeline, which takes
-    a minute for 100 kB; a real paste takes well under a second.)"""
+def paste(page: Page, text: str, *, apply: bool = True, before_paste=None) -> None:
+    """Paste text over the Text box's content through the clipboard; the page applies a
+    paste by itself (ui/shared/live_text.py), and with `apply` Ctrl+Enter is pressed too
+    (harmless once applied). `before_paste` runs just before Ctrl+V (a timer's start).
+    (Playwright's fill types through the editing pipeline, which takes a minute for
+    100 kB; a real paste takes well under a second.)"""
     idle(page)
     page.evaluate("(t) => navigator.clipboard.writeText(t)", text)
     box = page.get_by_role("textbox", name="Text")
     box.click()
     box.press("Control+A")
+    if before_paste is not None:
+        before_paste()
     box.press("Control+V")
     expect(box).to_have_value(text)
     if apply:
@@ -203,7 +207,8 @@ def test_a_link_reproduces_the_view(page: Page, app_url, artifacts):
 
 
 def test_paint_times_for_20_and_100_kB(page: Page, app_url, artifacts):
-    """Measures (does not assert) how long a paste takes to show its count and chips
+    """Measures (does not assert) how long a paste takes, from Ctrl+V (the page applies a
+    paste by itself, with no Ctrl+Enter), to show its count and chips
     (20 kB, 100 kB, then 20 kB again over the 100 kB shown whole), and how long the
     browser's main thread was busy meanwhile (CPU work of the page: sanitizing, building,
     laying out; less sensitive to a busy machine than the wall clock); then the same for
@@ -228,9 +233,9 @@ def test_paint_times_for_20_and_100_kB(page: Page, app_url, artifacts):
     for run, size in ((0, 20_000), (0, 100_000), (1, 20_000)):
         text = corpus[run * 5_000 : run * 5_000 + size].decode("utf-8", errors="ignore")
         n = len(reference("cl100k_base").encode_ordinary(text))
-        paste(page, text, apply=False)
-        busy0, start = busy(), time.perf_counter()
-        page.get_by_role("textbox", name="Text").press("Control+Enter")
+        clock = {}
+        paste(page, text, apply=False, before_paste=lambda: clock.update(busy=busy(), start=time.perf_counter()))
+        busy0, start = clock["busy"], clock["start"]
         expect(metric(page, "Tokens")).to_have_text(f"{n:,}", timeout=30_000)
         count_s = time.perf_counter() - start
         # A plain querySelectorAll poll: Playwright's own selector engine, polled over
@@ -260,3 +265,36 @@ def test_paint_times_for_20_and_100_kB(page: Page, app_url, artifacts):
             assert page.locator(".bpe-tokens.bpe-scroll .bpe-block").count() > 10
     (artifacts / "tokenize_timings.json").write_text(json.dumps(timings, indent=2))
     print(timings)
+
+
+def test_typing_updates_tokens_without_ctrl_enter(page: Page, app_url, artifacts):
+    """Typed text is applied after a pause in typing: no Ctrl+Enter, no click outside.
+    While the typed text is not drawn yet, the tokens are marked "Updating…"
+    (ui/shared/live_text.py); the mark goes once the new tokens are drawn."""
+    open_tokenize(page, app_url, "?tokenizer=cl100k_base&text=hello")
+    expect(metric(page, "Tokens")).to_have_text("1")
+    idle(page)
+    box = page.get_by_role("textbox", name="Text")
+    box.click()
+    box.press("End")
+    tokens = page.locator(".st-key-tokenize-tokens")
+    # slow typing (80 ms a key, under the pause): the mark is up while keys come in
+    box.press_sequentially(" world, typed", delay=80)
+    expect(tokens).to_have_attribute("data-bpe-stale", "")
+    page.screenshot(path=str(artifacts / "tokenize_typing_updating.png"))
+    expected = len(reference("cl100k_base").encode_ordinary("hello world, typed"))
+    expect(metric(page, "Tokens")).to_have_text(str(expected))
+    expect(tokens).not_to_have_attribute("data-bpe-stale", "")
+    expect(box).to_be_focused()  # typing goes on in the box
+    expect(chips(page)).to_have_count(expected)
+    page.screenshot(path=str(artifacts / "tokenize_typing_updated.png"))
+    # a paste applies at once, with no key pressed after it
+    paste(page, "a pasted sentence", apply=False)
+    expect(metric(page, "Tokens")).to_have_text(str(len(reference("cl100k_base").encode_ordinary("a pasted sentence"))))
+    # typed and undone before the pause ends: nothing to apply, and the mark goes
+    idle(page)
+    box.press("End")
+    box.press("x")
+    box.press("Backspace")
+    expect(tokens).not_to_have_attribute("data-bpe-stale", "")
+    expect(box).to_have_value("a pasted sentence")

@@ -37,14 +37,16 @@ from ui.shared.state import folded
 UPLOADED = "upload"
 SHORT_NAME = "Your file"
 
-_STATE = "tokenize.upload"          # {"key": hash, "tok": tokenizer, "name": str, "seconds": float} of this session
-_ERROR = "tokenize.upload_error"    # the last upload's error message, if any
+_STATE = "tokenize.upload"          # {"key", "tok", "name", "seconds", "files": [(name, bytes)]} of this session
+_ERRORS = "tokenize.upload_errors"  # [(file name, error message)] of the last upload, one per file
+_HALF = "tokenize.upload_half"      # (name, bytes): vocab.json or merges.txt waiting for the other
+_GENERATION = "tokenize.upload_generation"  # bumped after each read: a fresh, empty uploader
 _PENDING = "tokenize.upload_pending"  # set by the uploader's callbacks: read the files on this run
 _PATTERN = "tokenize_w_upload_pattern"
 _TYPED = "tokenize_w_upload_typed"
 OPEN = "tokenize_w_upload_open"     # the uploader's expander (open or not)
 _OPENED = "tokenize.upload_opened"  # opened for "Your file" (once per choice: it can be closed again)
-_FILES = "tokenize_w_upload_files"
+_FILES = "tokenize_w_upload_files"  # the uploader's box (its widget key adds a generation)
 TYPED_PATTERN = "type a regex…"
 
 #: The largest tokenizer file (or files together) the page reads, in MB as the browser
@@ -136,26 +138,84 @@ def _size(n: int) -> str:
     return f"{n / 1e6:.1f} MB" if n >= 100_000 else f"{n / 1e3:.1f} kB"
 
 
+#: GPT-2's two files, which make one tokenizer together.
+PAIR = ("vocab.json", "merges.txt")
+
+
+def batches(new: list[tuple[str, bytes]], half: tuple[str, bytes] | None):
+    """The tokenizers to read from newly uploaded files: each file on its own, except that
+    `vocab.json` and `merges.txt` go together (`half` is one of them, uploaded earlier and
+    waiting for the other). Returns the batches in upload order and the half still waiting.
+
+    >>> f = lambda n: (n, b"")
+    >>> batches([f("a.json"), f("b.json")], None)
+    ([[('a.json', b'')], [('b.json', b'')]], None)
+    >>> batches([f("merges.txt")], f("vocab.json"))
+    ([[('merges.txt', b''), ('vocab.json', b'')]], None)
+    >>> batches([f("vocab.json"), f("x.model")], None)
+    ([[('x.model', b'')]], ('vocab.json', b''))
+    """
+    waiting = {half[0]: half} if half else {}
+    out = []
+    for name, data in new:
+        if name not in PAIR:
+            out.append([(name, data)])
+            continue
+        waiting[name] = (name, data)  # a newer half replaces an older one of the same name
+        if len(waiting) == 2:
+            out.append([waiting["merges.txt"], waiting["vocab.json"]])
+            waiting = {}
+    return out, next(iter(waiting.values()), None)
+
+
+def _uploader_key() -> str:
+    """The file uploader's widget key: a new one after each read, so the box is empty for
+    the next file (a new file replaces the tokenizer; it is not added to a growing list)."""
+    return f"{_FILES}_{st.session_state.get(_GENERATION, 0)}"
+
+
 def load_pending() -> None:
-    """Read the uploaded files if they changed, inside a status box that names them and
-    their size while they are read, then says what they were and how long it took. On
-    success the page switches to the upload; on failure it keeps its choice and the
-    uploader shows the message.
+    """Read newly uploaded files: each file is its own tokenizer (the last one that reads
+    replaces the one in use), except GPT-2's vocab.json + merges.txt, read together (in
+    one upload or one after the other). Each file that is not a tokenizer gets its own
+    error; the page keeps its tokenizer. Each read shows a status box that names the file
+    and its size while it is read, then says what it was and how long it took. A new
+    .tiktoken pattern re-reads the files in use.
 
     A rerun (the user typing while a large file is read) stops this run at its next
-    Streamlit call, so the result is stored before the status box is updated, and the
-    request is cleared only once it is done: an interrupted read starts again.
+    Streamlit call, so each result is stored before its status box is updated, and the
+    request is cleared only once all is done: an interrupted read starts again.
     """
     if not st.session_state.get(_PENDING):
         return
-    uploads = st.session_state.get(_FILES) or []
-    files = [(u.name, u.getvalue()) for u in uploads]
+    uploads = st.session_state.get(_uploader_key()) or []
+    new = [(u.name, u.getvalue()) for u in uploads]
+    entry = st.session_state.get(_STATE)
     pattern = chosen_pattern()
+    if new:
+        todo, half = batches(new, st.session_state.get(_HALF))
+        st.session_state[_ERRORS] = []
+    elif entry and entry["key"] != _files_key(entry["files"], pattern):  # the pattern changed
+        todo, half = [entry["files"]], st.session_state.get(_HALF)
+    else:
+        todo, half = [], st.session_state.get(_HALF)
+    for files in todo:
+        if not _read(files, pattern):
+            break  # stopped by a rerun: read again on the next run
+    else:
+        st.session_state[_HALF] = half
+        if new:  # an empty uploader for the next file
+            st.session_state[_GENERATION] = st.session_state.get(_GENERATION, 0) + 1
+        st.session_state.pop(_PENDING, None)
+
+
+def _read(files: list[tuple[str, bytes]], pattern: str | None) -> bool:
+    """Read one tokenizer (one file, or GPT-2's pair) in a status box; store it, or its
+    error under its own name. True when done."""
     key = _files_key(files, pattern)
     entry = st.session_state.get(_STATE)
-    if not files or (entry and entry["key"] == key):
-        st.session_state.pop(_PENDING, None)
-        return
+    if entry and entry["key"] == key:
+        return True
     name = " + ".join(n for n, _ in files)
     size = _size(sum(len(d) for _, d in files))
     with st.status(md_escape(f"Reading {name} ({size})…"), expanded=False) as status:
@@ -163,22 +223,21 @@ def load_pending() -> None:
         try:
             tok = read_upload(files, pattern)
         except (ValueError, TypeError, RecursionError, MemoryError) as exc:
-            st.session_state[_ERROR] = str(exc)
-            st.session_state.pop(_PENDING, None)
+            st.session_state[_ERRORS] = [*st.session_state.get(_ERRORS, []), (name, str(exc))]
             status.update(label=md_escape(f"{name} ({size}) is not a tokenizer this page can read: see below."),
                           state="error")
-            return
+            return True
         seconds = time.perf_counter() - start
-        st.session_state.pop(_ERROR, None)
-        st.session_state[_STATE] = {"key": key, "tok": tok, "name": name, "seconds": seconds}
+        st.session_state[_STATE] = {"key": key, "tok": tok, "name": name, "seconds": seconds, "files": files}
         st.session_state["tokenize.tokenizer"] = UPLOADED
-        st.session_state.pop(_PENDING, None)
         status.update(label=md_escape(f"Read {name} ({size}) in {seconds:.1f} s: {kind_of(tok)}, "
                                       f"{tok.vocab_size:,} tokens."), state="complete")
+    return True
 
 
 def uploader() -> None:
-    """The upload section: files, the .tiktoken pattern, and any error (escaped)."""
+    """The upload section: files, the .tiktoken pattern, each file's error (escaped), the
+    half of a pair waiting for the other, and which file is in use."""
     if st.session_state.get("tokenize.tokenizer") != UPLOADED:
         st.session_state.pop(_OPENED, None)
     elif uploaded_tokenizer() is None and not st.session_state.get(_OPENED):
@@ -187,7 +246,8 @@ def uploader() -> None:
     if box is None:  # drawn only once opened: its selectbox and file uploader cost a first load
         return        # their scripts (~200 kB) for a section most visits never open
     with box:
-        st.markdown("Upload " + "; ".join(FILE_KINDS) + ". It stays in this session only.")
+        st.markdown("Upload " + "; ".join(FILE_KINDS) + ". A new file replaces the one in use (the two "
+                    "files of GPT-2's pair go together). It stays in this session only.")
         left, right = st.columns(2)
         options = list(dict.fromkeys(PATTERN_CHOICES)) + [TYPED_PATTERN]
         left.selectbox("Pattern for a .tiktoken file", options, index=options.index("cl100k_base"), key=_PATTERN,
@@ -196,15 +256,22 @@ def uploader() -> None:
                             "used (cl100k_base for GPT-4's, o200k_base for GPT-4o's), or type one.")
         if st.session_state.get(_PATTERN) == TYPED_PATTERN:
             right.text_input("Regex", key=_TYPED, on_change=_on_upload, placeholder=r"\w+|\s+|[^\w\s]+")
-        st.file_uploader(f"Tokenizer file(s), up to {LIMIT_MB} MB", accept_multiple_files=True, key=_FILES,
-                         on_change=_on_upload, max_upload_size=LIMIT_MB,
-                         help="One file, or vocab.json and merges.txt together. A 9 MB tokenizer.json "
-                              "(Llama-3's size) takes a few seconds to read.")
-        error = st.session_state.get(_ERROR)
-        if error:
-            st.error(md_error(error), icon=":material/error:")
-        elif uploaded_tokenizer() is not None:
-            st.caption(md_escape(title()) + ". Choose **Your file** above to use it.")
+        with st.container(key=_FILES):  # the widget's own key changes after each read (_uploader_key)
+            st.file_uploader(f"Tokenizer file(s), up to {LIMIT_MB} MB", accept_multiple_files=True,
+                             key=_uploader_key(), on_change=_on_upload, max_upload_size=LIMIT_MB,
+                             help="One file, or vocab.json and merges.txt (together or one after the "
+                                  "other). A 9 MB tokenizer.json (Llama-3's size) takes a few seconds to read.")
+        for name, error in st.session_state.get(_ERRORS, []):
+            st.error(f"**{md_escape(name)}**: {md_error(error)}", icon=":material/error:")
+        half = st.session_state.get(_HALF)
+        if half:
+            other = PAIR[1] if half[0] == PAIR[0] else PAIR[0]
+            st.info(f"**{half[0]}** is waiting for **{other}**: GPT-2's format is two files. Upload "
+                    f"{other} to read them together.", icon=":material/hourglass_top:")
+        if uploaded_tokenizer() is not None:
+            chosen = st.session_state.get("tokenize.tokenizer") == UPLOADED
+            st.caption(("In use: " if chosen else "") + md_escape(title())
+                       + ("." if chosen else ". Choose **Your file** above to use it."))
 
 
 #: What the Replay view shows for a model that has no merge list of ours (ui/tokenize/explain.py).

@@ -29,6 +29,7 @@ from bpe_core.display import visible_text
 from bpe_core.formats.pipeline import PipelineTokenizer
 from bpe_core.pretrained import PRETRAINED, TITLES, load_pretrained
 from ui.shared.cache import byte_cached
+from ui.shared.live_text import live_text, stale_css
 from ui.shared.markdown import md_error, md_escape
 from ui.shared.tables import table_html
 from ui.shared.state import (
@@ -64,6 +65,11 @@ SPLIT_CSS = """<style>
   .st-key-tokenize-split [data-testid="stColumn"] { flex: 1 1 100% !important; min-width: 100% !important; }
 }
 </style>"""
+
+#: The tokens (and counts) marked "Updating…" while the typed text is not applied yet;
+#: the Text box's own hint "Press Ctrl+Enter to apply" is hidden (typing applies itself).
+LIVE_CSS = ("<style>" + stale_css("tokenize-tokens")
+            + '.st-key-tokenize_w_text [data-testid="InputInstructions"] { display: none; }</style>')
 
 K = "tokenize."          # stored values
 W = "tokenize_w_"        # widget keys
@@ -230,7 +236,7 @@ def _load_example() -> None:
 
 def controls() -> None:
     """Tokenizer choice, example texts, the text, and the two display options."""
-    st.html(TOKENIZE_CSS + SPLIT_CSS)  # the page's CSS, once (SPLIT_CSS applies only to the split layout)
+    st.html(TOKENIZE_CSS + SPLIT_CSS + LIVE_CSS)  # the page's CSS, once (SPLIT_CSS applies only to the split layout)
     for warning in st.session_state.pop(K + "url_warnings", []):
         st.warning(md_escape(warning))
     upload.load_pending()  # a new upload: read it (with progress) before the choice is drawn
@@ -254,7 +260,8 @@ def controls() -> None:
     st.text_area(
         "Text", key=key, height=170, placeholder="Type or paste any text…", **cb,
         help=f"Up to {human_bytes(DRAW_LIMIT_BYTES)} is drawn token by token; up to "
-             f"{human_bytes(COUNT_LIMIT_BYTES)} is counted. Press Ctrl+Enter (or click outside) to apply. "
+             f"{human_bytes(COUNT_LIMIT_BYTES)} is counted. The tokens follow as you type (after a short "
+             "pause; a paste at once); Ctrl+Enter applies at once. "
              "Half of an emoji (an unpaired surrogate) cannot be sent to the server: it is replaced by �.",
     )
     with st.container(horizontal=True, gap="medium", key="tokenize-options"):  # wraps when narrow
@@ -277,6 +284,11 @@ def controls() -> None:
                  "characters. On: it becomes the tokenizer's one special id, as if the program "
                  "had inserted it (tiktoken's allowed_special='all').",
         )
+
+
+def live_typing() -> None:
+    """Tokenize as the user types: the Text box applies itself after a pause (ui/shared/live_text.py)."""
+    live_text(W + "text", "tokenize-tokens", get("text"), key=W + "live")
 
 
 def layout():
