@@ -240,6 +240,7 @@ def test_a_poll_that_finds_nothing_new_redraws_nothing(store, monkeypatch):
     assert reruns and all(r == [session.PANEL_FRAGMENT] for r in reruns) and drawn == []
 
 
+@pytest.mark.app_exception_expected
 def test_a_panel_run_cut_short_is_drawn_again_at_the_next_tick(store, monkeypatch):
     """What the class panel shows is recorded only once it is drawn in full. A panel run
     cut short (a rerun request arriving mid-draw ends it early, and the browser then clears

@@ -117,3 +117,52 @@ def test_student_follows_the_instructor_without_reload(browser, app_url, artifac
     finally:
         student_ctx.close()
         teacher_ctx.close()
+
+
+def test_the_instructor_link_takes_control_and_leaves_no_token_in_the_address(browser, app_url, artifacts):
+    """Issue 27, defect 1: the instructor link crashed (an AttributeError on the page) after
+    taking the role, before the token was cleared, so the secret stayed in the address bar.
+    A second device opens the link: it controls the class, shows no exception, and its
+    address ends without `teach=`; a wrong token gives no control and is cleared too."""
+    teacher_ctx = browser.new_context(viewport=PROJECTOR)
+    laptop_ctx = browser.new_context(viewport={"width": 1440, "height": 900})
+    try:
+        teacher = teacher_ctx.new_page()
+        teacher.set_default_timeout(20_000)
+        teacher.goto(f"{app_url}/train-bpe?preset=sennrich")
+        settled(teacher)
+        expect_step(teacher, 0, timeout=60_000)
+        idle(teacher)
+        teacher.get_by_text("Class mode", exact=False).first.click()
+        expect(teacher.locator(".st-key-class_btn_start button")).to_be_visible(timeout=30_000)
+        click(teacher, "class_btn_start")
+        panel = teacher.locator(".st-key-class_instructor_panel")
+        expect(panel.get_by_test_id("class-code")).to_be_visible()
+        idle(teacher)
+        panel.get_by_text("Instructor link: keep it private").click()
+        teach_link = panel.locator("code", has_text="teach=").first.inner_text().strip()
+        assert "teach=" in teach_link and teach_link.startswith(app_url + "/join?")
+
+        laptop = laptop_ctx.new_page()
+        laptop.set_default_timeout(20_000)
+        laptop.goto(teach_link.replace("teach=", "teach=x"))  # a wrong token first
+        expect(laptop.get_by_role("heading", name="Join a class", exact=True)).to_be_visible(timeout=60_000)
+        idle(laptop)
+        expect(laptop.get_by_test_id("stException")).to_have_count(0)
+        assert "teach=" not in laptop.url, laptop.url
+        expect(laptop.locator(".st-key-class_instructor_panel")).to_have_count(0)
+
+        laptop.goto(teach_link)
+        expect(laptop.locator(".st-key-class_instructor_panel").get_by_test_id("class-code")).to_be_visible(timeout=60_000)
+        settled(laptop)
+        idle(laptop)
+        expect(laptop.get_by_test_id("stException")).to_have_count(0)
+        assert "teach=" not in laptop.url, laptop.url
+        laptop.screenshot(path=str(artifacts / "class-instructor-link.png"))
+        click(laptop, "train_w_btn_step")  # the second device steps the class
+        expect_step(laptop, 1)
+        idle(laptop)
+        assert "teach=" not in laptop.url, laptop.url
+    finally:
+        laptop_ctx.close()
+        teacher_ctx.close()

@@ -333,13 +333,17 @@ def join_page() -> None:
     st.title("Join a class")
     params = {k: st.query_params[k] for k in st.query_params}
     tried = ss.setdefault(session.TRIED, set())
-    if "teach" in params and "code" in params:
-        attempt = ("teach", params["code"], params["teach"])
-        if attempt not in tried:
-            tried.add(attempt)
-            if session.take_control(params["code"], params["teach"]):
-                st.query_params.clear()  # the instructor token leaves the address bar
-                st.switch_page("views/train.py")
+    if "teach" in params:
+        took = False
+        try:
+            attempt = ("teach", params.get("code", ""), params["teach"])
+            if attempt not in tried:
+                tried.add(attempt)
+                took = session.take_control(params.get("code", ""), params["teach"])
+        finally:  # the instructor token leaves the address bar (and the history), whatever happened
+            st.query_params.clear()
+        if took:
+            st.switch_page("views/train.py")
     elif "class" in params or "code" in params:
         value = params.get("class") or params.get("code") or ""
         attempt = ("join", value)

@@ -24,6 +24,7 @@ import streamlit as st
 
 from classroom import ClassError, ClassNotFound, ClassState, ClassStore, RateLimited, StoreUnavailable, open_store
 from ui.classmode import logic
+from ui.shared.state import request_train_step
 from ui.train import state as train_state
 from ui.train.render import RunView
 
@@ -172,7 +173,7 @@ def take_control(code: str, token: str) -> bool:
         return False
     _load_class_corpus(state)
     _enter("instructor", state, token)
-    ss[train_state.GOTO_STEP] = state.step  # the Train page shows it once the run is ready
+    request_train_step(state.step)  # the Train page shows it once the run is ready
     return True
 
 
@@ -195,7 +196,7 @@ def back_to_class_run() -> None:
     state = current()
     if state is not None:
         _load_class_corpus(state)
-        ss[train_state.GOTO_STEP] = state.step
+        request_train_step(state.step)
 
 
 def _instructor_change(change: Callable[[ClassStore, str, str], ClassState]) -> None:
