@@ -78,10 +78,7 @@ def helpers(preset: str, steps: list[int], repeats: int) -> None:
 
 def _fragment_app(preset: str, steps: list[int], cached: bool, profile: bool, out_path: str) -> None:
     """Runs inside AppTest (its own script thread): profile the step fragment per step."""
-    import cProfile
-    import io
     import json
-    import pstats
     import time
     from pathlib import Path
 
@@ -96,7 +93,7 @@ def _fragment_app(preset: str, steps: list[int], cached: bool, profile: bool, ou
     ss[state.SOURCE], ss[state.PRESET] = "preset", preset
     from ui.train.config import load_presets
     state.set_settings(load_presets()[preset].settings)
-    view = state.ensure_run()
+    state.ensure_run()
     cache_named("train.steps").clear()  # cold: as the first session of a class finds it
     ctx = get_script_run_ctx()
     results = []

@@ -143,7 +143,7 @@ def main() -> None:
                 after = metrics(cdp)
                 nodes = page.evaluate("() => ({...window.__nodes, rects: window.__rects.n, rect_ms: window.__rects.ms / 1000})")
                 rows[name].append({"wall": wall, "cpu": cpu1 - cpu0, **{k: after[k] - before[k] for k in KINDS}, **nodes, **traced})
-        print(f"| click | n | wall s | browser CPU s | task s | script s | layout s | style s | nodes added | removed | attrs | text | rect calls | rect s |")
+        print("| click | n | wall s | browser CPU s | task s | script s | layout s | style s | nodes added | removed | attrs | text | rect calls | rect s |")
         print("|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|")
         for name, rs in rows.items():
             med = lambda k: statistics.median(r[k] for r in rs)
@@ -187,7 +187,8 @@ def main() -> None:
                     if by_id[nid]["callFrame"]["functionName"] == target:
                         chain, cur = [], parent.get(nid)
                         while cur is not None and len(chain) < 6:
-                            chain.append(name(cur)); cur = parent.get(cur)
+                            chain.append(name(cur))
+                            cur = parent.get(cur)
                         chains[" <- ".join(chain)] += us
                 print(f"\n{target} callers:")
                 for k, v in chains.most_common(6):

@@ -42,6 +42,7 @@ def _rules(tok: Tokenizer, piece: str) -> tuple[list, Callable, Callable]:
         data = piece.encode("utf-8")
         return [data[i : i + 1] for i in range(len(data))], lambda x, y: ranks.get(x + y), ranks.__getitem__
     merges = tok.merges
+    assert merges is not None  # a tokenizer has a rank table or a merge list
 
     def rank_of(x, y):
         m = merges.get((x, y))
@@ -51,7 +52,10 @@ def _rules(tok: Tokenizer, piece: str) -> tuple[list, Callable, Callable]:
 
 
 def _join(tok: Tokenizer, x, y):
-    return x + y if tok.ranks is not None else tok.merges[(x, y)][1]
+    if tok.ranks is not None:
+        return x + y
+    assert tok.merges is not None
+    return tok.merges[(x, y)][1]
 
 
 def dropout_piece(tok: Tokenizer, piece: str, *, p: float, rng: random.Random) -> list[int | None]:
@@ -107,7 +111,7 @@ def dropout_encode(tok: Tokenizer, text: str, *, p: float, seed: int | None = 0)
         ids = dropout_piece(tok, piece, p=p, rng=rng)
         if None in ids:
             tok.encode(piece)  # raises the ValueError that names the unknown character
-        out.extend(ids)
+        out.extend(ids)  # type: ignore[arg-type]  # no id is None (checked above)
     return out
 
 

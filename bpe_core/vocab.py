@@ -67,7 +67,7 @@ class Vocab:
         two parts' displays instead of being converted again (training calls this once
         per merge).
         """
-        body = self.bodies[a] + self.bodies[b]
+        body = self.bodies[a] + self.bodies[b]  # type: ignore[operator]  # all str or all bytes
         eow = self.eows[b]
         found = self._ids.get((body, eow))
         if found is not None:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import functools
 import json
+from typing import cast
 
 import redis
 from redis.backoff import ExponentialBackoff
@@ -141,11 +142,11 @@ class RedisClassStore(ClassStore):
         rec, touched = self._client.hmget(self._c(code), ["rec", "touched"])
         if rec is None or touched is None:
             return None
-        return ClassRecord.from_json(rec), float(touched)
+        return ClassRecord.from_json(cast(str, rec)), float(touched)  # decode_responses: str
 
     @_guarded
     def _code_for_token(self, join_token: str) -> str | None:
-        return self._client.get(self._t(join_token))
+        return cast("str | None", self._client.get(self._t(join_token)))  # decode_responses: str
 
     @_guarded
     def _replace(self, record: ClassRecord, now: float, *, expected_version: int) -> str:

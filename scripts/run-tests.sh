@@ -36,6 +36,11 @@ if [ ${#servers[@]} -gt 0 ]; then
   fi
 fi
 
+# Lint and type checks first (settings in pyproject.toml): pyflakes and pycodestyle's
+# errors over the whole tree, mypy over the engine (bpe_core) and the class store.
+python -m ruff check --quiet .
+python -m mypy
+
 # Two pytest-xdist workers, a test file per worker at a time (module fixtures such as the
 # browser tests' app server are set up once per file). The security browser tests wait for
 # script runs by counting the websocket's script_finished frames, which two workers' load

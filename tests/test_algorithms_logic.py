@@ -7,7 +7,6 @@ from fractions import Fraction
 
 import pytest
 
-from bpe_core import WordTable
 from bpe_core.algorithms import ALGORITHMS, algorithm
 from bpe_core.algorithms.unigram import UnigramModel
 from ui.algorithms import course
@@ -73,7 +72,7 @@ def test_unigram_entry_last_step_is_the_final_model(english):
 
 # ---- the course, against Hugging Face tokenizers and brute force ---------------------
 def test_course_bpe_merges_match_hugging_face_bpe_trainer():
-    tokenizers = pytest.importorskip("tokenizers")
+    pytest.importorskip("tokenizers")
     from tokenizers import Tokenizer, models, pre_tokenizers, trainers
 
     tok = Tokenizer(models.BPE())

@@ -150,7 +150,7 @@ def test_unigram_stepper_chart_and_removed_pieces():
 def test_lattice_word_alpha_seed_and_draws():
     at = _open("Unigram")
     at.text_input(key="algo_w_lattice_word").set_value("unhug").run()
-    html = _ok(at)
+    _ok(at)
     assert 'class="ulat"' in _html(at) and "ulb best" in _html(at)
     at.slider(key="algo_w_sample_alpha").set_value(0.0).run()
     at.number_input(key="algo_w_sample_seed").set_value(7).run()

@@ -323,7 +323,7 @@ def test_a_comment_that_ends_in_a_number_is_a_comment():
 
 @pytest.mark.parametrize("count", ["+-5", "²", "5.0", "--2"])
 def test_a_count_that_is_not_a_whole_number_names_the_line(count):
-    with pytest.raises(ValueError, match=rf"Line 2: .* is not a whole number"):
+    with pytest.raises(ValueError, match=r"Line 2: .* is not a whole number"):
         WordTable.from_word_counts(f"low 5\nlower {count}")
 
 

@@ -10,7 +10,6 @@ is installed. Malformed files are one ValueError each, naming the problem.
 from __future__ import annotations
 
 import base64
-import gzip
 import hashlib
 import json
 from pathlib import Path

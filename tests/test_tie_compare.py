@@ -3,7 +3,6 @@ every tie rule on the corpus on screen, and the first step where they part, chec
 against the engine trained directly with each rule."""
 from __future__ import annotations
 
-import pytest
 from streamlit.testing.v1 import AppTest
 
 from bpe_core import TrainerSettings, WordTable, train

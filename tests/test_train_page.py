@@ -668,7 +668,7 @@ def test_step_k_shows_merge_k_effect_and_the_table_after_it():
     at.slider(key="train_w_step").set_value(4).run()
     page = all_html(at)
     ev = run.events[3]
-    assert f'data-merge="4"' in page and f"{ev.merged_occurrences} places merged" in page
+    assert 'data-merge="4"' in page and f"{ev.merged_occurrences} places merged" in page
     assert re.findall(r'class="tp-ex" data-word="(\d+)"', page) == [str(w) for w in ev.changed_words]
     view = RunView(run)
     rows = re.findall(r'<tr class="[^"]*" data-pair="([^"]*)"', page)

@@ -15,11 +15,9 @@
 from __future__ import annotations
 
 import io
-import itertools
 import json
 import math
 import os
-import random
 import subprocess
 import sys
 from collections import Counter
@@ -36,7 +34,6 @@ from bpe_core.algorithms.unigram import (
     UnigramSettings,
     _Trainer,
     _word_expectations_log,
-    lattice_edges,
     normalize,
     train_unigram,
     viterbi,

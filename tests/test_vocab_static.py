@@ -15,7 +15,7 @@ import pytest
 
 from bpe_core import TrainerSettings, WordTable, train
 from ui.vocab import static
-from ui.vocab.curves import base_retirements, held_out_curve, held_out_steps, split_text, training_curve
+from ui.vocab.curves import base_retirements, held_out_curve, held_out_steps, training_curve
 from ui.vocab.model_cost import REAL_VOCABS
 from ui.shared.svg import Scale, nice_ticks, wrap
 from tests.test_vocab_ui import HELD_TEXT, TRAIN_TEXT

@@ -125,7 +125,7 @@ def assert_same_as_course(words: WordTable, merges: int, tie_break: str = "first
         assert (ev.count, ev.left_count, ev.right_count) == (exp["count"], exp["left"], exp["right"]), where
         assert [(text[a], text[b]) for a, b in ev.ties] == exp["ties"][:64], where
         assert ev.tie_count == len(exp["ties"]), where
-        rows = [((text[a], text[b]), n, l, r) for (a, b), n, l, r in ev.table]
+        rows = [((text[a], text[b]), n, left, r) for (a, b), n, left, r in ev.table]
         assert rows == exp["ranking"][:top_n], where
         assert (ev.bpe_pair_text, ev.bpe_count) == exp["bpe"], where
         assert (ev.vocab_size, ev.corpus_length) == (exp["vocab_size"], exp["corpus_length"]), where

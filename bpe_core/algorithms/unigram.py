@@ -30,6 +30,7 @@ import unicodedata
 from array import array
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .. import TokenSpan, parse_word_counts
 
@@ -227,8 +228,9 @@ def _logsumexp(values: list[float]) -> float:
     return top + math.log(sum(math.exp(v - top) for v in values))
 
 
-def forward(edges: list[list[tuple[int, float, bool]]], *, alpha: float = 1.0) -> list[float]:
+def forward(edges: list[list[tuple[int, float, Any]]], *, alpha: float = 1.0) -> list[float]:
     """log of the summed exp(alpha * score) of every path from 0 to each position.
+    `edges[j]` holds (start, score, anything) for each edge ending at j.
 
     >>> [round(x, 4) for x in forward([[], [(0, 0.0, True)], [(0, 0.0, True), (1, 0.0, True)]])]
     [0.0, 0.0, 0.6931]
@@ -239,7 +241,7 @@ def forward(edges: list[list[tuple[int, float, bool]]], *, alpha: float = 1.0) -
     return fwd
 
 
-def backward(edges: list[list[tuple[int, float, bool]]], *, alpha: float = 1.0) -> list[float]:
+def backward(edges: list[list[tuple[int, float, Any]]], *, alpha: float = 1.0) -> list[float]:
     """log of the summed exp(alpha * score) of every path from each position to the end."""
     n = len(edges) - 1
     terms: list[list[float]] = [[] for _ in range(n + 1)]
@@ -1039,11 +1041,12 @@ def _steps(trainer: _Trainer) -> Iterator[tuple[UnigramEvent, tuple[array, array
         for it in range(1, settings.em_iterations + 1):
             dropped = _by_value(trainer.m_step(expected))
             last = it == settings.em_iterations
-            freq = [0.0] * len(trainer.scores) if last else None
+            freq: list[float] | None = [0.0] * len(trainer.scores) if last else None
             expected, ll, tokens = trainer.e_step(expectations=not last, viterbi_counts=freq)
             yield (UnigramEvent("em", rnd, it, len(trainer.alive) + 1, ll, tokens, *dropped), trainer.snapshot())
         if len(trainer.alive) <= desired:
             break
+        assert freq is not None  # the last EM iteration counted the Viterbi pieces
         removed = _by_value(trainer.prune(desired, freq))
         expected, ll, tokens = trainer.e_step(expectations=True)  # for the event and the next M step
         yield (UnigramEvent("prune", rnd, 0, len(trainer.alive) + 1, ll, tokens, *removed), trainer.snapshot())

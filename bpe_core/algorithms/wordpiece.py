@@ -168,7 +168,7 @@ class ScoreRow(NamedTuple):
     """
 
     pair: Pair
-    count: int
+    count: int  # type: ignore[assignment]  # the field hides tuple.count, which rows never use
     left_count: int
     right_count: int
 
@@ -514,7 +514,7 @@ class WordPieceTrainer:
         text = merged_token(self.tokens[a], self.tokens[b], s.prefix)
         new = self._ids.get(text)
         is_new = new is None
-        if is_new:
+        if new is None:
             new = self._ids[text] = len(self.tokens)
             self.tokens.append(text)
             self.token_count.append(0)
@@ -622,14 +622,14 @@ class WordPieceTrainer:
         tc, shift, seq, heap, live = self.token_count, self._shift, self._seq, self._score_heap, self._score_live
         tie_key = self._tie_key
         for p in rescore:
-            n = pair_count.get(p)
-            if n is None:
+            count = pair_count.get(p)
+            if count is None:
                 continue
             if p in delta:
                 self._push(p, score=True, count=True)
             else:  # the common case, inlined: only the parts' counts changed
                 k = live[p] = next(seq)
-                heappush(heap, (-((n << shift) // (tc[p[0]] * tc[p[1]])), tie_key(p), k, p))
+                heappush(heap, (-((count << shift) // (tc[p[0]] * tc[p[1]])), tie_key(p), k, p))
             done += 1
         # Drop stale entries once they outnumber the live ones (often, so each pass is short).
         limit = 2 * len(pair_count) + 2048

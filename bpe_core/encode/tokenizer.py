@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import chain
-from typing import Callable, Collection, Iterable, Literal
+from typing import Callable, Collection, Iterable, Literal, Mapping
 
 import re
 
@@ -75,7 +75,7 @@ class ReplayStep:
     right: int | bytes
     token_id: int
     position: int                       # index of the left symbol before the merge
-    symbols: tuple[int, ...]            # token ids after this merge
+    symbols: tuple[int | None, ...]     # token ids after this merge (None: a symbol with no id)
 
 
 @dataclass(frozen=True)
@@ -106,7 +106,7 @@ class Tokenizer:
         units: str,
         end_of_word: str,
         marker: str,
-        tokens: dict[int, tuple[str | bytes, bool]],
+        tokens: Mapping[int, tuple[str | bytes, bool]],
         merges: dict[tuple[int, int], tuple[int, int]] | None,
         ranks: dict[bytes, int] | None,
         special_tokens: dict[str, int] | None = None,
@@ -175,7 +175,7 @@ class Tokenizer:
                     f"(0 to {len(token_list) - 1}). The merges and vocabulary do not match."
                 )
             (ba, _), (bb, eb) = token_list[a], token_list[b]
-            new = ids.get((ba + bb, eb))
+            new = ids.get((ba + bb, eb))  # type: ignore[operator]  # bodies are all str or all bytes
             if new is None:
                 raise ValueError(
                     f"Merge {rank} ({a}, {b}) makes a token that is not in the vocabulary. "
@@ -318,7 +318,7 @@ class Tokenizer:
             self._extend_ids(out, self._regex.findall(chunk) if self._regex is not None else [chunk])
         return out
 
-    def _extend_ids(self, out: list[int], pieces: list[str]) -> None:
+    def _extend_ids(self, out: list, pieces: list[str]) -> None:
         """Append the ids of a list of pieces to `out`: each distinct piece not in the cache
         is encoded once, then every piece's ids are read from the cache (C-level loops, no
         Python code per piece)."""
@@ -363,7 +363,7 @@ class Tokenizer:
             base_symbols(piece, self.units, self.end_of_word), self._base(piece)
         ):
             if sid is None:
-                where = f" at the end of a word ({body}{self.marker})" if eow and body else ""
+                where = f" at the end of a word ({body!s}{self.marker})" if eow and body else ""
                 return (
                     f"The character {body!r} (U+{ord(body):04X}){where} is not in this "
                     "character-level vocabulary, so it has no token id. Train on text that "
@@ -467,6 +467,7 @@ class Tokenizer:
                 return ranks[x]
         else:
             merges = self.merges
+            assert merges is not None  # a tokenizer has a rank table or a merge list
 
             def rank_of(x, y):
                 m = merges.get((x, y))
@@ -478,13 +479,17 @@ class Tokenizer:
             def to_id(x):
                 return x
 
-        def record(rank, i, left, right, merged, now):
-            trace.append(ReplayStep(
-                rank=int(rank), left=left, right=right, token_id=to_id(merged), position=i,
-                symbols=tuple(to_id(p) if p is not None else None for p in now),
-            ))
+        on_merge = None
+        if trace is not None:
+            steps = trace
 
-        merge_lowest(parts, rank_of, join, on_merge=None if trace is None else record)
+            def on_merge(rank, i, left, right, merged, now):
+                steps.append(ReplayStep(
+                    rank=int(rank), left=left, right=right, token_id=to_id(merged), position=i,
+                    symbols=tuple(to_id(p) if p is not None else None for p in now),
+                ))
+
+        merge_lowest(parts, rank_of, join, on_merge=on_merge)
         return [to_id(p) if p is not None else None for p in parts]
 
     def replay(self, piece: str) -> Replay:
@@ -539,12 +544,12 @@ class Tokenizer:
             return out
         # Byte tokens: map byte offsets back to characters.
         char_of_byte: list[int] = []
-        for i, ch in enumerate(piece):
-            char_of_byte.extend([i] * len(ch.encode("utf-8")))
+        for i, char in enumerate(piece):
+            char_of_byte.extend([i] * len(char.encode("utf-8")))
         char_of_byte.append(len(piece))  # where a zero-byte token (a separate marker) sits
         out, b = [], 0
         for tid in ids:
-            data = self._bytes[tid]
+            data = self._bytes[tid]  # type: ignore[index]  # byte units: every symbol has an id
             first = char_of_byte[b]
             end = char_of_byte[b + len(data) - 1] + 1 if data else first
             out.append(TokenSpan(tid, data, bytes_label(data), start + first, start + end, piece_index))

@@ -87,13 +87,13 @@ def load_hf_json(data: str | bytes | dict, *, name: str = "tokenizer.json") -> P
         kind="tokenizer.json",
         normalizer=normalizer,
         pre_tokenizer=pre_tokenizer,
-        model=model,
+        model=model.encode,
         added_tokens=added,
         vocab=vocab,
         model_type=model_type,
         decoder=decoder_of(decoder_field) if decoder_field else None,
         byte_level=_uses_byte_level(pre_field.value if pre_field else None),
-        work=getattr(model, "work", None),
+        work=model.work,
     )
 
 

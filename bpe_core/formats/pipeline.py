@@ -107,18 +107,17 @@ def normalize_piece(normalizer: Callable[[str], str], piece: Piece) -> Piece:
     """Run a normalizer on a piece, keeping origins when the piece has them."""
     if piece.origin is None:
         return Piece(normalizer(piece.text), piece.at_start)
-    aligned = getattr(normalizer, "aligned", None)
-    if aligned is not None:
-        text, origin = aligned(piece.text, piece.origin)
+    if isinstance(normalizer, AlignedNormalizer):
+        text, origin = normalizer.aligned(piece.text, piece.origin)
         return Piece(text, piece.at_start, origin)
     whole = normalizer(piece.text)
     for groups in (_characters(piece.text), _clusters(piece.text)):
         parts = [normalizer(piece.text[a:b]) for a, b in groups]
         if "".join(parts) == whole:
-            origin: list[tuple[int, int]] = []
+            spans: list[tuple[int, int]] = []
             for (a, b), part in zip(groups, parts):
-                origin.extend([origin_span(piece.origin, a, b)] * len(part))
-            return Piece(whole, piece.at_start, tuple(origin))
+                spans.extend([origin_span(piece.origin, a, b)] * len(part))
+            return Piece(whole, piece.at_start, tuple(spans))
     # the normalizer looks across clusters: the chunk as a whole
     return Piece(whole, piece.at_start, (origin_span(piece.origin),) * len(whole) if whole else ())
 
@@ -141,6 +140,21 @@ class AddedToken:
 
 
 Normalizer = Callable[[str], str]
+
+
+@dataclass(frozen=True, slots=True)
+class AlignedNormalizer:
+    """A normalizer whose offsets need more than character by character: `normalize`
+    maps a text, `aligned` maps a text and each character's origin to the new text and
+    its characters' origins (see `normalize_piece`)."""
+
+    normalize: Callable[[str], str]
+    aligned: Callable[[str, Origin], tuple[str, Origin | None]]
+
+    def __call__(self, text: str) -> str:
+        return self.normalize(text)
+
+
 PreTokenizer = Callable[[list[Piece]], list[Piece]]
 #: A model turns a piece into tokens: (id, token string, start, end), the offsets being
 #: characters of the piece the token covers (a byte-fallback token covers its character).
@@ -492,9 +506,9 @@ class PipelineTokenizer:
             ):
                 continue
             if tok.lstrip:
-                start = max(_SPACE_AT_END.search(text[:start]).start(), done)
+                start = max(_SPACE_AT_END.search(text[:start]).start(), done)  # type: ignore[union-attr]  # always matches
             if tok.rstrip:
-                stop += _SPACE_AT_START.match(text[stop:]).end()
+                stop += _SPACE_AT_START.match(text[stop:]).end()  # type: ignore[union-attr]  # always matches
             if done < start:
                 out.append((sub_piece(piece, done, start, piece.at_start and done == 0), None))
             out.append((sub_piece(piece, start, stop, False), (tok.id, text[start:stop])))

@@ -22,7 +22,7 @@ from pathlib import Path
 import regex
 
 from ..pretrained.openai_files import recover_merges
-from ..pretokenize import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN, PATTERNS
+from ..pretokenize import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN, SIMPLE_PATTERN, WHITESPACE_PATTERN
 from ..encode.tokenizer import Tokenizer
 from .checks import Source, check_size
 
@@ -46,8 +46,8 @@ PATTERN_CHOICES: dict[str, str] = {
     "o200k_base": O200K_PATTERN,
     "cl100k": CL100K_PATTERN,
     "o200k": O200K_PATTERN,
-    "simple": PATTERNS["simple"],
-    "whitespace": PATTERNS["whitespace"],
+    "simple": SIMPLE_PATTERN,
+    "whitespace": WHITESPACE_PATTERN,
 }
 #: The pattern that makes the whole text one piece (our `none` pre-tokenizer).
 ANY_TEXT_PATTERN = r"[\s\S]+"

@@ -87,7 +87,7 @@ class Normalizer:
         self.spec = spec
         self.charsmap = CharsMap(spec.precompiled_charsmap) if spec.precompiled_charsmap else None
         self.suffix = treat_whitespace_as_suffix
-        self._user = {}  # first character -> user-defined symbols, longest first
+        self._user: dict[str, list[str]] = {}  # first character -> user-defined symbols, longest first
         for sym in sorted(set(user_defined), key=len, reverse=True):
             self._user.setdefault(sym[0], []).append(sym)
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
-from typing import Iterator
+from typing import Any, Iterator
 
 __all__ = [
     "PIECE_TYPES",
@@ -80,6 +80,7 @@ def iter_fields(data: bytes) -> Iterator[tuple[int, int, int | bytes]]:
     [(1, 0, 150), (2, 2, b'hi')]
     """
     pos, end = 0, len(data)
+    value: int | bytes
     while pos < end:
         key, pos = read_varint(data, pos)
         number, wire = key >> 3, key & 7
@@ -142,11 +143,13 @@ _WIRE_OF = {"string": _LEN, "bytes": _LEN, "message": _LEN, "float": _FIXED32,
 
 
 def _scalar(kind: str, value: int | bytes, where: str) -> object:
-    if kind == "string":
-        try:
-            return bytes(value).decode("utf-8")
-        except UnicodeDecodeError:
-            raise _Malformed(f"{where} is not valid UTF-8 text") from None
+    if isinstance(value, bytes):  # the wire type was checked against the kind
+        if kind == "string":
+            try:
+                return value.decode("utf-8")
+            except UnicodeDecodeError:
+                raise _Malformed(f"{where} is not valid UTF-8 text") from None
+        return value  # bytes, message
     if kind == "float":
         return struct.unpack("<f", value.to_bytes(4, "little"))[0]
     if kind == "bool":
@@ -158,14 +161,14 @@ def _scalar(kind: str, value: int | bytes, where: str) -> object:
         if not -(1 << 31) <= value < 1 << 31:
             raise _Malformed(f"{where} = {value} does not fit in 32 bits")
         return value
-    return value  # bytes, message
+    return value
 
 
-def _read_message(data: bytes, schema: dict, where: str) -> dict[str, object]:
+def _read_message(data: bytes, schema: dict, where: str) -> dict[str, Any]:
     """Known fields by name: the last value for a single field, a list for a repeated one.
     A single sub-message given twice is merged, as protobuf does (its bytes joined)."""
-    out: dict[str, object] = {}
-    for number, wire, value in iter_fields(data):
+    out: dict[str, Any] = {}
+    for number, wire, raw in iter_fields(data):
         spec = schema.get(number)
         if spec is None:
             continue  # unknown or unneeded field: skipped, as protobuf does
@@ -175,7 +178,7 @@ def _read_message(data: bytes, schema: dict, where: str) -> dict[str, object]:
                 f"{where}.{name} (field {number}) has wire type {wire} "
                 f"({_WIRE_NAMES.get(wire)}), but a {kind} needs {_WIRE_NAMES[_WIRE_OF[kind]]}"
             )
-        value = _scalar(kind, value, f"{where}.{name}")
+        value = _scalar(kind, raw, f"{where}.{name}")
         if repeated:
             out.setdefault(name, []).append(value)
         elif kind == "message" and name in out:

@@ -97,7 +97,8 @@ def bpe_segment(
         push(prv[left], left)
         push(left, nxt[left])
         if on_merge is not None:
-            live, at, i = [], 0, 0
+            live: list = []
+            at, i = 0, 0
             while i != -1:
                 if i == left:
                     at = len(live)

@@ -169,7 +169,7 @@ class SentencePieceTokenizer:
         the unknown piece its surface, any other piece its text with `▁` as a space."""
         kind = self.types[self._check_id(token_id)]
         if kind == "byte":
-            return bytes((byte_of_piece(self.pieces[token_id]),))
+            return bytes((byte_of_piece(self.pieces[token_id]),))  # type: ignore[arg-type]  # a byte piece
         if kind == "control":
             return b""
         if kind == "unknown":
@@ -399,7 +399,7 @@ class SentencePieceTokenizer:
         for tid in ids:
             kind = self.types[self._check_id(tid)]
             if kind == "byte":
-                pending.append(byte_of_piece(self.pieces[tid]))
+                pending.append(byte_of_piece(self.pieces[tid]))  # type: ignore[arg-type]  # a byte piece
                 continue
             if pending:
                 parts.append(bytes(pending))

@@ -99,7 +99,8 @@ class TrainingRun:
         """
         tok = self.tokenizer(k, special_tokens={})
         indices = range(len(self.words)) if word_indices is None else word_indices
-        return {w: tuple(tok._encode_piece(self.words.words[w])) for w in indices}  # type: ignore[misc]
+        # A trained vocabulary holds every symbol of its own words: no id is None.
+        return {w: tok._encode_piece(self.words.words[w]) for w in indices}  # type: ignore[misc]
 
     def words_changed(self, k: int) -> tuple[tuple[int, tuple[int, ...]], ...]:
         """(word index, its tokens after merge k) for every word merge k changed.

@@ -27,7 +27,7 @@ from __future__ import annotations
 from bisect import bisect_left, insort
 from dataclasses import dataclass
 from itertools import accumulate
-from typing import Iterator
+from typing import Any, Callable, Iterator
 
 from ..corpus import WordTable
 from ..tie_rules import tie_rule
@@ -224,7 +224,7 @@ class BPETrainer:
         self._best_last = rule.largest_first  # the largest key wins
         self._offsets: dict[int, list[int]] = {}  # long words' symbol offsets (first-seen)
         self._lengths: list[int] = []  # token id -> length of its body
-        self._filed: dict[Pair, object] = first  # empty unless first-seen
+        self._filed: dict[Pair, Any] = first  # empty unless first-seen
         members: dict[int, set[Pair]] = {}
         for p, c in pair_count.items():
             ps = members.get(c)
@@ -470,25 +470,25 @@ class BPETrainer:
             lost, won = (x, a), (x, new)
             delta[lost] = get(lost, 0) - c
             # `a` occurred once in each of these words and is gone: so is (x, a).
-            ws = words_of(lost)
-            if ws is not None:
-                ws.difference_update(ws_x)
+            found = words_of(lost)
+            if found is not None:
+                found.difference_update(ws_x)
             delta[won] = get(won, 0) + c
-            ws = words_of(won)
-            if ws is None:
+            found = words_of(won)
+            if found is None:
                 pair_words[won] = set(ws_x)
             else:
-                ws.update(ws_x)
+                found.update(ws_x)
         for y, ws_y in right_words.items():
             c = counts[ws_y[0]] if len(ws_y) == 1 else sum(map(count_of_word, ws_y))
             lost, won = (b, y), (new, y)
             delta[lost] = get(lost, 0) - c
             delta[won] = get(won, 0) + c
-            ws = words_of(won)
-            if ws is None:
+            found = words_of(won)
+            if found is None:
                 pair_words[won] = set(ws_y)
             else:
-                ws.update(ws_y)
+                found.update(ws_y)
         delta[pair] = get(pair, 0) - merged_total
         return delta, changed, merged_total
 
@@ -539,13 +539,13 @@ class BPETrainer:
                         del row[bisect_left(row, p if plain else (filed[p], p))]
             if after:
                 pair_count[p] = after
-                ps = members.get(after)
-                if ps is None:
+                bucket = members.get(after)
+                if bucket is None:
                     members[after] = {p}
                     insort(sorted_counts, after)
                     row = None
                 else:
-                    ps.add(p)
+                    bucket.add(p)
                     row = rows.get(after)
                 if row is None:
                     if not plain:
@@ -648,7 +648,7 @@ def _base_segmentations(words: tuple[str, ...], s: TrainerSettings) -> tuple[Voc
         # marker is attached to the last symbol.
         plain: set = set(range(256))
         ends: set = plain if eow_rule == "attached" else set()
-        body = _byte_body
+        body: Callable[[Any], Body] = _byte_body
         empty: Body = b""
     else:
         seqs = list(words)
@@ -666,6 +666,7 @@ def _base_segmentations(words: tuple[str, ...], s: TrainerSettings) -> tuple[Voc
     vocab = Vocab(s.units, s.marker, base)
     get = vocab.get
     plain_ids = {e: get(body(e), False) for e in plain}
+    plain_id: Callable[[Any], int | None]
     if s.units == "byte":  # bytes iterate as ints 0-255: a list lookup is faster
         plain_id = [plain_ids[e] for e in range(256)].__getitem__
     else:
@@ -681,7 +682,7 @@ def _base_segmentations(words: tuple[str, ...], s: TrainerSettings) -> tuple[Voc
             marker_id = get(empty, True)
             for seg in segs:
                 seg.append(marker_id)
-    return vocab, segs
+    return vocab, segs  # type: ignore[return-value]  # every base symbol has an id
 
 
 def _byte_body(value: int) -> bytes:

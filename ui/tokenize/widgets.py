@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import html
 import json
-import re
 from collections.abc import Callable
 
 import pandas as pd

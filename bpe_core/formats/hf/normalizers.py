@@ -1,18 +1,18 @@
 """tokenizer.json normalizers, one builder per `type` in `NORMALIZERS`.
 
 Each builder takes the component's field and returns a `Normalizer`: a function of
-the text, with an `aligned` attribute where the offsets need more than character
-by character (see `pipeline.normalize_piece`)."""
+the text, or an `AlignedNormalizer` where the offsets need more than character by
+character (see `pipeline.normalize_piece`)."""
 from __future__ import annotations
 
 import unicodedata
-from typing import Callable
+from typing import Callable, Literal
 
 import regex
 
 from .. import unicode_align
 from ..checks import Field
-from ..pipeline import Normalizer, Piece, is_white_space, normalize_piece
+from ..pipeline import AlignedNormalizer, Normalizer, Piece, is_white_space, normalize_piece
 from .common import flag, pattern_of, empty_at, builder_of
 
 
@@ -20,15 +20,17 @@ def normalizer_of(field: Field) -> Normalizer:
     return builder_of(field, NORMALIZERS, "normalizer")(field)
 
 
-def _unicode_form(form: str) -> Callable[[Field], Normalizer]:
+def _unicode_form(form: Literal["NFC", "NFD", "NFKC", "NFKD"]) -> Callable[[Field], Normalizer]:
     """NFC, NFD, NFKC or NFKD, with the library's offsets (`unicode_align`)."""
 
     def build(field: Field) -> Normalizer:
         def normalize(text: str) -> str:
             return unicodedata.normalize(form, text)
 
-        normalize.aligned = lambda text, origin: unicode_align.aligned(form, text, origin)
-        return normalize
+        def aligned(text: str, origin):
+            return unicode_align.aligned(form, text, origin)
+
+        return AlignedNormalizer(normalize, aligned)
 
     return build
 
@@ -111,8 +113,7 @@ def replace_normalizer(field: Field) -> Normalizer:
         out_origin.extend(origin[done:])
         return "".join(out), tuple(out_origin)
 
-    replace.aligned = aligned
-    return replace
+    return AlignedNormalizer(replace, aligned)
 
 
 def _prepend(field: Field) -> Normalizer:
@@ -124,8 +125,7 @@ def _prepend(field: Field) -> Normalizer:
     def aligned(text: str, origin):  # as the library's transform: the prefix covers the first character
         return (prefix + text, (origin[0],) * len(prefix) + tuple(origin)) if text else (text, origin)
 
-    prepend.aligned = aligned
-    return prepend
+    return AlignedNormalizer(prepend, aligned)
 
 
 def _strip(field: Field) -> Normalizer:
@@ -147,8 +147,7 @@ def _strip(field: Field) -> Normalizer:
         start, end = bounds(text)
         return text[start:end], tuple(origin[start:end])
 
-    strip.aligned = aligned
-    return strip
+    return AlignedNormalizer(strip, aligned)
 
 
 def _normalizer_sequence(field: Field) -> Normalizer:
@@ -165,8 +164,7 @@ def _normalizer_sequence(field: Field) -> Normalizer:
             piece = normalize_piece(stage, piece)
         return piece.text, piece.origin
 
-    run.aligned = aligned
-    return run
+    return AlignedNormalizer(run, aligned)
 
 
 NORMALIZERS: dict[str, Callable[[Field], Normalizer]] = {

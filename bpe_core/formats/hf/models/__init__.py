@@ -1,14 +1,14 @@
 """tokenizer.json models, one builder per `type` in `MODELS`: BPE, WordPiece and
 Unigram (the library's `models` crate). Each builder takes the model's field and
-returns the model (a function from a word to its (id, token, start, end) tuples, with
-its `work` for the pages) and the vocabulary id -> token."""
+returns a `WordModel` (a function from a word to its (id, token, start, end) tuples,
+and its `work` for the pages) and the vocabulary id -> token."""
 from __future__ import annotations
 
 from typing import Callable
 
 from ...checks import Field
-from ...pipeline import Model
 from .bpe import bpe_model
+from .shared import WordModel
 from .unigram import unigram_model
 from .wordpiece import wordpiece_model
 
@@ -29,7 +29,7 @@ def model_type_of(field: Field) -> str:
     return kind
 
 
-MODELS: dict[str, Callable[[Field], tuple[Model, dict[int, str]]]] = {
+MODELS: dict[str, Callable[[Field], tuple[WordModel, dict[int, str]]]] = {
     "BPE": bpe_model,
     "WordPiece": wordpiece_model,
     "Unigram": unigram_model,

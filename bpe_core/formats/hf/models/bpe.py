@@ -5,9 +5,9 @@ import heapq
 
 from ....encode.tokenizer import Replay, ReplayStep
 from ...checks import Field
-from ...pipeline import Model, ModelWork
+from ...pipeline import ModelWork
 from ..common import flag
-from .shared import token_ids, cached, optional_str, id_to_token
+from .shared import WordModel, token_ids, cached, optional_str, id_to_token
 
 
 def _bpe_merges(field: Field) -> list[tuple[str, str]]:
@@ -26,7 +26,7 @@ def _bpe_merges(field: Field) -> list[tuple[str, str]]:
     return merges
 
 
-def bpe_model(field: Field) -> tuple[Model, dict[int, str]]:
+def bpe_model(field: Field) -> tuple[WordModel, dict[int, str]]:
     """The library's BPE model: characters (with the prefix and suffix options) looked
     up in the vocabulary, unknown ones as bytes (byte_fallback) or the unk token, then
     merges applied lowest rank first, leftmost on a tie."""
@@ -57,7 +57,7 @@ def bpe_model(field: Field) -> tuple[Model, dict[int, str]]:
                 raise merges_field.index(rank).fail(
                     f"makes or uses {token!r}, which is not in the vocabulary" if token else "cannot be joined into text"
                 )
-        merges[vocab[a] << 32 | vocab[b]] = rank << 32 | vocab[joined]  # a later duplicate wins, as in the library
+        merges[vocab[a] << 32 | vocab[b]] = rank << 32 | vocab[joined]  # type: ignore[index]  # a later duplicate wins, as in the library
     reverse = id_to_token(vocab)
     unk_id = vocab[unk] if unk is not None else None
 
@@ -80,7 +80,7 @@ def bpe_model(field: Field) -> tuple[Model, dict[int, str]]:
                     spans.append(pending)
                     pending = None
                 codes = found if isinstance(found, list) else [found]
-                out.extend(codes)
+                out.extend(codes)  # type: ignore[arg-type]  # none is None (checked above)
                 spans.extend([(i, i + 1)] * len(codes))
                 continue
             if unk_id is not None:
@@ -109,9 +109,7 @@ def bpe_model(field: Field) -> tuple[Model, dict[int, str]]:
 
     note = ("ignore_merges is set: a word that is itself in the vocabulary is one token at once, "
             "with no merges." if ignore_merges else "")
-    model = cached(encode_word)
-    model.work = ModelWork("BPE", replay=replay, note=note)
-    return model, reverse
+    return WordModel(cached(encode_word), ModelWork("BPE", replay=replay, note=note)), reverse
 
 
 #: A BPE model's merge table, packed into ints to hold a large file's merges in a third

@@ -1,8 +1,10 @@
 """What the models read alike: a {token: id} vocabulary, id -> token, a word cache."""
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from ...checks import Field
-from ...pipeline import Model
+from ...pipeline import Model, ModelWork
 
 
 def token_ids(field: Field) -> dict[str, int]:
@@ -20,6 +22,14 @@ def optional_str(field: Field, name: str) -> str | None:
 def id_to_token(vocab: dict[str, int]) -> dict[int, str]:
     """id -> token; where two tokens share an id, the first in file order wins."""
     return {i: t for t, i in sorted(vocab.items(), key=lambda item: item[1], reverse=True)}
+
+
+class WordModel(NamedTuple):
+    """A model: `encode` a word to its (id, token, start, end) tuples, and the `work` it
+    shows the pages (a replay, trace or lattice of one word)."""
+
+    encode: Model
+    work: ModelWork
 
 
 def cached(encode_word: Model) -> Model:

@@ -2,12 +2,12 @@
 from __future__ import annotations
 
 from ...checks import Field
-from ...pipeline import Model, ModelWork
+from ...pipeline import ModelWork
 from ..common import flag
-from .shared import cached
+from .shared import WordModel, cached
 
 
-def unigram_model(field: Field) -> tuple[Model, dict[int, str]]:
+def unigram_model(field: Field) -> tuple[WordModel, dict[int, str]]:
     """The library's Unigram model, run by our `viterbi`: every piece (the unknown
     token too) may match; a character with no one-character piece gets an unknown node
     scored the lowest score minus 10; a run of unknown nodes is one token (its text), which
@@ -43,7 +43,7 @@ def unigram_model(field: Field) -> tuple[Model, dict[int, str]]:
             if byte_fallback:
                 codes = [(ids.get(f"<0x{b:02X}>"), f"<0x{b:02X}>") for b in text.encode("utf-8")]
                 if all(c is not None for c, _ in codes):
-                    out.extend((c, name, start, end) for c, name in codes)
+                    out.extend((c, name, start, end) for c, name in codes)  # type: ignore[misc]  # none is None
                     continue
             if unk_id is None:
                 raise ValueError(
@@ -60,6 +60,4 @@ def unigram_model(field: Field) -> tuple[Model, dict[int, str]]:
 
         return build_lattice(word, word, table, unk_score, id_of)
 
-    model = cached(encode_word)
-    model.work = ModelWork("Unigram", lattice=lattice)
-    return model, reverse
+    return WordModel(cached(encode_word), ModelWork("Unigram", lattice=lattice)), reverse

@@ -2,11 +2,11 @@
 from __future__ import annotations
 
 from ...checks import Field
-from ...pipeline import Model, ModelWork
-from .shared import token_ids, cached, id_to_token
+from ...pipeline import ModelWork
+from .shared import WordModel, token_ids, cached, id_to_token
 
 
-def wordpiece_model(field: Field) -> tuple[Model, dict[int, str]]:
+def wordpiece_model(field: Field) -> tuple[WordModel, dict[int, str]]:
     """The library's WordPiece model, run by our `WordPieceTokenizer`: greedy longest
     match, continuations written with the prefix, and the unknown token for a word
     with an unmatched position or more than max_input_chars_per_word characters."""
@@ -38,6 +38,4 @@ def wordpiece_model(field: Field) -> tuple[Model, dict[int, str]]:
             pos += width
         return out
 
-    model = cached(encode_word)
-    model.work = ModelWork("WordPiece", trace=wordpiece.trace)
-    return model, reverse
+    return WordModel(cached(encode_word), ModelWork("WordPiece", trace=wordpiece.trace)), reverse
