@@ -4,6 +4,8 @@ Left out: drawing (panels.py) and the store calls themselves (session.py).
 """
 from __future__ import annotations
 
+import streamlit as st
+
 from ui.classmode import session
 from ui.train.render import RunView
 
@@ -17,7 +19,21 @@ def after_step(view: RunView, k: int) -> None:
     if role == "student":
         session.note_step_fragment()  # a new class step reruns this fragment alone
     if role == "instructor":
+        before = (session.role(), session.outage())
         session.push_step(view, k)
+        if (session.role(), session.outage()) != before:
+            # the store went away, came back, or the class is gone: the panel at the top
+            # says so (and runs its retry timer), and it is drawn by a full run only
+            st.rerun(scope="app")
     elif role == "student" and session.following():
         if session.clicked_own_step():
             session.detach()
+
+
+def hides_next(view: RunView, k: int) -> bool:
+    """Whether the Train page must hide the counts and the next pair at step k: a class
+    question about merge k+1 is open or waiting for its reveal on this tab's class run
+    (the instructor's projected page and every student's, following or not)."""
+    hidden = session.question_pending(view, k)
+    session.note_hidden(hidden)  # a student's poll reruns the step area when this changes
+    return hidden

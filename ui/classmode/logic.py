@@ -5,9 +5,10 @@
   so a student trains exactly the instructor's run; an uploaded or long corpus cannot
   travel and is refused with a message saying what to use instead;
 - the **question** "which pair merges next?": the top pairs before the next merge as
-  options (by count, shuffled within equal counts as predict mode does, so the tie rule's
-  order does not give the answer away), and the options that count as right (the winner
-  and every pair tied with it, graded by `ui.train.predict.grade_pair`);
+  options (the most frequent pairs, then shuffled as a whole, the same way for every
+  caller of one class and step: an order by count would put the answer, or the tied
+  answers, first), and the options that count as right (the winner and every pair tied
+  with it, graded by `ui.train.predict.grade_pair`);
 - the **links** (join link, instructor link), the **QR code** of the join link (a PNG
   from segno; it encodes the URL and draws nothing else) and the **tally chart** (Altair).
 
@@ -16,6 +17,7 @@ No Streamlit here. What it leaves out: the store (``classroom``) and session sta
 from __future__ import annotations
 
 import io
+import random
 from typing import Mapping, Sequence
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
@@ -96,9 +98,10 @@ def _cut(text: str, limit: int = OPTION_CHARS) -> str:
 
 
 def question_options(view: RunView, k: int, seed: str) -> list[tuple[str, tuple[int, int]]]:
-    """(label, pair) for the question at step k (about merge k+1): the most frequent pairs,
-    shuffled within equal counts (seeded, so every caller gets the same order), labels
-    unique. Empty at the last step.
+    """(label, pair) for the question at step k (about merge k+1): the OPTIONS_SHOWN most
+    frequent pairs (ties at the cut drawn at random), shuffled as a whole, seeded by
+    (seed, k) so every caller for one class and step gets the same order; labels unique.
+    Empty at the last step.
 
     >>> from bpe_core import WordTable, TrainerSettings, train
     >>> run = train(WordTable.from_word_counts("low 5\\nlower 2\\nnewest 6\\nwidest 3"),
@@ -114,7 +117,9 @@ def question_options(view: RunView, k: int, seed: str) -> list[tuple[str, tuple[
     rows = view.run.events[k].top_pairs
     out: list[tuple[str, tuple[int, int]]] = []
     seen: set[str] = set()
-    for i in predict.row_order(view, k, seed)[:OPTIONS_SHOWN]:
+    chosen = predict.row_order(view, k, seed)[:OPTIONS_SHOWN]
+    random.Random(f"{seed}:{k}:options").shuffle(chosen)
+    for i in chosen:
         pair = rows[i][0]
         label = _cut(pair_label(view, pair))
         n = 2
@@ -195,33 +200,37 @@ def qr_png(url: str, *, scale: int = 10) -> bytes:
 
 # ---- the tally chart ------------------------------------------------------------------------
 def tally_frame(counts: Sequence[tuple[str, int]], correct: Sequence[str] = ()) -> pd.DataFrame:
-    """One row per option: its answers and, once revealed, whether it counts as right.
+    """One row per option (those nobody chose too): its answers and, once revealed, whether
+    it counts as right; `text` is what is written at the bar's end (a right answer says so
+    in words, so a right answer nobody chose, whose bar has no length, still shows).
 
-    >>> tally_frame([("e + s", 3), ("s + t", 0)], ["e + s"]).to_dict("list")
-    {'pair': ['e + s', 's + t'], 'answers': [3, 0], 'result': ['right', 'not this one']}
+    >>> tally_frame([("e + s", 3), ("s + t", 0)], ["e + s", "s + t"]).to_dict("list")
+    {'pair': ['e + s', 's + t'], 'answers': [3, 0], 'result': ['right', 'right'], 'text': ['3  ✓ right', '0  ✓ right']}
     """
     labels = [label for label, _ in counts]
     if correct:
         result = ["right" if label in correct else "not this one" for label in labels]
     else:
         result = ["answers"] * len(labels)
-    return pd.DataFrame({"pair": labels, "answers": [n for _, n in counts], "result": result})
+    text = [f"{n}  ✓ right" if r == "right" else str(n) for (_, n), r in zip(counts, result)]
+    return pd.DataFrame({"pair": labels, "answers": [n for _, n in counts], "result": result, "text": text})
 
 
 def tally_chart(counts: Sequence[tuple[str, int]], correct: Sequence[str] = ()) -> alt.Chart:
     """Horizontal bars, options in the order asked; right answers in bluish green once
-    revealed (Okabe-Ito), the others grey; the count written at each bar's end. Labels
-    are drawn by Vega as text (never HTML) and there are no tooltips."""
+    revealed (Okabe-Ito) and marked "✓ right" in words (a right answer nobody chose shows
+    too), the others grey; the count written at each bar's end. Labels are drawn by Vega
+    as text (never HTML) and there are no tooltips."""
     frame = tally_frame(counts, correct)
     order = list(frame["pair"])
     colour = alt.Color("result:N", legend=None, scale=alt.Scale(
         domain=["answers", "right", "not this one"], range=["#0072B2", "#009E73", "#BBBBBB"]))
     top = max([n for _, n in counts], default=0)
     base = alt.Chart(frame).encode(
-        y=alt.Y("pair:N", sort=order, title=None, axis=alt.Axis(labelFontSize=18, labelLimit=400)),
-        x=alt.X("answers:Q", title="answers", scale=alt.Scale(domain=[0, max(top, 1) * 1.15]),
-                axis=alt.Axis(tickMinStep=1, format="d", labelFontSize=14, titleFontSize=14)),
+        y=alt.Y("pair:N", sort=order, title=None, axis=alt.Axis(labelFontSize=22, labelLimit=400)),
+        x=alt.X("answers:Q", title="answers", scale=alt.Scale(domain=[0, max(top, 1) * 1.4]),
+                axis=alt.Axis(tickMinStep=1, format="d", labelFontSize=18, titleFontSize=18)),
     )
     bars = base.mark_bar().encode(color=colour)
-    text = base.mark_text(align="left", dx=4, fontSize=18).encode(text="answers:Q")
-    return (bars + text).properties(height=max(120, 44 * len(order)))
+    text = base.mark_text(align="left", dx=6, fontSize=22).encode(text="text:N")
+    return (bars + text).properties(height=max(120, 40 * len(order)))

@@ -56,11 +56,12 @@ CODE_CSS = """
 # ---- the Train page -------------------------------------------------------------------------
 def train_banner(view: RunView) -> None:
     """Top of the Train page (full runs only): the class panel of this tab's role."""
+    if session.role() is None and session.resume_saved():
+        st.rerun(scope="app")  # this browser runs the class: its corpus, settings and step
+    _device_script()
     role = session.role()
     if role is None:
-        message = ss.pop(session.ERROR, None)  # e.g. the class ended: say it once
-        if message:
-            st.error(md_error(message), icon=":material/school:")
+        _ended_note()
         return
     ss[FULL_RUN] = True
     try:
@@ -68,10 +69,12 @@ def train_banner(view: RunView) -> None:
             session.push_step(view, train_state.step())  # retries a step the store missed (an outage)
             _instructor_panel(view)
             q = session.current().question if session.current() else None
-            # A timer only while answers can arrive: a timer tick carries every widget's value
-            # from the browser and could undo a step the browser has not drawn yet.
+            # A timer only while answers can arrive, or while the store is away (to send the
+            # step once it is back): a timer tick carries every widget's value from the
+            # browser and could undo a step the browser has not drawn yet.
             live = q is not None and q.status == "open"
-            st.fragment(run_every=session.POLL_SECONDS if live else None)(_instructor_fragment)()
+            every = session.POLL_SECONDS if live else session.PAUSE_SECONDS if session.outage() else None
+            st.fragment(run_every=every)(_instructor_fragment)()
         else:
             # Two fragments: a timer that polls the class and draws nothing (a tick that
             # finds nothing new costs a store read, not a redraw), and the class panel,
@@ -80,6 +83,35 @@ def train_banner(view: RunView) -> None:
             st.fragment(_student_panel)()
     finally:
         ss[FULL_RUN] = False
+
+
+def _device_script() -> None:
+    """Save (or forget) this browser's instructor cookie: a reload or a restarted browser
+    then takes control again (`session.resume_saved`). A script in the page itself
+    (st.html with JavaScript on), in a box that takes no room; it holds no user text."""
+    from urllib.parse import urlsplit
+    script = session.device_script(urlsplit(logic.app_root(st.context.url)).path or "/")
+    if script is None:
+        return
+    st.html("<style>.st-key-class_device { display: none; }</style>")
+    with st.container(key="class_device"):
+        st.html(script, unsafe_allow_javascript=True)
+    if ss.get(session.DEVICE) == "forget":
+        ss[session.DEVICE] = None
+
+
+def _ended_note() -> None:
+    """This tab's class is over: say why (not as an error: nothing went wrong on this page,
+    which keeps its corpus and step) until the reader dismisses it."""
+    message = session.ended()
+    if message:
+        with st.container(border=True, key="class_ended"):
+            left, right = st.columns([5, 1], vertical_alignment="center")
+            left.info(md_escape(message), icon=":material/school:")
+            right.button("OK", key="class_btn_dismiss", on_click=session.dismiss_ended, width="stretch")
+    message = ss.pop(session.ERROR, None)
+    if message:
+        st.error(md_error(message), icon=":material/school:")
 
 
 def start_control(view: RunView) -> None:
@@ -161,13 +193,22 @@ def _instructor_panel(view: RunView) -> None:
 def _instructor_fragment() -> None:
     if session.take_app_rerun():
         st.rerun(scope="app")
+    if not ss.get(FULL_RUN) and session.outage():
+        session.resend()  # the timer's tick during an outage: is the store back?
+        if not session.outage():
+            st.rerun(scope="app")  # back (or the class is gone): the panel says so, the timer stops
     state = session.current()
     if state is None:
         if not ss.get(FULL_RUN):
             st.rerun(scope="app")
         return
+    if session.outage():
+        st.error(session.OUTAGE, icon=":material/cloud_off:")
+    elif session.take_back():
+        st.success(f"The class store is back: your students see step {state.step} again.",
+                   icon=":material/cloud_done:")
     for message in (session.error(), session.notice()):
-        if message:
+        if message and message != session.OUTAGE:
             st.error(md_error(message), icon=":material/error:")
     view, k = train_state.current_view(), train_state.step()
     q = state.question
@@ -193,7 +234,10 @@ def _instructor_fragment() -> None:
     if q.status == "revealed":
         _revealed_note(view, state, q)
     if tally.nicknames:
-        st.caption("Named answers: " + "; ".join(f"{md_escape(n)}: {md_escape(o)}" for n, o in tally.nicknames))
+        # not projected unless the instructor asks: a nickname next to a wrong answer, on the wall
+        n = len(tally.nicknames)
+        if st.toggle(f"Show the {n} named answer{'s' if n != 1 else ''}", key="class_w_show_names"):
+            st.markdown("Named answers: " + "; ".join(f"{md_escape(n)}: {md_escape(o)}" for n, o in tally.nicknames))
 
 
 def _revealed_note(view: RunView, state, q: Question, picked: str | None = None) -> None:
@@ -218,18 +262,13 @@ def _student_fragment() -> None:
     full = bool(ss.get(FULL_RUN))
     state, _changed = session.poll()
     if session.role() is None or state is None:  # the class ended or expired
-        if not full:
-            st.rerun(scope="app")  # the next full run says why, once, and stops the timer
-        message = ss.pop(session.ERROR, None)
-        if message:
-            st.error(md_error(message), icon=":material/school:")
-        return
+        st.rerun(scope="app")  # the next full run says why and stops the timer
     view = train_state.current_view()
     moved = session.apply_class_step(view)
     if full:
         return  # the class panel and the step area are drawn next in this run
     stale = [session.PANEL_FRAGMENT] if _panel_signature(state, view) != ss.get(PANEL_SHOWN) else []
-    if moved:
+    if moved or session.hidden_changed(view):  # a new step, or a question opened or revealed
         stale.append(session.STEP_FRAGMENT)
     if stale:
         session.rerun_fragments(stale)
@@ -288,6 +327,10 @@ def _student_question(view: RunView, state) -> None:
         return
     mine = session.my_answer()
     with st.container(border=True, key="class_question"):
+        if state.step != q.step:  # the class moved on: the question is not about this step
+            st.info(f"The question about merge {q.step + 1} is over: the class has moved on.",
+                    icon=":material/check_circle:")
+            return
         st.markdown(f"**{md_escape(q.prompt)}**")
         if q.status == "open" and mine is None:
             wk = f"class_w_pick_{q.number}"

@@ -48,6 +48,12 @@ APP_RERUN = "class.app_rerun"  # a callback inside a fragment asks for a full re
 TRIED = "class.tried"          # join-page parameters already tried (not retried on rerun)
 STEP_FRAGMENT = "class.step_fragment"    # the id of the Train page's step fragment (see rerun_fragments)
 PANEL_FRAGMENT = "class.panel_fragment"  # the id of a student's class panel fragment (banner, question)
+ENDED = "class.ended"          # why this tab's class is over (shown until dismissed), or None
+DEVICE = "class.device"        # what to do with the instructor cookie this run: "save", "forget" or None
+RESUME_TRIED = "class.resume_tried"  # the instructor cookie was tried in this session
+BACK = "class.back"            # the store is back after an outage: say so once
+UNSENT = "class.unsent"        # the instructor's step did not reach the store (it was away)
+HIDDEN = "class.hidden"        # the step area last drew the pair table hidden (a question pending)
 
 #: Seconds between polls (the students' fragment timer).
 POLL_SECONDS = 1.0
@@ -105,30 +111,75 @@ def notice() -> str | None:
     return ss.get(NOTICE)
 
 
+#: What the instructor reads while the store cannot be reached (the students read the store's own message).
+OUTAGE = ("The class store cannot be reached: your students do not see your steps now. This page "
+          f"tries again every {PAUSE_SECONDS:g} s and sends your current step as soon as the store is back.")
+
+
+def ended() -> str | None:
+    return ss.get(ENDED)
+
+
+def dismiss_ended() -> None:
+    ss[ENDED] = None
+
+
 def _call(fn: Callable[[], T], *, into: str = NOTICE) -> T | None:
     """Run one store call; a class error becomes a message under ``into`` (ERROR for
-    polls, NOTICE for actions) and None is returned."""
+    polls, NOTICE for actions) and None is returned. A class that is gone (ended or
+    expired) is left, and ENDED says why."""
     try:
         result = fn()
     except StoreUnavailable as exc:
         ss[PAUSED_UNTIL] = time.monotonic() + PAUSE_SECONDS
-        ss[into] = str(exc)
+        ss[into] = OUTAGE if role() == "instructor" else str(exc)
+        return None
+    except ClassNotFound as exc:
+        if role():
+            _gone()  # the class is gone: stop polling it, say why
+        else:
+            ss[into] = str(exc)
         return None
     except (ClassError, RateLimited) as exc:
         ss[into] = str(exc)
-        if isinstance(exc, ClassNotFound) and role():
-            ss[ROLE] = None  # the class is gone: stop polling it
-            ss[ERROR] = str(exc)
         return None
     ss[into] = None
     ss.pop(PAUSED_UNTIL, None)
     return result
 
 
+def _store_now() -> float:
+    """The store's clock (a test's store runs on a fake one)."""
+    return getattr(class_store(), "_clock", time.time)()
+
+
+def _gone() -> None:
+    """This tab's class is gone: leave it and say why, as well as this tab can tell. A
+    class expires ``ttl`` after its last action, and every state seen carries the time it
+    would expire by (`expires_at`, later with each action); gone before that, it was ended."""
+    state, was = ss.get(CLASS), role()
+    code = state.display_code if state is not None else ""
+    cut_short = state is not None and _store_now() < state.expires_at
+    hours = class_store().ttl_seconds / 3600
+    life = f"{hours:g} hours" if hours >= 1 else f"{hours * 60:g} minutes"
+    if was == "student":
+        why = (f"Your instructor ended the class {code}." if cut_short else
+               f"The class {code} is over: the instructor ended it, or it ended {life} after its last action.")
+        ss[ENDED] = why + " Your page stays as it is: explore on your own as long as you like."
+    else:
+        why = (f"Your class {code} was ended on another device (with its instructor link)." if cut_short else
+               f"Your class {code} is over: it was ended on another device, or it ended {life} after its last action.")
+        ss[ENDED] = why + " Your steps no longer go to anyone. Start a new class from Class mode below."
+        ss[DEVICE] = "forget"
+    leave()
+
+
 def _enter(role_name: str, state: ClassState, token: str | None = None) -> None:
     ss[ROLE], ss[CODE], ss[CLASS], ss[TOKEN] = role_name, state.code, state, token
     ss[FOLLOW], ss[APPLIED], ss[PUSHED] = role_name == "student", None, None
-    ss[ERROR] = ss[NOTICE] = None
+    ss[ERROR] = ss[NOTICE] = ss[ENDED] = None
+    if role_name == "instructor":
+        ss[DEVICE] = "save"  # the page keeps the instructor token in this browser (see device_script)
 
 
 def _load_class_corpus(state: ClassState) -> None:
@@ -177,18 +228,24 @@ def take_control(code: str, token: str) -> bool:
     return True
 
 
-def push_step(view: RunView, k: int) -> None:
-    """The instructor's page is at step k: tell the class (only for the class's own run)."""
+def push_step(view: RunView, k: int, *, retry: bool = False) -> None:
+    """The instructor's page is at step k: tell the class (only for the class's own run).
+    While the store is away, sends wait PAUSE_SECONDS between tries, unless `retry` (the
+    instructor panel's timer, which runs only during an outage)."""
     state = current()
     if role() != "instructor" or state is None or k == ss.get(PUSHED):
         return
     if view.key != logic.snapshot_run(state.snapshot):
         return
-    if ss.get(PAUSED_UNTIL, 0) > time.monotonic():
+    if not retry and ss.get(PAUSED_UNTIL, 0) > time.monotonic():
         return
     new = _call(lambda: class_store().set_step(state.code, k, instructor_token=ss[TOKEN]), into=ERROR)
     if new is not None:
         ss[CLASS], ss[PUSHED] = new, k
+        if ss.pop(UNSENT, False):
+            ss[BACK] = True  # the outage is over and the class has the step: say so once
+    elif role() == "instructor" and ss.get(PAUSED_UNTIL):
+        ss[UNSENT] = True  # the store is away: the panel's timer sends the step when it is back
 
 
 def back_to_class_run() -> None:
@@ -245,7 +302,91 @@ def end_class() -> None:
     state = current()
     if role() == "instructor" and state is not None:
         _call(lambda: class_store().end_class(state.code, instructor_token=ss[TOKEN]))
+        if role():  # not already left as gone
+            ss[ENDED] = f"You ended the class {state.display_code}: your students read that you ended it."
+        ss[DEVICE] = "forget"
     leave()
+
+
+def outage() -> bool:
+    """The instructor's step has not reached the store (it was away): the panel says so and
+    retries on a timer."""
+    return role() == "instructor" and bool(ss.get(UNSENT))
+
+
+def resend() -> None:
+    """During an outage (the instructor panel's timer): send the page's current step again
+    (even if it is the step last sent: the send is what finds the store back)."""
+    ss[PUSHED] = None
+    push_step(train_state.current_view(), train_state.step(), retry=True)
+
+
+def take_back() -> bool:
+    """Whether an outage just ended (said once)."""
+    return bool(ss.pop(BACK, False))
+
+
+# ---- this device keeps the instructor's control (a reload, a browser restart) ----------------
+#: The cookie that keeps "code.token" in the instructor's browser: written by the page's own
+#: script (`device_script`), read by the server from the next session's first request
+#: (st.context.cookies); never part of a link.
+COOKIE = "bpe_class_teach"
+
+
+def saved_control() -> tuple[str, str] | None:
+    """(code, token) this browser keeps for a class it runs, from its cookie, or None."""
+    try:
+        value = st.context.cookies.get(COOKIE)
+    except Exception:  # no browser (bare mode, AppTest): nothing kept
+        return None
+    if not isinstance(value, str) or value.count(".") != 1 or len(value) > 120:
+        return None
+    code, token = value.split(".")
+    return (code, token) if code and token else None
+
+
+def resume_saved() -> bool:
+    """A new session (a reload, a restarted browser) of a browser that runs a class: take
+    control again, once per session, if its kept token is the class's. Quiet on failure (a
+    class that ended meanwhile only forgets the cookie)."""
+    if role() is not None or ss.get(RESUME_TRIED):
+        return False
+    ss[RESUME_TRIED] = True
+    saved = saved_control()
+    if saved is None:
+        return False
+    code, token = saved
+    store = class_store()
+    try:
+        mine = store.is_instructor(code, token)
+    except ClassNotFound:
+        mine = False
+    except ClassError:  # the store is away or busy: try again on the next full run
+        ss[RESUME_TRIED] = False
+        return False
+    if not mine:
+        ss[DEVICE] = "forget"
+        return False
+    return take_control(code, token)
+
+
+def device_script(app_path: str) -> str | None:
+    """The script that saves (or forgets) this browser's instructor cookie, for st.html
+    with JavaScript on; None when there is nothing to do. The cookie lives as long as a
+    class does after its last action, for the app's path only, SameSite=Strict (no other
+    site's page sends it), Secure over https."""
+    todo = ss.get(DEVICE)
+    if todo == "save" and role() == "instructor" and ss.get(TOKEN):
+        value = f"{ss[CODE]}.{ss[TOKEN]}"
+        age = int(class_store().ttl_seconds)
+    elif todo == "forget":
+        value, age = "", 0
+    else:
+        return None
+    if not all(c.isalnum() or c in "-_." for c in value) or not all(c.isalnum() or c in "/-_." for c in app_path):
+        return None  # (never: codes and tokens are base 32 and URL-safe base 64)
+    return ("<script>(function(){var s=location.protocol==='https:'?'; secure':'';"
+            f"document.cookie='{COOKIE}={value}; path={app_path}; max-age={age}; samesite=strict'+s;}})();</script>")
 
 
 def tally():
@@ -323,7 +464,7 @@ def join(code_or_token: str, nickname: str | None = None) -> bool:
 
 
 def leave() -> None:
-    for key in (ROLE, CODE, TOKEN, CLASS, APPLIED, PUSHED, PAUSED_UNTIL, NOTICE):
+    for key in (ROLE, CODE, TOKEN, CLASS, APPLIED, PUSHED, PAUSED_UNTIL, NOTICE, ERROR, UNSENT, BACK):
         ss.pop(key, None)
     ss[FOLLOW] = False
     ss[APP_RERUN] = True
@@ -348,6 +489,24 @@ def class_step_applies(view: RunView) -> bool:
     """Whether this tab shows the class's run (so the class's step can be put on it)."""
     state = current()
     return state is not None and view.key == logic.snapshot_run(state.snapshot)
+
+
+def question_pending(view: RunView, k: int) -> bool:
+    """A question about merge k+1 is open or closed but not yet revealed, and this tab
+    shows the class's run: its page must not show the counts or the next pair."""
+    state = current()
+    q = state.question if state is not None else None
+    return q is not None and q.status != "revealed" and q.step == k and class_step_applies(view)
+
+
+def note_hidden(hidden: bool) -> None:
+    ss[HIDDEN] = hidden
+
+
+def hidden_changed(view: RunView) -> bool:
+    """Whether the step area drew its pair table hidden or shown, and that no longer holds
+    (a question opened or was revealed): a student's poll then reruns the step area."""
+    return question_pending(view, train_state.step()) != bool(ss.get(HIDDEN))
 
 
 def apply_class_step(view: RunView) -> bool:

@@ -363,7 +363,9 @@ def _explore_view(view: RunView, k: int, present: bool) -> None:
     else:
         c_pairs, c_merges = st.columns([1.25, 1], gap="large")
     with c_pairs:
-        st.html(render.pair_section_html(view, k, present=present, max_rows=rows))
+        # a class question about the next merge is open: no counts, no winner (as predict mode)
+        hidden = predict.row_order(view, k, view.key, hide_counts=True) if class_hooks.hides_next(view, k) else None
+        st.html(render.pair_section_html(view, k, present=present, max_rows=rows, hidden_order=hidden))
     with c_merges:
         _merge_nav(view, k, window)
     if k == view.steps:
@@ -468,17 +470,20 @@ def _predict_view(view: RunView, k: int, present: bool) -> None:
         return
     st.html(render.merge_effect_html(view, k, present=present))
     answered = results.get((view.key, k))
+    class_hides = class_hooks.hides_next(view, k)  # a class question about this merge is open
     left, right = st.columns([1.1, 1], gap="large")
     with left:
         st.subheader(f"Which pair merges next (merge {k + 1})?")
         wk = _w("show_counts")
         ss[wk] = not ss[state.HIDE_COUNTS]
-        st.toggle("Show the counts", key=wk, on_change=_on_show_counts, args=(wk,), disabled=answered is not None,
+        st.toggle("Show the counts", key=wk, on_change=_on_show_counts, args=(wk,),
+                  disabled=answered is not None or class_hides,
                   help="Hidden by default: the table is sorted by count, so the counts would give the answer "
                        "away. Count the pairs in the corpus below yourself.")
-        hide = ss[state.HIDE_COUNTS] and answered is None
-        order = predict.row_order(view, k, view.key, hide_counts=ss[state.HIDE_COUNTS])
-        st.html(render.pair_table_html(view, k + 1, reveal=answered is not None, hide_counts=hide, order=order,
+        hide = class_hides or (ss[state.HIDE_COUNTS] and answered is None)
+        order = predict.row_order(view, k, view.key, hide_counts=ss[state.HIDE_COUNTS] or class_hides)
+        st.html(render.pair_table_html(view, k + 1, reveal=answered is not None and not class_hides,
+                                       hide_counts=hide, order=order,
                                        numbered=True, present=present, winner_badge="merges next"))
         sample = render.corpus_sample(view, k)
         words = [w for _, ws in sample.groups for w in ws]

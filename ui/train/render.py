@@ -378,10 +378,20 @@ def pair_table_html(
     return "".join(out)
 
 
-def pair_section_html(view: RunView, k: int, *, present: bool = False, max_rows: int | None = None) -> str:
+def pair_section_html(view: RunView, k: int, *, present: bool = False, max_rows: int | None = None,
+                      hidden_order: Sequence[int] | None = None) -> str:
     """The heading and the pair table after merge k (the table merge k+1 is picked
-    from), merge k's changes marked, merge k+1's winner and ties badged."""
+    from), merge k's changes marked, merge k+1's winner and ties badged.
+
+    `hidden_order` (a class question about merge k+1 is open): the rows in that order,
+    counts, changes and the winner's badge hidden, so the table gives nothing away."""
     nxt = k + 1
+    if hidden_order is not None:
+        title = f"Pairs after merge {k}" if k else "Pairs at step 0"
+        sub = f"Counts hidden while the class answers which pair merges next (merge {nxt})."
+        return (f'<div class="tp-h">{title}</div><div class="tp-note tp-sub">{sub}</div>'
+                + pair_table_html(view, nxt, reveal=False, hide_counts=True, order=hidden_order,
+                                  present=present, max_rows=max_rows))
     title = f"Pair counts after merge {k}" if k else "Pair counts at step 0"
     sub = (f"Merge {nxt} is picked from these." if k < view.steps else "The last merge: nothing is picked from these.")
     if k:
