@@ -166,3 +166,71 @@ def test_the_instructor_link_takes_control_and_leaves_no_token_in_the_address(br
     finally:
         laptop_ctx.close()
         teacher_ctx.close()
+
+
+def start_class(teacher: Page, url: str) -> str:
+    """Open the Train page at `url`, start a class; returns the join link."""
+    teacher.goto(url)
+    settled(teacher)
+    expect_step(teacher, 0, timeout=60_000)
+    idle(teacher)
+    teacher.get_by_text("Class mode", exact=False).first.click()
+    expect(teacher.locator(".st-key-class_btn_start button")).to_be_visible(timeout=30_000)
+    click(teacher, "class_btn_start")
+    panel = teacher.locator(".st-key-class_instructor_panel")
+    expect(panel.get_by_test_id("class-code")).to_be_visible()
+    return panel.locator("code", has_text="join?class=").first.inner_text().strip()
+
+
+def test_a_reload_and_a_restarted_browser_keep_the_instructors_control(browser, app_url, artifacts):
+    """Issue 27, defect 3: F5 on the instructor's page dropped control. The page keeps the
+    token in a cookie its own script writes (never in a link): a reload, and a new browser
+    context with the same storage (a restarted browser), show the class panel again at the
+    class's step and step the class; a browser without that storage gets no control."""
+    teacher_ctx = browser.new_context(viewport=PROJECTOR)
+    contexts = [teacher_ctx]
+    try:
+        teacher = teacher_ctx.new_page()
+        teacher.set_default_timeout(20_000)
+        start_class(teacher, f"{app_url}/train-bpe?preset=sennrich")
+        click(teacher, "train_w_btn_step")
+        expect_step(teacher, 1)
+        click(teacher, "train_w_btn_step")
+        expect_step(teacher, 2)
+        idle(teacher)
+        code = teacher.get_by_test_id("class-code").inner_text()
+        cookies = {c["name"]: c for c in teacher_ctx.cookies()}
+        assert "bpe_class_teach" in cookies and cookies["bpe_class_teach"]["sameSite"] == "Strict"
+        assert cookies["bpe_class_teach"]["expires"] > 0  # kept across a browser restart
+        assert "teach=" not in teacher.url
+
+        teacher.reload()
+        expect(teacher.get_by_test_id("class-code")).to_have_text(code, timeout=60_000)
+        settled(teacher)
+        expect_step(teacher, 2)
+        idle(teacher)
+        expect(teacher.get_by_test_id("stException")).to_have_count(0)
+        teacher.screenshot(path=str(artifacts / "class-instructor-after-reload.png"))
+        click(teacher, "train_w_btn_step")
+        expect_step(teacher, 3)
+
+        restarted_ctx = browser.new_context(viewport=PROJECTOR, storage_state=teacher_ctx.storage_state())
+        contexts.append(restarted_ctx)
+        again = restarted_ctx.new_page()
+        again.set_default_timeout(20_000)
+        again.goto(f"{app_url}/train-bpe")
+        expect(again.get_by_test_id("class-code")).to_have_text(code, timeout=60_000)
+        settled(again)
+        expect_step(again, 3)
+
+        stranger_ctx = browser.new_context(viewport=PROJECTOR)
+        contexts.append(stranger_ctx)
+        stranger = stranger_ctx.new_page()
+        stranger.goto(f"{app_url}/train-bpe?preset=sennrich")
+        settled(stranger)
+        expect_step(stranger, 0, timeout=60_000)
+        idle(stranger)
+        expect(stranger.locator(".st-key-class_instructor_panel")).to_have_count(0)
+    finally:
+        for ctx in contexts:
+            ctx.close()
