@@ -1,0 +1,212 @@
+"""The vocabulary explorer's engine (bpe_core/explore.py): records, search, overviews,
+odd tokens and comparison, on small tokenizers built for each case and on GPT-2.
+
+The small tokenizers are built to have exactly one unreachable token each, of the kind
+each algorithm can have: a rank table's token that the pre-tokenizer cuts in three, a
+merge list's token whose pair never meets (another merge takes its left part first), a
+Unigram piece that scores below its own parts, a WordPiece entry the pre-tokenizer cuts.
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+from tokenizers import Tokenizer as HFTokenizer
+from tokenizers import models, pre_tokenizers
+
+from bpe_core import Tokenizer, TrainerSettings, WordTable, train
+from bpe_core.algorithms.unigram import UnigramModel
+from bpe_core.algorithms.wordpiece import WordPieceTokenizer
+from bpe_core.explore import (
+    COMMON, FRAGMENT, MIXED, PATTERN_SECONDS, Query, VocabIndex, compare, corpus_texts, fragment_note,
+    never_produced, overview, search, token_record, token_script, unreachable,
+)
+from bpe_core.formats import load_tokenizer_bytes
+from bpe_core.pretrained import PRETRAINED, load_pretrained
+
+ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+
+
+def rank_toy() -> Tokenizer:
+    """Bytes, then "ab" (256) and "a b" (257): the pattern \\S+|\\s+ cuts "a b" in three."""
+    ranks = {bytes([b]): b for b in range(256)}
+    ranks.update({b"ab": 256, b"a b": 257, b"\xe6\x97": 258})
+    return Tokenizer.from_ranks(name="toy", mergeable_ranks=ranks, pattern=r"\S+|\s+",
+                                special_tokens={"<|end|>": 300})
+
+
+def merge_toy() -> Tokenizer:
+    """Characters a, b, c; merges a+b (1), b+c (2), a+bc (3). "abc" is never made:
+    encoding it merges a+b first, and ab+c is not a merge."""
+    tokens = [("a", False), ("b", False), ("c", False), ("ab", False), ("bc", False), ("abc", False)]
+    return Tokenizer.from_merges(tokens=tokens, merges=[(0, 1), (1, 2), (0, 4)], units="char",
+                                 end_of_word="none", pretokenizer="whitespace", base_size=3)
+
+
+def test_rank_table_has_one_unreachable_token():
+    tok = rank_toy()
+    index = VocabIndex.build(tok)
+    assert unreachable(index, tok) == (257,)
+    assert len(index) == 260 and index.is_special(index.row(300))
+
+
+def test_merge_list_has_one_unreachable_token():
+    tok = merge_toy()
+    index = VocabIndex.build(tok)
+    assert unreachable(index, tok) == (5,)
+    rec = token_record(index, tok, 5)
+    assert rec.rank == 3 and [p.text for p in rec.tree.parts] == ["a", "bc"]
+    assert [leaf.text for leaf in rec.tree.leaves()] == ["a", "b", "c"]
+
+
+def test_trained_run_with_end_of_word_markers_is_all_reachable():
+    run = train(WordTable.from_word_counts("low 5\nlower 2\nnewest 6\nwidest 3"),
+                TrainerSettings(end_of_word="attached", merges=8))
+    tok = run.tokenizer(8)
+    index = VocabIndex.build(tok)
+    assert unreachable(index, tok) == ()
+    est = next(i for i in index.ids if tok.token_text(i) == "est</w>")
+    rec = token_record(index, tok, est)
+    assert rec.rank is not None and rec.tree.depth() >= 2 and rec.form == "est</w>"
+
+
+def test_unigram_piece_below_its_parts_is_unreachable():
+    model = UnigramModel.from_scores({"▁": -2.0, "a": -1.0, "b": -1.0, "▁a": -1.0, "▁ab": -10.0})
+    index = VocabIndex.build(model)
+    ab = model.piece_to_id("▁ab")
+    assert unreachable(index, model) == (ab,)
+    rec = token_record(index, model, ab)
+    assert rec.score == -10.0 and rec.text == " ab" and rec.visible == "·ab"
+    assert index.is_special(index.row(model.unk_id))
+
+
+def test_wordpiece_continuations_and_an_unreachable_entry():
+    tok = WordPieceTokenizer(["[UNK]", "h", "hug", "##s", "p", "##u", "##g", "a b"])
+    index = VocabIndex.build(tok)
+    assert unreachable(index, tok) == (7,)  # the whitespace pre-tokenizer cuts "a b"
+    assert token_record(index, tok, 3).continues is True
+    assert token_record(index, tok, 2).continues is False
+    assert search(index, Query(continues=True)).ids == (3, 5, 6)
+
+
+def test_hf_wordpiece_and_unigram_files():
+    vocab = {"[UNK]": 0, "un": 1, "##aff": 2, "##able": 3, "able": 4}
+    hf = HFTokenizer(models.WordPiece(vocab, unk_token="[UNK]"))
+    hf.pre_tokenizer = pre_tokenizers.Whitespace()
+    tok = load_tokenizer_bytes("tokenizer.json", hf.to_str().encode())
+    index = VocabIndex.build(tok)
+    assert index.kind == "tokenizer.json WordPiece"
+    assert token_record(index, tok, 2).continues and unreachable(index, tok) == ()
+    uni = HFTokenizer(models.Unigram([("<unk>", 0.0), ("▁a", -1.0), ("▁", -2.0), ("a", -2.0)], 0))
+    uni.pre_tokenizer = pre_tokenizers.Metaspace()
+    utok = load_tokenizer_bytes("tokenizer.json", uni.to_str().encode())
+    uindex = VocabIndex.build(utok)
+    assert uindex.kind == "tokenizer.json Unigram"
+    assert token_record(uindex, utok, 1).text == " a"
+    assert unreachable(uindex, utok) == ()
+
+
+def test_gpt2_parity_solidgoldmagikarp_and_endoftext():
+    tok = load_pretrained("gpt2")
+    index = VocabIndex.build(tok)
+    assert search(index, Query(text="SolidGoldMagikarp")).ids == (43453,)
+    rec = token_record(index, tok, 43453)
+    assert (rec.text, rec.form, rec.rank, rec.utf8, rec.special) == (" SolidGoldMagikarp", "ĠSolidGoldMagikarp",
+                                                                     43453, True, False)
+    # tiktoken's educational bpe: the parts are what the merge loop reaches below rank 43453
+    assert [p.id for p in rec.tree.parts] == [15831, 42202]  # " Solid" + "GoldMagikarp"
+    assert all(len(leaf.parts) == 0 and leaf.id < 256 for leaf in rec.tree.leaves())
+    end = token_record(index, tok, 50256)
+    assert end.text == "<|endoftext|>" and end.special and end.tree is None
+    assert search(index, Query(special=True)).ids == (50256,)
+
+
+def test_fragment_and_scripts():
+    tok = rank_toy()
+    index = VocabIndex.build(tok)
+    rec = token_record(index, tok, 258)
+    assert not rec.utf8 and rec.script == FRAGMENT and "U+65C0" in rec.fragment_of and rec.hex == "E6 97"
+    assert fragment_note("é".encode()) is None
+    assert token_script(" 12") == COMMON and token_script("aб") == MIXED and token_script("Москва") == "Cyrillic"
+    assert search(index, Query(fragment=True)).total == 129  # 128 high bytes + E6 97
+
+
+def test_search_modes_filters_sort_and_pages():
+    tok = load_pretrained("gpt2")
+    index = VocabIndex.build(tok)
+    hits = search(index, Query(text=" the", mode="prefix"), per_page=10)
+    assert hits.total == 50 and all(index.text[index.row(i)].startswith(" the") for i in hits.ids)
+    assert len(hits.ids) == 10 and hits.pages == -(-hits.total // 10)
+    last = search(index, Query(text=" the", mode="prefix"), per_page=10, page=10_000)
+    assert last.page == last.pages and 0 < len(last.ids) <= 10
+    ing = search(index, Query(text="ing", mode="suffix", leading_space=False, max_chars=4))
+    assert all(index.text[index.row(i)].endswith("ing") and index.chars[index.row(i)] <= 4 for i in ing.ids)
+    longest = search(index, Query(sort="bytes", descending=True), per_page=3).ids
+    assert [index.nbytes_of[index.row(i)] for i in longest] == sorted(
+        (index.nbytes_of[index.row(i)] for i in longest), reverse=True)
+    assert index.nbytes_of[index.row(longest[0])] == max(index.nbytes_of)
+    digits = search(index, Query(digits="only", min_chars=3, max_chars=3, leading_space=False), per_page=1000)
+    assert digits.total == 777 and all(index.text[index.row(i)].isdigit() for i in digits.ids)
+    ws = search(index, Query(whitespace=True))
+    assert ws.total == len(overview(index).whitespace)
+    cyr = search(index, Query(script="Latin", min_bytes=10, max_bytes=10))
+    assert all(index.nbytes_of[index.row(i)] == 10 for i in cyr.ids)
+    pat = search(index, Query(text=r"^ [A-Z][a-z]+[A-Z]", mode="pattern"))
+    assert search(index, Query(text=r"^ Solid\w+karp$", mode="pattern")).ids == (43453,)
+    brute = [i for i, t in zip(index.ids, index.text) if __import__("regex").search(r"^ [A-Z][a-z]+[A-Z]", t)]
+    assert pat.total == len(brute) == 90  # the joined search finds what a token-by-token one does
+    spaces = search(index, Query(text=r"\s\s", mode="pattern"), per_page=100, pattern_seconds=30)  # matches across joints, checked
+    every = [i for i, t in zip(index.ids, index.text) if __import__("regex").search(r"\s\s", t)]
+    assert spaces.total == len(every) and spaces.ids == tuple(every[:100])
+
+
+def test_bad_and_slow_patterns_are_value_errors():
+    index = VocabIndex.build(rank_toy())
+    with pytest.raises(ValueError, match="not a valid regular expression"):
+        search(index, Query(text="(", mode="pattern"))
+    with pytest.raises(ValueError, match="took longer than"):
+        search(VocabIndex.build(load_pretrained("gpt2")), Query(text=r"(\w*)*x$", mode="pattern"),
+               pattern_seconds=0.05)
+    with pytest.raises(ValueError, match="Unknown script"):
+        search(index, Query(script="Klingon"))
+    with pytest.raises(ValueError, match="not in the toy vocabulary"):
+        token_record(index, rank_toy(), 999)
+    assert PATTERN_SECONDS <= 1
+
+
+def test_overview_counts_digit_groups_and_whitespace():
+    o = overview(VocabIndex.build(load_pretrained("gpt2")))
+    assert o.size == 50_257 and o.specials == 1 and sum(n for _, n in o.by_bytes) == 50_256
+    assert (3, 777, 1000) in o.digit_groups and o.whitespace and o.longest
+    assert dict(o.by_script)["Latin"] > 40_000
+
+
+def test_never_produced_on_the_builtin_corpora():
+    tok = load_pretrained("gpt2")
+    index = VocabIndex.build(tok)
+    texts = corpus_texts(ROOT / "corpora")
+    assert "languages/zh.txt" in texts and "english_sample.txt" in texts
+    never = never_produced(index, tok, list(texts.values()))
+    seen = {i for t in texts.values() for i in tok.encode(t)}
+    assert 43453 in never and 50256 not in never
+    assert len(never) == 50_256 - len(seen - {50256})
+
+
+def test_compare_by_bytes():
+    a, b = VocabIndex.build(rank_toy()), VocabIndex.build(load_pretrained("gpt2"))
+    c = compare(a, b)
+    assert c.size_a == 259 and c.shared == 258  # the bytes, "ab" and GPT-2's fragment E6 97; not "a b"
+    assert c.only_a == (257,)
+    assert sum(s for _, _, _, s in c.by_bytes) == c.shared
+    assert c.size_b == 50_256 and len(c.only_b) == 50_256 - 258
+
+
+@pytest.mark.parametrize("name", list(PRETRAINED))
+def test_every_builtin_tokenizer_indexes(name):
+    tok = load_pretrained(name)
+    index = VocabIndex.build(tok)
+    assert len(index) >= PRETRAINED[name].vocab_size - 300  # o200k and cl100k have gaps in their ids
+    mid = index.ids[len(index) // 2]
+    rec = token_record(index, tok, mid)
+    assert rec.id == mid and rec.hex and json.dumps(rec.form)
+    assert index.nbytes() > 1000 * len(index) // 20
