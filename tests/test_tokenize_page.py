@@ -297,16 +297,27 @@ def test_replay_of_a_special_token_explains_it_is_not_merged():
 
 
 # ---- compare ---------------------------------------------------------------------------
-def test_compare_counts_equal_tiktoken():
+def compare_table(at: AppTest) -> list[dict[str, str]]:
+    """The Compare view's table (a static HTML table, ui/shared/tables.py), row by row."""
+    return read_table(next(h.value for h in at.html if 'aria-label="Token counts by tokenizer"' in h.value))
+
+
+def test_compare_counts_equal_tiktoken_and_mistral_is_compared_by_default():
+    """By default Compare shows the three OpenAI tokenizers and Mistral 7B (its count is the
+    engine's, checked against sentencepiece in tests/test_sentencepiece.py); each full
+    title is in the table, never cut."""
     at = view(set_text(open_page(), MULTILINGUAL), "compare")
-    table = at.dataframe[0].value
-    assert list(table["tokens"]) == [len(reference(n).encode_ordinary(MULTILINGUAL)) for n in NAMES]
+    table = compare_table(at)
+    counts = [number(row["tokens"]) for row in table]
+    assert counts[:3] == [len(reference(n).encode_ordinary(MULTILINGUAL)) for n in NAMES]
+    assert counts[3] == len(load_pretrained("mistral-7b-v1").encode(MULTILINGUAL))
+    assert [row["tokenizer"] for row in table] == [PRETRAINED[n].title for n in (*NAMES, "mistral-7b-v1")]
     drawn = [h.value for h in at.html if 'class="bpe-tokens bpe-scroll' in h.value]
-    assert len(drawn) == 1 + 3
+    assert len(drawn) == 1 + 4
     ok(at.multiselect(key="tokenize_w_compare").set_value(["gpt2"]).run())
     assert any("at least two" in i.value for i in at.info)
     ok(at.multiselect(key="tokenize_w_compare").set_value(["gpt2", "o200k_base"]).run())
-    assert len(at.dataframe[0].value) == 2
+    assert len(compare_table(at)) == 2
 
 
 # ---- decode ----------------------------------------------------------------------------
@@ -391,7 +402,8 @@ def test_yours_byte_level_tokenizer_and_compare():
     assert number(metrics(at)["Tokens"]) == len(tok.encode(text))
     view(at, "compare")
     ok(at.multiselect(key="tokenize_w_compare").set_value(["yours", "gpt2"]).run())
-    assert list(at.dataframe[0].value["tokens"]) == [len(tok.encode(text)), len(reference("gpt2").encode_ordinary(text))]
+    assert [number(r["tokens"]) for r in compare_table(at)] == [len(tok.encode(text)),
+                                                                len(reference("gpt2").encode_ordinary(text))]
 
 
 # ---- state and the URL -------------------------------------------------------------------

@@ -9,9 +9,8 @@ from ui.tokenize import widgets as tw
 
 st.title("Tokenize text")
 st.markdown(
-    "Paste any text and see the tokens a tokenizer cuts it into: GPT-2, GPT-4 (cl100k_base), "
-    "GPT-4o (o200k_base), Mistral 7B, Mistral Tekken, or the one you trained on the Train page. "
-    "A BPE token comes from a chain of merges; **Replay merges** steps through that chain, rank by rank."
+    "Type or paste any text and see the tokens a tokenizer cuts it into. "
+    "**Replay merges** steps through the merges that build a token, rank by rank."
 )
 
 tw.init_state()

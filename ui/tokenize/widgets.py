@@ -57,11 +57,30 @@ REPLAY_LIMIT = 1000
 #: the browser (bench/README.md). The token being replayed is always drawn.
 CHIP_LIMIT = 1_000
 
-#: Text left and tokens right on a wide screen (>= 1200 px); stacked on narrower ones.
+#: Text left and tokens right on a wide screen (>= 1200 px); stacked on narrower ones, where
+#: the "Side by side" toggle is hidden (it would do nothing). On a phone (< 640 px) the
+#: tokens come right after the text: the columns are flattened into one flex column
+#: (`display: contents`) and the display options and the counts move below the tokens
+#: (`order`), the text box is shorter and the page's top margin smaller, so the first
+#: token is on the first screen.
 SPLIT_CSS = """<style>
 @media (max-width: 1199.98px) {
   .st-key-tokenize-split [data-testid="stHorizontalBlock"] { flex-wrap: wrap; }
   .st-key-tokenize-split [data-testid="stColumn"] { flex: 1 1 100% !important; min-width: 100% !important; }
+  .st-key-tokenize_w_side { display: none; }
+}
+@media (max-width: 640px) {
+  .st-key-tokenize-split [data-testid="stHorizontalBlock"] { flex-direction: column; flex-wrap: nowrap; gap: 1rem; }
+  .st-key-tokenize-split [data-testid="stColumn"],
+  .st-key-tokenize-split [data-testid="stColumn"] > [data-testid="stVerticalBlock"] { display: contents; }
+  .st-key-tokenize-split [data-testid="stLayoutWrapper"]:has(> .st-key-tokenize-options) { order: 1; }
+  .st-key-tokenize_w_text textarea { height: 5.5rem !important; min-height: 0 !important; }
+  .st-key-tokenize-tokens > [data-testid="stElementContainer"]:has(.bpe-counts) { order: 1; }
+  .bpe-count-value { font-size: 1.3rem; }
+  [data-testid="stMainBlockContainer"] { padding-top: 3rem; }
+  .st-key-tokenize-compare .bpe-scroll { max-height: none; overflow-y: visible; }
+  .st-key-tokenize-view .bpe-table th, .st-key-tokenize-view .bpe-table td { padding: 0.25rem 0.4rem; }
+  .st-key-tokenize-view .bpe-table .bar { display: none; }  /* "vs. fewest" says it in a number */
 }
 </style>"""
 
@@ -86,13 +105,12 @@ DEFAULTS = {
     "replay_step": 0,
     "replay_source": "text",
     "typed": " tokenization",
-    "compare": list(RANK_TABLE_NAMES),
+    "compare": [*RANK_TABLE_NAMES, "mistral-7b-v1"],  # three byte-level BPEs and a SentencePiece model
     "ids": "",
 }
 
-LONG_NAMES = {YOURS: "Your tokenizer (from the Train page)", **TITLES}
 SHORT_NAMES = {YOURS: "Yours", **{name: p.short for name, p in PRETRAINED.items()}}
-LONG_NAMES[upload.UPLOADED] = SHORT_NAMES[upload.UPLOADED] = upload.SHORT_NAME
+SHORT_NAMES[upload.UPLOADED] = upload.SHORT_NAME
 
 INJECTION_NOTE = (
     "Why this matters: a special token is a control signal to the model. "
@@ -275,7 +293,7 @@ def controls() -> None:
         key, cb = _bind("side")
         st.toggle("Side by side", key=key, **cb,
                   help="On a wide screen (1200 px or more): the text on the left, its tokens on the "
-                       "right. Narrower screens always stack them.")
+                       "right. Narrower screens always stack them (and do not show this switch).")
         key, cb = _bind("special")
         st.checkbox(
             "Allow special tokens", key=key, **cb,
@@ -725,8 +743,9 @@ def view_compare(a: Analysis) -> None:
     chosen = [c for c in get("compare") if c in options][:4]
     put("compare", chosen)
     key, cb = _bind("compare")
+    # short names: a chosen tag cuts a long title with an ellipsis (the table below has the titles)
     st.multiselect("Tokenizers to compare (2 to 4)", options, key=key, max_selections=4,
-                   format_func=LONG_NAMES.get, **cb)
+                   format_func=SHORT_NAMES.get, **cb)
     chosen = get("compare")
     if len(chosen) < 2:
         st.info("Pick at least two tokenizers.")
@@ -741,26 +760,26 @@ def view_compare(a: Analysis) -> None:
         return
     fewest = min(r.n_tokens for r in results.values()) or 1
     rows = [
-        {"tokenizer": title_of(c), "tokens": r.n_tokens, "characters per token": round(r.chars_per_token, 2),
-         "bytes per token": round(r.n_bytes / r.n_tokens, 2) if r.n_tokens else 0.0,
+        {"tokenizer": title_of(c), "tokens": r.n_tokens, "characters per token": f"{r.chars_per_token:.2f}",
          "vs. fewest": f"×{r.n_tokens / fewest:.2f}"}
         for c, r in results.items()
     ]
-    st.dataframe(
-        pd.DataFrame(rows), hide_index=True,
-        column_config={"tokens": st.column_config.ProgressColumn(
-            "tokens", format="%d", min_value=0, max_value=max((r["tokens"] for r in rows), default=1) or 1)},
-    )
+    # a static table (ui/shared/tables.py): long names wrap instead of being cut, on a phone too
+    st.html(table_html(rows, bars={"tokens": max((r["tokens"] for r in rows), default=1) or 1},
+                       label="Token counts by tokenizer"))
     draw = a.n_bytes <= COMPARE_DRAW_LIMIT_BYTES
     if not draw:
         st.caption(f"The text is over {human_bytes(COMPARE_DRAW_LIMIT_BYTES)}, so only the counts are compared "
                    "(drawing it up to four times would be slow).")
         return
-    cols = st.columns(len(results))
-    for col, (c, r) in zip(cols, results.items()):
-        with col:
-            st.markdown(f"**{SHORT_NAMES[c]}** · {r.n_tokens:,} tokens")
-            st.html(TOKENIZE_CSS + tokens_markup(c, text, r, show_ws=get("show_ws"), highlight=None))
+    # side by side on a wide screen; on a phone one below the other, each drawn whole
+    # (SPLIT_CSS: no scroll box inside the page's own scrolling)
+    with st.container(key="tokenize-compare"):
+        cols = st.columns(len(results))
+        for col, (c, r) in zip(cols, results.items()):
+            with col:
+                st.markdown(f"**{md_escape(SHORT_NAMES[c])}** · {r.n_tokens:,} tokens")
+                st.html(TOKENIZE_CSS + tokens_markup(c, text, r, show_ws=get("show_ws"), highlight=None))
 
 
 def _fill_ids(ids: tuple) -> None:
