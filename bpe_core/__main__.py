@@ -1,9 +1,10 @@
-"""Command line: `python -m bpe_core train ...`, `encode ...` and `export ...`.
+"""Command line: `python -m bpe_core train ...`, `encode ...`, `export ...` and `vocab ...`.
 
 train prints a readable trace (one line per merge) or, with --json, a JSON list with one
 object per merge. encode prints token ids (--tokens: the token strings, as JSON) with a
 saved, OpenAI or imported tokenizer; export writes a saved tokenizer in another
-library's format. Errors are one line on stderr, exit code 2.
+library's format; vocab shows one token (--id), a search (--search) or an overview of a
+vocabulary. Errors are one line on stderr, exit code 2.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from pathlib import Path
 
 from .corpus import WordTable, decode_text_file
 from .display import visible_whitespace
+from .explore import MODES, SORTS
 from .pretokenize import PRETOKENIZERS
 from .pretrained import PRETRAINED, load_pretrained
 from .tie_rules import TIE_RULES
@@ -82,6 +84,20 @@ def _parser() -> argparse.ArgumentParser:
     e.add_argument("--tokens", action="store_true", help="print the token strings (a JSON list) instead of ids")
     e.add_argument("--pattern", metavar="NAME|REGEX",
                    help="pre-tokenizer for a .tiktoken file: gpt2, cl100k_base, o200k_base, ... or a regex")
+    v = sub.add_parser("vocab", help="look inside a vocabulary: one token, a search, or an overview")
+    v.add_argument("--tokenizer", required=True,
+                   help=f"one of {', '.join(PRETRAINED)}, or a tokenizer file (as for encode)")
+    what = v.add_mutually_exclusive_group()
+    what.add_argument("--id", type=_nonneg_int, help="show one token: text, bytes, rank or score, merge tree")
+    what.add_argument("--search", metavar="STR", help="list the tokens whose text contains STR (see --mode)")
+    what.add_argument("--unreachable", action="store_true",
+                      help="list the tokens that encoding their own text does not produce (slow on big vocabularies)")
+    v.add_argument("--mode", choices=MODES, default="substring",
+                   help="how --search matches: substring (default), prefix, suffix or pattern (a regex, time-limited)")
+    v.add_argument("--sort", choices=SORTS, default="id", help="order of --search results (length: longest first)")
+    v.add_argument("--limit", type=_nonneg_int, default=50, help="print at most this many tokens (default 50)")
+    v.add_argument("--json", action="store_true", help="print JSON")
+    v.add_argument("--pattern", metavar="NAME|REGEX", help="pre-tokenizer for a .tiktoken file (as for encode)")
     x = sub.add_parser("export", help="write a saved tokenizer in another library's format")
     x.add_argument("--tokenizer", required=True, metavar="SAVED", help="a file saved with `train --save`")
     x.add_argument("--format", required=True, choices=("hf", "tiktoken", "subword-nmt", "gpt2"))
@@ -273,7 +289,87 @@ def _read_bytes(path: str) -> bytes:
         raise ValueError(f"Cannot read {path!r}: {exc.strerror}. Check the path.") from None
 
 
-COMMANDS = {"train": cmd_train, "encode": cmd_encode, "export": cmd_export}
+def _tree_lines(tree, depth: int = 0) -> list[str]:
+    rank = "" if tree.rank is None else f"  (rank {tree.rank})"
+    ident = "" if tree.id is None else f"  id {tree.id}"
+    lines = [f"{'  ' * depth}{tree.text}{ident}{rank}"]
+    for part in tree.parts:
+        lines += _tree_lines(part, depth + 1)
+    return lines
+
+
+def _tree_json(tree) -> dict:
+    return {"id": tree.id, "text": tree.text, "rank": tree.rank, "parts": [_tree_json(p) for p in tree.parts]}
+
+
+def cmd_vocab(args: argparse.Namespace) -> int:
+    from dataclasses import asdict
+
+    from .explore import Query, VocabIndex, overview, search, token_record, unreachable
+    from .formats import load_tokenizer
+
+    tok = load_pretrained(args.tokenizer) if args.tokenizer in PRETRAINED else load_tokenizer(
+        args.tokenizer, pattern=args.pattern)
+    index = VocabIndex.build(tok, name=args.tokenizer)
+    if args.id is not None:
+        rec = token_record(index, tok, args.id)
+        if args.json:
+            out = asdict(rec)
+            out["tree"] = None if rec.tree is None else _tree_json(rec.tree)
+            print(json.dumps(out, ensure_ascii=False, indent=1))
+            return 0
+        yes = {True: "yes", False: "no"}
+        print(f"id {rec.id}: {rec.visible}  ({rec.kind})")
+        print(f"written as: {visible_whitespace(rec.form)}")
+        print(f"bytes: {rec.hex}  ({rec.n_bytes} bytes, {rec.n_chars} characters)")
+        print(f"whole UTF-8: {yes[rec.utf8]}" + (f" ({rec.fragment_of})" if rec.fragment_of else ""))
+        print(f"special: {yes[rec.special]}; script: {rec.script}")
+        for label, value in (("rank", rec.rank), ("score", rec.score)):
+            if value is not None:
+                print(f"{label}: {value}")
+        if rec.continues is not None:
+            print(f"continues a word (##): {yes[rec.continues]}")
+        if rec.tree is not None and rec.tree.parts:
+            print("built from:")
+            print("\n".join(_tree_lines(rec.tree, 1)))
+        return 0
+    if args.search is not None or args.unreachable:
+        if args.unreachable:
+            ids = unreachable(index, tok)
+            total, shown = len(ids), ids[: args.limit]
+        else:
+            found = search(index, Query(text=args.search, mode=args.mode, sort=args.sort,
+                                        descending=args.sort != "id"), per_page=max(args.limit, 1))
+            total, shown = found.total, found.ids[: args.limit]
+        rows = [(i, index.visible(index.row(i)), tok.token_text(i)) for i in shown]
+        if args.json:
+            print(json.dumps({"total": total, "tokens": [{"id": i, "text": t, "form": f} for i, t, f in rows]},
+                             ensure_ascii=False, indent=1))
+            return 0
+        for i, text, _ in rows:
+            print(f"{i}\t{text}")
+        print(f"{total:,} token{'s' if total != 1 else ''}" + (f" (the first {len(rows)} shown; --limit for more)" if len(rows) < total else ""))
+        return 0
+    o = overview(index)
+    if args.json:
+        print(json.dumps({
+            "tokenizer": args.tokenizer, "kind": index.kind, "size": o.size, "special": o.specials,
+            "fragments": o.fragments, "leading_space": o.leading_space,
+            "by_script": dict(o.by_script), "by_chars": dict(o.by_chars), "by_bytes": dict(o.by_bytes),
+            "digit_groups": [{"digits": n, "tokens": have, "possible": possible} for n, have, possible in o.digit_groups],
+            "longest": list(o.longest[: args.limit]), "whitespace": list(o.whitespace[: args.limit]),
+        }, ensure_ascii=False, indent=1))
+        return 0
+    print(f"{args.tokenizer}: {o.size:,} tokens ({index.kind}), {o.specials:,} special, {o.fragments:,} byte fragments, "
+          f"{o.leading_space:,} with a leading space")
+    print("scripts: " + ", ".join(f"{s} {n:,}" for s, n in o.by_script[:10]))
+    print("digit groups: " + (", ".join(f"{n} digits {have:,} of {possible:,}" for n, have, possible in o.digit_groups)
+                              or "none"))
+    print("longest: " + "  ".join(f"{i}:{index.visible(index.row(i))}" for i in o.longest[:5]))
+    return 0
+
+
+COMMANDS = {"train": cmd_train, "encode": cmd_encode, "export": cmd_export, "vocab": cmd_vocab}
 
 
 def main(argv: list[str] | None = None) -> int:
