@@ -263,6 +263,8 @@ def cmd_encode(args: argparse.Namespace) -> int:
         tok = load_pretrained(args.tokenizer)
     else:
         tok = load_tokenizer(args.tokenizer, pattern=args.pattern)
+        for note in getattr(tok, "notes", ()):
+            print(f"note: {note}", file=sys.stderr)
     # A tokenizer.json matches its added tokens, special ones too, as the library does.
     allowed = "all" if args.allow_special or isinstance(tok, PipelineTokenizer) else ()
     if args.tokens:

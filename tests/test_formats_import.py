@@ -246,7 +246,6 @@ def _minimal_hf(**model) -> dict:
     (lambda d: d["model"].update(merges=["a b c"]), r"`model.merges\[0\]` is not two tokens"),
     (lambda d: d["model"].update(unk_token="<unk>"), r"`model.unk_token` is '<unk>', which is not in the vocabulary"),
     (lambda d: d["model"].update(dropout=0.1), r"`model.dropout` is set: BPE dropout picks merges at random"),
-    (lambda d: d.update(truncation={"max_length": 5}), r"`truncation` is set"),
     (lambda d: d.update(added_tokens=[{"id": "x", "content": "<s>"}]), r"`added_tokens\[0\].id` is 'x'"),
     (lambda d: d.update(pre_tokenizer={"type": "Split", "pattern": {"Regex": "("}, "behavior": "Isolated", "invert": False}),
      r"`pre_tokenizer.pattern.Regex` is not a regular expression"),

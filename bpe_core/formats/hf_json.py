@@ -27,8 +27,8 @@ regex engine, reads it differently), ByteLevel for byte units, an attached marke
 the end_of_word_suffix; `hf_problem` says why a tokenizer cannot be written.
 
 What it leaves out: the post-processor (encoding here never adds special tokens, as
-`encode(text, add_special_tokens=False)`), BPE dropout (random), truncation and padding
-(refused: they would change the ids).
+`encode(text, add_special_tokens=False)`), BPE dropout (random, refused), truncation and
+padding (left out, with a note in `PipelineTokenizer.notes`: encoding is of the whole text).
 """
 from __future__ import annotations
 
@@ -66,13 +66,10 @@ def load_hf_json(data: str | bytes | dict, *, name: str = "tokenizer.json") -> P
             "Other formats read here: our own saved JSON, .tiktoken rank files, GPT-2's "
             "vocab.json + merges.txt, Mistral's Tekken JSON"
         )
-    for setting in ("truncation", "padding"):
-        value = root.key(setting, None).optional()
-        if value is not None:
-            raise value.fail(
-                "is set; it would cut or pad every encoding, which this app does not do. "
-                f"Set it to null in the file (tokenizer.no_{setting}() before saving)"
-            )
+    # encode() here is the library's encode with no length: truncation and padding do not apply
+    notes = [f"The file sets {setting}; it is left out here, as the library's encode does when "
+             "asked for no length: the ids are those of the whole text, unpadded."
+             for setting in ("truncation", "padding") if root.key(setting, None).optional() is not None]
     normalizer_field = root.key("normalizer", None).optional()
     normalizer = normalizer_of(normalizer_field) if normalizer_field else None
     pre_field = root.key("pre_tokenizer", None).optional()
@@ -94,6 +91,7 @@ def load_hf_json(data: str | bytes | dict, *, name: str = "tokenizer.json") -> P
         decoder=decoder_of(decoder_field) if decoder_field else None,
         byte_level=_uses_byte_level(pre_field.value if pre_field else None),
         work=model.work,
+        notes=notes,
     )
 
 

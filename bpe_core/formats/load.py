@@ -13,7 +13,9 @@
 tokenizer (GPT-2's byte form for byte-level tokens, `est</w>` for an attached marker, a
 character with no id as itself).
 
-- `.model` (also `.model.v1`), or a file that starts like one: a SentencePiece model;
+- a file that starts like a SentencePiece model (a protobuf), or `.model` (also
+  `.model.v1`) that is not a rank file: a SentencePiece model. The content decides
+  before the name: Llama 3's `tokenizer.model` is a tiktoken rank file;
 
 `load_tokenizer_bytes(name, data)` does the same for bytes (an upload): GPT-2's pair
 as two files or a zip.
@@ -114,12 +116,14 @@ def _from_data(file_name: str, data: bytes, *, label: str, name: str | None, pat
     """Tell a file's format by its name and content, and read it (see `_open`)."""
     suffixes = [s.lower() for s in Path(file_name).suffixes]
     suffix = suffixes[-1] if suffixes else ""
+    # the content decides before the name: Llama 3's tokenizer.model is a tiktoken rank file
+    ranks = suffix != ".json" and looks_like_ranks(data)
     binary_model = suffix not in (".json", ".txt", ".tiktoken") and looks_like_sentencepiece(data[:16])
-    if ".model" in suffixes or binary_model:
+    if binary_model or (".model" in suffixes and not ranks):
         if detect_only:
             return ("sentencepiece", None)
         return ("sentencepiece", SentencePieceTokenizer.from_bytes(data, name=name or file_name))
-    if suffix == ".tiktoken" or (suffix != ".json" and looks_like_ranks(data)):
+    if suffix == ".tiktoken" or ranks:
         return ("tiktoken", None) if detect_only else ("tiktoken", load_tiktoken_ranks(data, pattern=pattern, name=label))
     if suffix != ".json" and data.lstrip()[:1] != b"{":
         vocab = sibling("vocab.json")

@@ -306,8 +306,11 @@ class PipelineTokenizer:
         decoder: Decoder | None = None,
         byte_level: bool = False,
         work: ModelWork | None = None,
+        notes: Iterable[str] = (),
     ):
         self.name = name
+        #: what the file asks for that encoding here leaves out (shown beside the tokenizer)
+        self.notes = tuple(notes)
         self.kind = kind
         self.model_type = model_type
         self.normalizer = normalizer

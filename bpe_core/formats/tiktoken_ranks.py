@@ -99,7 +99,9 @@ def parse_ranks(data: bytes, *, name: str = "ranks.tiktoken") -> dict[bytes, int
         if len(fields) != 2 or not fields[1].isdigit():
             raise source.error(f"line {lineno} is {line[:60]!r}, not 'base64token rank'")
         try:
-            token = base64.b64decode(fields[0], validate=True)
+            # "=" alone is the empty token (Whisper's multilingual.tiktoken ends with one; tiktoken's
+            # lenient base64 reads it as b""): it holds an id that encoding never gives
+            token = b"" if fields[0] == b"=" else base64.b64decode(fields[0], validate=True)
         except (binascii.Error, ValueError):
             raise source.error(f"line {lineno}: {fields[0][:40]!r} is not base64") from None
         rank = int(fields[1])

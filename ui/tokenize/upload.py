@@ -272,6 +272,8 @@ def uploader() -> None:
             chosen = st.session_state.get("tokenize.tokenizer") == UPLOADED
             st.caption(("In use: " if chosen else "") + md_escape(title())
                        + ("." if chosen else ". Choose **Your file** above to use it."))
+            for note in getattr(uploaded_tokenizer(), "notes", ()):
+                st.caption(md_escape(note))
 
 
 #: What the Replay view shows for a model that has no merge list of ours (ui/tokenize/explain.py).

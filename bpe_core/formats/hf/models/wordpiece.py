@@ -20,8 +20,12 @@ def wordpiece_model(field: Field) -> tuple[WordModel, dict[int, str]]:
     if not prefix:
         raise field.key("continuing_subword_prefix", "").fail("is empty; this app's WordPiece needs a prefix such as '##'")
     longest = field.key("max_input_chars_per_word", 100).as_int(low=0)
+    # An empty entry (HF's BertWordPieceTokenizer writes one where vocab.txt has a line of
+    # U+2028, which Rust's trim_end takes away) is kept for its id, but the library's greedy
+    # match never tries an empty piece, so the matcher leaves it out.
+    matchable = {token: i for token, i in vocab.items() if token} if "" in vocab else vocab
     try:
-        wordpiece = WordPieceTokenizer(vocab, unk_token=unk, prefix=prefix, max_input_chars_per_word=longest,
+        wordpiece = WordPieceTokenizer(matchable, unk_token=unk, prefix=prefix, max_input_chars_per_word=longest,
                                        special_tokens=(), name="tokenizer.json")
     except ValueError as exc:
         raise field.key("vocab").fail(f"cannot be used: {exc}") from None

