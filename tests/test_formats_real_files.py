@@ -7,10 +7,9 @@ import base64
 import json
 from pathlib import Path
 
-import pytest
 import tiktoken
 from tiktoken.load import load_tiktoken_bpe
-from tokenizers import AddedToken, Regex, Tokenizer as HFTokenizer, decoders, models, normalizers as N
+from tokenizers import Regex, Tokenizer as HFTokenizer, decoders, models, normalizers as N
 from tokenizers import pre_tokenizers as P, trainers
 
 from bpe_core.formats import detect_format, load_gpt2_files, load_hf_json, load_tokenizer
