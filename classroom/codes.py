@@ -6,14 +6,14 @@ base-32 alphabet (digits and capital letters without I, L, O and U), shown as
 case, spaces and hyphens are ignored, O reads as 0 and I or L as 1.
 
 How hard a code is to guess: each guess hits one of the live classes with probability
-``live_classes / 2**40``. With 100 classes running, one guess succeeds with probability
-about 9e-11. Joining is rate-limited per session (see `classroom.limits`: a burst of 5,
-then one try every 12 s), so one session makes at most about 7,200 guesses a day, a
-chance of about 7e-7 a day; a thousand sessions guessing at once (which the server would
-show as a thousand open tabs) still have about 1 chance in 1,500 a day. What a guess wins
-is a seat in a stranger's class: a view of the step and one answer per question. The
-**instructor token** is separate and long (24 random bytes, 192 bits); it is never derived
-from the code, and the store keeps only its SHA-256 digest.
+``live_classes / 2**40``. With 200 classes running (the default cap), one guess succeeds
+with probability about 1.8e-10. Wrong codes are rate-limited per client address (see
+`classroom.limits`: 20, then one every 10 s), so one address makes at most about 8,660
+wrong guesses a day, a chance of about 2e-6 a day; a thousand addresses guessing at once
+still have about 1 chance in 635 a day. What a guess wins is a seat in a stranger's
+class: a view of the step and one answer per question. The **instructor token** is
+separate and long (24 random bytes, 192 bits); it is never derived from the code, and the
+store keeps only its SHA-256 digest.
 
 A **join link token** (16 random bytes) goes in the join link, so a shared link works
 without typing; it opens the same class as the code.
@@ -94,8 +94,8 @@ def guess_odds(live_classes: int, guesses: int) -> float:
 
     >>> round(guess_odds(100, 1) * 1e11, 1)
     9.1
-    >>> round(1 / guess_odds(100, 7_200_000))   # a thousand sessions, a day each, at 7,200 guesses
-    1528
+    >>> round(1 / guess_odds(200, 8_660_000))   # a thousand addresses, a day each, at 8,660 guesses
+    635
     """
     p_miss = 1.0 - live_classes / 2**CODE_BITS
     return 1.0 - p_miss**guesses

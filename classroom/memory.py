@@ -12,7 +12,7 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass, field
 
-from classroom.store import ClassFull, ClassRecord, ClassStore
+from classroom.store import ClassFull, ClassRecord, ClassStore, class_limit_message
 
 
 @dataclass
@@ -25,9 +25,8 @@ class _Entry:
 class MemoryClassStore(ClassStore):
     """`ClassStore` over dicts in this process. See `ClassStore` for the options."""
 
-    def __init__(self, *, max_classes: int = 200, **options):
+    def __init__(self, **options):
         super().__init__(**options)
-        self.max_classes = max_classes
         self._classes: dict[str, _Entry] = {}
         self._codes_by_token: dict[str, str] = {}
         self._lock = threading.Lock()
@@ -42,9 +41,7 @@ class MemoryClassStore(ClassStore):
             if len(self._classes) >= self.max_classes:
                 self._sweep(now)
             if len(self._classes) >= self.max_classes:
-                raise ClassFull(
-                    f"This server is running its limit of {self.max_classes} classes; "
-                    "try again when one ends.")
+                raise ClassFull(class_limit_message(self.max_classes))
             self._classes[record.code] = _Entry(record, now)
             self._codes_by_token[record.join_token] = record.code
             return True

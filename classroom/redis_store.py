@@ -6,7 +6,13 @@ Keys, under a prefix (``bpe:class:`` by default):
   and ``touched`` (the time of the last action, by the store's clock);
 - ``t:{join token}``: the code a join link opens;
 - ``a:{code}:{n}``: answers to question n, session -> JSON [option, nickname];
-- ``n:{code}:{n}``: counts of question n, option -> count.
+- ``n:{code}:{n}``: counts of question n, option -> count;
+- ``live``: the set of class codes, for the cap on classes (``max_classes``); its TTL
+  is refreshed with every class's.
+
+Only the current question's answers are kept: opening question n deletes question
+n-1's keys. Ending a class deletes its keys and, when Redis keeps an append-only file,
+asks Redis to rewrite it (``BGREWRITEAOF``) so the answers and nicknames leave the disk.
 
 Every change is one Lua script, so it is atomic without locks: a change by the
 instructor is a compare-and-set on ``ver``; an answer checks ``ver`` (the question is
@@ -34,33 +40,51 @@ import redis
 from redis.backoff import ExponentialBackoff
 from redis.retry import Retry
 
-from classroom.store import ClassRecord, ClassStore, StoreUnavailable
+from classroom.store import ClassFull, ClassRecord, ClassStore, StoreUnavailable, class_limit_message
 
+# KEYS: class, token, live set. ARGV: rec, ver, touched, code, ttl ms, max classes,
+# lifetime in seconds, the class key prefix. Returns 1 (stored), 0 (code or token taken)
+# or -1 (the server's limit of classes is reached). At the limit, codes in the live set
+# whose class is gone or idle past its lifetime (by the store's clock) leave the set first.
 _INSERT = """
 if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+if redis.call('SCARD', KEYS[3]) >= tonumber(ARGV[6]) then
+  for _, code in ipairs(redis.call('SMEMBERS', KEYS[3])) do
+    local t = redis.call('HGET', ARGV[8] .. code, 'touched')
+    if not t or tonumber(ARGV[3]) - tonumber(t) > tonumber(ARGV[7]) then
+      redis.call('SREM', KEYS[3], code)
+    end
+  end
+  if redis.call('SCARD', KEYS[3]) >= tonumber(ARGV[6]) then return -1 end
+end
 redis.call('HSET', KEYS[1], 'rec', ARGV[1], 'ver', ARGV[2], 'touched', ARGV[3])
 redis.call('SET', KEYS[2], ARGV[4])
 redis.call('PEXPIRE', KEYS[1], ARGV[5])
 redis.call('PEXPIRE', KEYS[2], ARGV[5])
+redis.call('SADD', KEYS[3], ARGV[4])
+redis.call('PEXPIRE', KEYS[3], ARGV[5])
 return 1
 """
 
-# KEYS: class, token, answers, counts. ARGV: expected ver, new ver, rec, touched, ttl ms
+# KEYS: class, token, live set, [answers, counts of the current question], [those of the
+# one before]. ARGV: expected ver, new ver, rec, touched, ttl ms, how many KEYS are kept.
+# Keys past the kept ones are deleted: a new question drops the previous one's answers.
 _REPLACE = """
 local v = redis.call('HGET', KEYS[1], 'ver')
 if not v then return 'gone' end
 if v ~= ARGV[1] then return 'stale' end
 redis.call('HSET', KEYS[1], 'rec', ARGV[3], 'ver', ARGV[2], 'touched', ARGV[4])
-for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[5]) end
+local kept = tonumber(ARGV[6])
+for i = 1, kept do redis.call('PEXPIRE', KEYS[i], ARGV[5]) end
+for i = kept + 1, #KEYS do redis.call('DEL', KEYS[i]) end
 return 'ok'
 """
 
-# KEYS: class, token. ARGV: touched, ttl ms
+# KEYS: class, token, live set. ARGV: touched, ttl ms
 _TOUCH = """
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 redis.call('HSET', KEYS[1], 'touched', ARGV[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[2])
-redis.call('PEXPIRE', KEYS[2], ARGV[2])
+for i = 1, #KEYS do redis.call('PEXPIRE', KEYS[i], ARGV[2]) end
 return 1
 """
 
@@ -106,6 +130,7 @@ class RedisClassStore(ClassStore):
             url, decode_responses=True, socket_connect_timeout=1.0, socket_timeout=2.0,
             retry=Retry(ExponentialBackoff(cap=0.2, base=0.05), 2), health_check_interval=15)
         self._ttl_ms = int(self.ttl_seconds * 1000) + TTL_MARGIN_MS
+        self._rewrite_pending = False
         self._insert_script = self._client.register_script(_INSERT)
         self._replace_script = self._client.register_script(_REPLACE)
         self._touch_script = self._client.register_script(_TOUCH)
@@ -130,11 +155,18 @@ class RedisClassStore(ClassStore):
 
     # ---- primitives ----
 
+    def _live_set(self) -> str:
+        return f"{self.prefix}live"
+
     @_guarded
     def _insert(self, record: ClassRecord, now: float) -> bool:
+        self._rewrite_if_pending()
         done = self._insert_script(
-            keys=[self._c(record.code), self._t(record.join_token)],
-            args=[record.to_json(), record.version, repr(now), record.code, self._ttl_ms])
+            keys=[self._c(record.code), self._t(record.join_token), self._live_set()],
+            args=[record.to_json(), record.version, repr(now), record.code, self._ttl_ms,
+                  self.max_classes, repr(self.ttl_seconds), self._c("")])
+        if done == -1:
+            raise ClassFull(class_limit_message(self.max_classes))
         return done == 1
 
     @_guarded
@@ -150,15 +182,19 @@ class RedisClassStore(ClassStore):
 
     @_guarded
     def _replace(self, record: ClassRecord, now: float, *, expected_version: int) -> str:
-        keys = [self._c(record.code), self._t(record.join_token)]
-        if record.question is not None:
-            keys += [self._a(record.code, record.question.number), self._n(record.code, record.question.number)]
+        keys = [self._c(record.code), self._t(record.join_token), self._live_set()]
+        q = record.question
+        if q is not None:
+            keys += [self._a(record.code, q.number), self._n(record.code, q.number)]
+        kept = len(keys)
+        if q is not None and q.number > 1:  # only the current question's answers are kept
+            keys += [self._a(record.code, q.number - 1), self._n(record.code, q.number - 1)]
         return self._replace_script(
-            keys=keys, args=[expected_version, record.version, record.to_json(), repr(now), self._ttl_ms])
+            keys=keys, args=[expected_version, record.version, record.to_json(), repr(now), self._ttl_ms, kept])
 
     @_guarded
     def _touch(self, record: ClassRecord, now: float) -> None:
-        self._touch_script(keys=[self._c(record.code), self._t(record.join_token)],
+        self._touch_script(keys=[self._c(record.code), self._t(record.join_token), self._live_set()],
                            args=[repr(now), self._ttl_ms])
 
     @_guarded
@@ -189,6 +225,33 @@ class RedisClassStore(ClassStore):
     def _delete(self, record: ClassRecord) -> None:
         code = record.code
         keys = [self._c(code), self._t(record.join_token)]
-        for n in range(1, record.questions_asked + 1):
+        if record.questions_asked:
+            n = record.questions_asked
             keys += [self._a(code, n), self._n(code, n)]
-        self._client.delete(*keys)
+        pipe = self._client.pipeline(transaction=True)
+        pipe.delete(*keys)
+        pipe.srem(self._live_set(), code)
+        pipe.execute()
+        self._rewrite_pending = True
+        self._rewrite_if_pending()
+
+    def _rewrite_if_pending(self) -> None:
+        """After a class is deleted, have Redis rewrite its append-only file, so the
+        class's answers and nicknames leave the disk too (a DEL alone only appends to the
+        file). If Redis is rewriting already (that rewrite may have started before the
+        DEL), ask again at the next creation or deletion. Nothing to do without AOF; a
+        Redis that refuses the command (some hosted ones) keeps the data on disk until
+        its own next rewrite (see docs/class_mode.md)."""
+        if not self._rewrite_pending:
+            return
+        try:
+            info = self._client.info("persistence")
+            if not info.get("aof_enabled"):
+                self._rewrite_pending = False
+                return
+            if info.get("aof_rewrite_in_progress"):
+                return
+            self._client.bgrewriteaof()
+            self._rewrite_pending = False
+        except redis.exceptions.ResponseError:
+            self._rewrite_pending = False  # refused: nothing this store can do

@@ -42,12 +42,18 @@ OPTIONS_MAX = 12
 PROMPT_MAX = 200
 SNAPSHOT_MAX_BYTES = 8192
 DEFAULT_MAX_ANSWERS = 500
+DEFAULT_MAX_CLASSES = 200
+
+WRONG_INSTRUCTOR_LINK = ("This instructor link does not control a class: use the link from the class's own "
+                         "page (a class ends when its instructor ends it or after it has been idle a while).")
+WRONG_PASSPHRASE = "That is not this server's instructor passphrase: ask whoever runs the server for it."
 
 __all__ = [
     "ClassError", "ClassNotFound", "NotInstructor", "QuestionNotOpen", "AlreadyAnswered",
     "ClassFull", "StoreUnavailable", "RateLimited",
     "ClassKeys", "Question", "ClassState", "Tally", "ClassRecord", "ClassStore",
-    "DEFAULT_TTL_SECONDS", "NICKNAME_MAX",
+    "DEFAULT_TTL_SECONDS", "DEFAULT_MAX_CLASSES", "NICKNAME_MAX",
+    "WRONG_INSTRUCTOR_LINK", "WRONG_PASSPHRASE",
 ]
 
 
@@ -75,6 +81,10 @@ class AlreadyAnswered(ClassError):
 
 class ClassFull(ClassError):
     """A bound was reached: too many classes on this server, or answers to one question."""
+
+
+def class_limit_message(max_classes: int) -> str:
+    return f"This server is running its limit of {max_classes} classes; try again when one ends."
 
 
 class StoreUnavailable(ClassError):
@@ -193,20 +203,43 @@ class ClassStore(ABC):
     def __init__(self, *, ttl_seconds: float = DEFAULT_TTL_SECONDS,
                  limits: Mapping[str, Limit] = DEFAULT_LIMITS,
                  clock: Callable[[], float] = time.time,
-                 max_answers: int = DEFAULT_MAX_ANSWERS):
+                 max_answers: int = DEFAULT_MAX_ANSWERS,
+                 max_classes: int = DEFAULT_MAX_CLASSES,
+                 passphrase: str | None = None):
         if not (isinstance(ttl_seconds, (int, float)) and ttl_seconds > 0):
             raise ValueError(f"ttl_seconds must be a positive number of seconds, got {ttl_seconds!r}")
+        if not (isinstance(max_classes, int) and max_classes > 0):
+            raise ValueError(f"max_classes must be a whole number > 0, got {max_classes!r}")
         self.ttl_seconds = float(ttl_seconds)
         self.max_answers = max_answers
+        self.max_classes = max_classes
+        self._passphrase_digest = codes.token_digest(passphrase) if passphrase else None
         self._clock = clock
-        self.limiter = RateLimiter(limits, clock=clock)
+        self.limiter = RateLimiter({**DEFAULT_LIMITS, **limits}, clock=clock)
+
+    @property
+    def needs_passphrase(self) -> bool:
+        """Whether starting a class asks for the deployment's instructor passphrase."""
+        return self._passphrase_digest is not None
 
     # ---- students ----
 
-    def create_class(self, snapshot: Mapping[str, Any], *, session: str) -> ClassKeys:
-        """Start a class at step 0 from ``snapshot``; returns the codes (rate-limited)."""
+    def create_class(self, snapshot: Mapping[str, Any], *, session: str, client: str | None = None,
+                     passphrase: str | None = None) -> ClassKeys:
+        """Start a class at step 0 from ``snapshot``; returns the codes.
+
+        Rate-limited per ``client`` (the client address key, `classroom.clients`; the
+        session when None). When the store has a passphrase, ``passphrase`` must match it;
+        a wrong one counts as a wrong guess from that address.
+        """
         snapshot_json = _snapshot_json(snapshot)
-        self.limiter.take(_session(session), "create")
+        who = _who(session, client)
+        if self._passphrase_digest is not None:
+            self.limiter.check(who, "guess")
+            if not codes.token_matches(passphrase, self._passphrase_digest):
+                self.limiter.spend(who, "guess")
+                raise NotInstructor(WRONG_PASSPHRASE)
+        self.limiter.take(who, "create")
         token = codes.new_instructor_token()
         now = self._clock()
         for _ in range(8):  # a clash among 2**40 codes is rare; a few tries end it
@@ -218,11 +251,18 @@ class ClassStore(ABC):
                 return ClassKeys(record.code, record.join_token, token)
         raise ClassFull("Could not find a free class code; try again.")
 
-    def join(self, code_or_token: str, *, session: str) -> ClassState:
-        """Join with a typed code or a link token; counts as an action (rate-limited)."""
+    def join(self, code_or_token: str, *, session: str, client: str | None = None) -> ClassState:
+        """Join with a typed code or a link token; counts as an action. Rate-limited per
+        session, and a wrong code spends a ``guess`` of ``client`` (see `classroom.limits`)."""
         self.limiter.take(_session(session), "join")
-        code = self._resolve(code_or_token)
-        record, touched = self._live(code)
+        who = _who(session, client)
+        self.limiter.check(who, "guess")
+        try:
+            code = self._resolve(code_or_token)
+            record, touched = self._live(code)
+        except ClassNotFound:
+            self.limiter.spend(who, "guess")
+            raise
         now = self._clock()
         self._touch(record, now)
         return self._state(record, max(now, touched))
@@ -285,6 +325,26 @@ class ClassStore(ABC):
     def is_instructor(self, code: str, instructor_token: str) -> bool:
         record, _ = self._live(self._resolve(code))
         return codes.token_matches(instructor_token, record.instructor_digest)
+
+    def claim(self, code: str, instructor_token: str, *, session: str, client: str | None = None) -> ClassState:
+        """Open an instructor link: the class's state if ``instructor_token`` is its own.
+
+        Every wrong link (a malformed or unknown code, an ended or expired class, a wrong
+        token) raises the same `NotInstructor` message, so the link is no oracle for
+        which codes exist; each spends a ``guess`` of ``client``, and every try spends a
+        ``teach`` (see `classroom.limits`).
+        """
+        who = _who(session, client)
+        self.limiter.check(who, "guess")
+        self.limiter.take(who, "teach")
+        try:
+            record, touched = self._live(self._resolve(code))
+        except ClassNotFound:
+            record = None
+        if record is None or not codes.token_matches(instructor_token, record.instructor_digest):
+            self.limiter.spend(who, "guess")
+            raise NotInstructor(WRONG_INSTRUCTOR_LINK)
+        return self._state(record, touched)
 
     def set_step(self, code: str, step: int, *, instructor_token: str) -> ClassState:
         if not isinstance(step, int) or isinstance(step, bool) or step < 0:
@@ -376,7 +436,7 @@ class ClassStore(ABC):
     def _not_found(self, code: str | None) -> ClassNotFound:
         what = f"class {codes.format_code(code)}" if code else "class in this link"
         hours = self.ttl_seconds / 3600
-        life = f"{hours:g} hours" if hours >= 1 else f"{math.ceil(self.ttl_seconds / 60)} minutes"
+        life = _count(hours, "hour") if hours >= 1 else _count(math.ceil(self.ttl_seconds / 60), "minute")
         return ClassNotFound(
             f"There is no {what}: check the code on the screen. A class ends when the "
             f"instructor ends it, or {life} after its last action.")
@@ -430,6 +490,25 @@ class ClassStore(ABC):
 
 
 # ---- input checks ---------------------------------------------------------------------------
+
+def _count(n: float, unit: str) -> str:
+    """A number and its unit, singular for exactly one.
+
+    >>> _count(1, "minute"), _count(2, "minute"), _count(1.5, "hour"), _count(1.0, "hour")
+    ('1 minute', '2 minutes', '1.5 hours', '1 hour')
+    """
+    return f"{n:g} {unit}" + ("" if n == 1 else "s")
+
+
+def _who(session: str, client: str | None) -> str:
+    """The key of the per-address limits: the client address, else the session."""
+    session = _session(session)
+    if client is None:
+        return session
+    if not isinstance(client, str) or not client or len(client) > 64:
+        raise TypeError(f"client must be a non-empty address key (at most 64 characters), got {client!r}")
+    return "addr:" + client
+
 
 def _current(record: ClassRecord) -> Question:
     if record.question is None:

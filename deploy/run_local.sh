@@ -16,11 +16,16 @@
 #   --no-proxy          start no nginx (an app machine in a several-machine layout)
 #   --address A         address the Streamlit processes and nginx bind (default 127.0.0.1)
 #   --state DIR         logs, pid files, Redis data, the cookie secret (default deploy/state)
+#   --debug-backend     nginx adds X-BPE-Backend (the process that answered) to every response
+#
+# The app processes get BPE_BEHIND_PROXY=1 (limits count the address nginx appends to
+# X-Forwarded-For; set BPE_BEHIND_PROXY yourself for more proxies in front). Their ports
+# must then be reachable only from the proxy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 port=8600 processes=2 app_ports="" redis_url="" redis_port="" upstreams="" proxy=1
-address=127.0.0.1 state="deploy/state"
+address=127.0.0.1 state="deploy/state" debug_backend=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --port) port=$2; shift 2 ;;
@@ -32,6 +37,7 @@ while [ $# -gt 0 ]; do
     --no-proxy) proxy=0; shift ;;
     --address) address=$2; shift 2 ;;
     --state) state=$2; shift 2 ;;
+    --debug-backend) debug_backend=--debug-backend; shift ;;
     *) echo "unknown option $1 (see the top of $0)" >&2; exit 2 ;;
   esac
 done
@@ -85,7 +91,8 @@ if [ ! -s "$state/cookie_secret" ]; then
 fi
 
 for p in "${ports[@]}"; do
-  BPE_CLASS_STORE="$redis_url" STREAMLIT_SERVER_COOKIE_SECRET="$(cat "$state/cookie_secret")" \
+  BPE_CLASS_STORE="$redis_url" BPE_BEHIND_PROXY="${BPE_BEHIND_PROXY:-1}" \
+    STREAMLIT_SERVER_COOKIE_SECRET="$(cat "$state/cookie_secret")" \
     python -m streamlit run app.py \
     --server.address="$address" --server.port="$p" --server.headless=true \
     --browser.gatherUsageStats=false --server.fileWatcherType=none \
@@ -102,14 +109,7 @@ if [ "$proxy" = 1 ]; then
   IFS=, read -r -a others <<< "$upstreams"
   for u in "${others[@]}"; do [ -n "$u" ] && lines+="        server $u;"$'\n'; done
   [ -n "$lines" ] || { echo "no app processes for nginx: give --processes or --upstreams" >&2; exit 2; }
-  python - "$state" "$address:$port" "$lines" <<'PY'
-import sys
-from pathlib import Path
-state, listen, lines = sys.argv[1:]
-text = Path("deploy/nginx.conf.template").read_text()
-text = text.replace("@STATE@", state).replace("@LISTEN@", listen).replace("@UPSTREAMS@", lines.rstrip("\n"))
-Path(state, "nginx.conf").write_text(text)
-PY
+  python deploy/render_nginx.py "$state" "$address:$port" "$lines" $debug_backend
   nginx=$(command -v nginx || echo /usr/sbin/nginx)
   "$nginx" -t -q -c "$state/nginx.conf" -p "$state" 2> "$state/nginx-test.log" \
     || { cat "$state/nginx-test.log" >&2; exit 1; }

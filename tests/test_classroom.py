@@ -15,8 +15,9 @@ import uuid
 import pytest
 
 from classroom import (
-    AlreadyAnswered, ClassError, ClassFull, ClassNotFound, Limit, NotInstructor,
-    QuestionNotOpen, RateLimited, StoreUnavailable, open_store,
+    DEFAULT_LIMITS, WRONG_INSTRUCTOR_LINK, WRONG_PASSPHRASE, AlreadyAnswered, ClassError, ClassFull,
+    ClassNotFound, Limit, NotInstructor, QuestionNotOpen, RateLimited, StoreUnavailable, client_key,
+    guess_odds, open_store, proxy_hops,
 )
 from classroom.codes import ALPHABET, CODE_LENGTH, canonical_code
 from classroom.memory import MemoryClassStore
@@ -479,7 +480,7 @@ def test_redis_keys_carry_a_ttl(redis_server, clock):
     store.answer(keys.code, OPTIONS[0], session="s1")
     client = store._client
     found = list(client.scan_iter(match=store.prefix + "*"))
-    assert len(found) == 4  # the class, its link token, the answers and the counts
+    assert len(found) == 5  # the class, its link token, the answers, the counts, the live set
     assert all(0 < client.pttl(k) <= 3600 * 1000 + 60_000 for k in found)
     store.end_class(keys.code, instructor_token=keys.instructor_token)
     assert list(client.scan_iter(match=store.prefix + "*")) == []
@@ -530,6 +531,213 @@ def test_redis_outage_gives_a_clear_error_and_the_class_resumes(tmp_path, clock)
         assert store.set_step(keys.code, 3, instructor_token=t).step == 3
         tally = store.tally(keys.code, instructor_token=t)
         assert tally.counts[:2] == ((OPTIONS[0], 1), (OPTIONS[1], 1))
+    finally:
+        store.close()
+        server.stop()
+
+
+# ---- issue 26: limits by client address, caps, passphrase, guessing, what is kept ------------
+
+def test_class_creation_is_limited_per_client_address_not_per_session(make_store, clock):
+    """205 fresh sessions used to make 197 classes: the creation limit was per session."""
+    store = make_store(limits={**GENEROUS, "create": DEFAULT_LIMITS["create"]})
+    burst = DEFAULT_LIMITS["create"].burst
+    for i in range(burst):
+        store.create_class(SNAPSHOT, session=f"fresh-{i}", client="203.0.113.7")
+    with pytest.raises(RateLimited, match="classes started from your network address"):
+        store.create_class(SNAPSHOT, session="yet-another-fresh-session", client="203.0.113.7")
+    store.create_class(SNAPSHOT, session="elsewhere", client="198.51.100.2")  # another address
+    clock.advance(1 / DEFAULT_LIMITS["create"].per_second)
+    store.create_class(SNAPSHOT, session="later", client="203.0.113.7")
+
+
+def test_both_stores_cap_the_number_of_classes(make_store, clock):
+    """The Redis store had no cap at all (300 classes in 14 s)."""
+    store = make_store(max_classes=3, ttl_seconds=60)
+    for i in range(3):
+        store.create_class(SNAPSHOT, session="t", client=f"10.0.0.{i}")
+    with pytest.raises(ClassFull, match="limit of 3 classes"):
+        store.create_class(SNAPSHOT, session="t", client="10.0.0.9")
+    ended = store.create_class  # an ended class frees its place at once
+    clock.advance(61)  # the three expire: their places are free again
+    keys = ended(SNAPSHOT, session="t", client="10.0.0.9")
+    for i in range(2):
+        store.create_class(SNAPSHOT, session="t", client=f"10.0.1.{i}")
+    with pytest.raises(ClassFull):
+        store.create_class(SNAPSHOT, session="t", client="10.0.0.10")
+    store.end_class(keys.code, instructor_token=keys.instructor_token)
+    store.create_class(SNAPSHOT, session="t", client="10.0.0.10")
+
+
+def test_the_class_cap_comes_from_a_setting(monkeypatch):
+    monkeypatch.setenv("BPE_MAX_CLASSES", "7")
+    assert open_store("memory").max_classes == 7
+    monkeypatch.setenv("BPE_MAX_CLASSES", "lots")
+    with pytest.raises(ValueError, match="BPE_MAX_CLASSES"):
+        open_store("memory")
+
+
+def test_a_deployment_can_require_an_instructor_passphrase(make_store, monkeypatch):
+    store = make_store(passphrase="correct horse")
+    assert store.needs_passphrase and not make_store().needs_passphrase
+    for wrong in (None, "", "Correct horse", "correct horse "):
+        with pytest.raises(NotInstructor) as err:
+            store.create_class(SNAPSHOT, session="t", client="203.0.113.7", passphrase=wrong)
+        assert str(err.value) == WRONG_PASSPHRASE
+    store.create_class(SNAPSHOT, session="t", client="203.0.113.7", passphrase="correct horse")
+    monkeypatch.setenv("BPE_CLASS_PASSPHRASE", "from the environment")
+    assert open_store("memory").needs_passphrase
+
+
+def test_passphrase_guesses_are_limited_per_address(make_store):
+    store = make_store(passphrase="correct horse")
+    for _ in range(DEFAULT_LIMITS["guess"].burst):
+        with pytest.raises(NotInstructor):
+            store.create_class(SNAPSHOT, session="t", client="203.0.113.7", passphrase="guess")
+    with pytest.raises(RateLimited, match="wrong class codes or links from your network address"):
+        store.create_class(SNAPSHOT, session="t", client="203.0.113.7", passphrase="correct horse")
+    store.create_class(SNAPSHOT, session="t", client="198.51.100.2", passphrase="correct horse")
+
+
+def test_wrong_codes_are_limited_per_address_and_right_ones_are_free(make_store, clock):
+    """Fresh sessions gave 152 join guesses a second: the join limit was per session. Wrong
+    codes now spend the address's guesses; once they are spent every try from it is
+    refused, right or wrong (no oracle); right codes spend none, so a lecture hall behind
+    one school address can join together."""
+    store = make_store()
+    keys = new_class(store)
+    for i in range(300):  # a lecture hall behind one address, each student a new session
+        store.join(keys.join_token if i % 2 else keys.code, session=f"student-{i}", client="192.0.2.1")
+    other = "0000-0000" if keys.code != "00000000" else "1111-1111"
+    for i in range(DEFAULT_LIMITS["guess"].burst):
+        with pytest.raises(ClassNotFound):
+            store.join(other if i % 2 else "x" * 22, session=f"guesser-{i}", client="203.0.113.7")
+    with pytest.raises(RateLimited, match="wrong class codes"):
+        store.join(keys.code, session="guesser-fresh", client="203.0.113.7")
+    store.join(keys.code, session="student-elsewhere", client="198.51.100.2")
+    clock.advance(1 / DEFAULT_LIMITS["guess"].per_second)
+    store.join(keys.code, session="guesser-later", client="203.0.113.7")
+
+
+def test_every_wrong_instructor_link_looks_the_same(make_store):
+    """The teach= path said whether a code existed (an unlimited oracle): an unknown code
+    and a wrong token for a real code now give the same error, and tries are limited."""
+    store = make_store()
+    keys = new_class(store)
+    ended = new_class(store)
+    store.end_class(ended.code, instructor_token=ended.instructor_token)
+    other = "0000-0000" if keys.code != "00000000" else "1111-1111"
+    messages = set()
+    for i, (code, token) in enumerate([(keys.code, keys.join_token), (keys.code, "x" * 32), (other, "x" * 32),
+                                       ("not a code", "x"), (ended.code, ended.instructor_token),
+                                       (keys.code, "")]):
+        with pytest.raises(NotInstructor) as err:
+            store.claim(code, token, session=f"s{i}", client=f"10.0.0.{i}")
+        messages.add(str(err.value))
+    assert messages == {WRONG_INSTRUCTOR_LINK}
+    state = store.claim(keys.code, keys.instructor_token, session="laptop", client="10.0.1.1")
+    assert state.code == keys.code
+
+
+def test_instructor_links_are_limited_per_address(make_store):
+    store = make_store(limits={**GENEROUS, "teach": DEFAULT_LIMITS["teach"]})
+    keys = new_class(store)
+    for i in range(DEFAULT_LIMITS["teach"].burst):
+        with pytest.raises(NotInstructor):
+            store.claim(keys.code, "x" * 32, session=f"s{i}", client="203.0.113.7")
+    with pytest.raises(RateLimited, match="instructor links"):
+        store.claim(keys.code, keys.instructor_token, session="fresh", client="203.0.113.7")
+    assert store.claim(keys.code, keys.instructor_token, session="laptop", client="198.51.100.2").code == keys.code
+
+
+@pytest.mark.parametrize("seconds, life", [(60, "1 minute after"), (120, "2 minutes after"),
+                                           (3600, "1 hour after"), (5400, "1.5 hours after")])
+def test_the_expiry_message_counts_in_proper_english(make_store, clock, seconds, life):
+    store = make_store(ttl_seconds=seconds)
+    keys = new_class(store)
+    clock.advance(seconds + 1)
+    with pytest.raises(ClassNotFound) as err:
+        store.join(keys.code, session="late")
+    assert life in str(err.value)
+
+
+@pytest.mark.parametrize("peer, forwarded, hops, key", [
+    ("203.0.113.7", None, 0, "203.0.113.7"),
+    ("203.0.113.7", "1.2.3.4", 0, "203.0.113.7"),            # not behind a proxy: the header is a visitor's
+    ("127.0.0.1", "6.6.6.6, 203.0.113.7", 1, "203.0.113.7"),  # the visitor's own entry comes first
+    ("127.0.0.1", "203.0.113.7", 1, "203.0.113.7"),
+    ("127.0.0.1", "nonsense", 1, "local"),
+    (None, None, 1, "local"),
+    ("::ffff:203.0.113.7", None, 0, "203.0.113.7"),
+    ("2001:db8:1:2:3:4:5:6", None, 0, "2001:db8:1:2::/64"),
+    ("2001:db8:1:2:ffff::9", None, 0, "2001:db8:1:2::/64"),   # one /64, one key
+    ("127.0.0.1", "[2001:db8::1]:443", 1, "2001:db8::/64"),
+])
+def test_client_key(peer, forwarded, hops, key):
+    assert client_key(peer, forwarded, hops) == key
+
+
+def test_the_proxy_setting(monkeypatch):
+    assert proxy_hops({}) == 0 and proxy_hops({"BPE_BEHIND_PROXY": "2"}) == 2
+    with pytest.raises(ValueError, match="BPE_BEHIND_PROXY"):
+        proxy_hops({"BPE_BEHIND_PROXY": "nginx"})
+
+
+def test_the_guessing_odds_in_the_docs_are_the_real_ones(repo_root):
+    """docs/class_mode.md states the guess rate and odds computed from the real limits."""
+    guess = DEFAULT_LIMITS["guess"]
+    per_day = guess.burst + round(86_400 * guess.per_second)
+    doc = (repo_root / "docs" / "class_mode.md").read_text()
+    assert f"{per_day:,} wrong guesses a day" in doc
+    one_address = guess_odds(200, per_day)
+    assert f"{one_address:.0e}".replace("e-0", "e-") in doc
+    thousand = round(1 / guess_odds(200, 1000 * per_day))
+    assert f"1 in {thousand:,}" in doc
+
+
+def test_redis_keeps_only_the_current_questions_answers(redis_server, clock):
+    """Earlier questions' answers and nicknames stayed in Redis until the class ended."""
+    store = open_store(redis_server.url, prefix=f"test:{uuid.uuid4().hex}:", clock=clock, limits=GENEROUS)
+    keys = new_class(store)
+    t = keys.instructor_token
+    client = store._client
+    for n in (1, 2, 3):
+        store.open_question(keys.code, OPTIONS, instructor_token=t)
+        store.answer(keys.code, OPTIONS[0], session="s1", nickname=f"nick-{n}")
+        store.reveal(keys.code, [OPTIONS[0]], instructor_token=t)
+        answers = sorted(k for k in client.scan_iter(match=store.prefix + "[an]:*"))
+        assert answers == sorted([store._a(keys.code, n), store._n(keys.code, n)])
+    assert store.tally(keys.code, instructor_token=t).nicknames == (("nick-3", OPTIONS[0]),)
+    store.close()
+
+
+def test_redis_end_class_leaves_nothing_on_disk(tmp_path, clock):
+    """With append-only persistence, an ended class's answers and nicknames stayed in the
+    append-only file (a DEL only appends): ending a class has Redis rewrite the file."""
+    require_redis_server()
+    server = RedisServer(tmp_path)
+    server.start()
+    store = open_store(server.url, clock=clock, limits=GENEROUS)
+    try:
+        keys = new_class(store)
+        t = keys.instructor_token
+        store.open_question(keys.code, OPTIONS, instructor_token=t)
+        store.answer(keys.code, OPTIONS[0], session="s1", nickname="Zanzibar4711")
+        marker = b"Zanzibar4711"
+
+        def on_disk() -> bytes:
+            return b"".join(p.read_bytes() for p in tmp_path.rglob("*") if p.is_file())
+
+        assert marker in on_disk()  # the test can see what is on disk
+        store.end_class(keys.code, instructor_token=t)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            info = store._client.info("persistence")
+            if not (info["aof_rewrite_in_progress"] or info["aof_rewrite_scheduled"]) and marker not in on_disk():
+                break
+            time.sleep(0.1)
+        assert marker not in on_disk()
+        assert keys.code.encode() not in on_disk()
     finally:
         store.close()
         server.stop()

@@ -8,13 +8,16 @@ Without nginx or redis-server this skips, unless BPE_REQUIRE_BROWSER=1 (CI).
 """
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -25,6 +28,24 @@ from redis_server import free_port, require_redis_server
 
 ROOT = Path(__file__).resolve().parent.parent
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+
+
+def _render_module():
+    spec = importlib.util.spec_from_file_location("render_nginx", ROOT / "deploy" / "render_nginx.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _post_status(url: str, size: int) -> int:
+    """The HTTP status of a POST with a body of `size` bytes (a refused upload included)."""
+    request = urllib.request.Request(url, data=b"x" * size, method="POST",
+                                     headers={"Content-Type": "application/octet-stream"})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as r:
+            return r.status
+    except urllib.error.HTTPError as e:
+        return e.code
 
 
 def _get(url: str, cookie: str | None = None):
@@ -45,7 +66,7 @@ def deployment(tmp_path_factory):
     port, apps, redis_port = free_port(), [free_port(), free_port()], free_port()
     proc = subprocess.Popen(
         ["bash", "deploy/run_local.sh", "--port", str(port), "--app-ports", ",".join(map(str, apps)),
-         "--redis-port", str(redis_port), "--state", str(state)],
+         "--redis-port", str(redis_port), "--state", str(state), "--debug-backend"],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         start_new_session=True)
     base = f"http://127.0.0.1:{port}"
@@ -110,6 +131,66 @@ def test_the_processes_share_classes_through_persistent_redis(deployment):
     a.end_class(keys.code, instructor_token=keys.instructor_token)
     a.close()
     b.close()
+
+
+# ---- issue 26: nginx agrees with the page's upload limit; no backend header unless asked --------
+
+def test_the_nginx_body_limit_comes_from_the_apps_upload_setting():
+    """nginx said 3m while the Tokenize page takes 40 MB tokenizer files: a 9 MB Llama-3
+    tokenizer.json got HTTP 413 behind the documented deployment."""
+    from ui.tokenize.upload import LIMIT_MB
+    from ui.train.config import UPLOAD_LIMIT_MB
+
+    render = _render_module()
+    upload_mb = render.upload_limit_mb()
+    assert upload_mb == LIMIT_MB >= UPLOAD_LIMIT_MB  # one setting: the pages' largest limit
+    conf = render.render(state="/s", listen="127.0.0.1:1", upstreams="        server 127.0.0.1:2;")
+    sizes = re.findall(r"^\s*client_max_body_size (\d+)m;", conf, flags=re.M)
+    assert sizes == [str(upload_mb + render.FORM_OVERHEAD_MB)]
+    assert "@" not in conf.replace("$", "")  # every placeholder filled
+    assert render.render(state="/s", listen="l", upstreams="", upload_mb=7).count("client_max_body_size 8m;") == 1
+
+
+def test_the_backend_header_is_sent_only_when_asked_for(tmp_path):
+    render = _render_module()
+    lines = "        server 127.0.0.1:2;"
+    quiet = render.render(state=str(tmp_path), listen="127.0.0.1:1", upstreams=lines)
+    loud = render.render(state=str(tmp_path), listen="127.0.0.1:1", upstreams=lines, debug_backend=True)
+    assert not re.search(r"^\s*add_header X-BPE-Backend", quiet, flags=re.M)
+    assert re.search(r"^\s*add_header X-BPE-Backend \$upstream_addr always;", loud, flags=re.M)
+    if Path(NGINX).exists():  # both are valid nginx configurations
+        for name, text in (("quiet.conf", quiet), ("loud.conf", loud)):
+            (tmp_path / name).write_text(text)
+            out = subprocess.run([NGINX, "-t", "-q", "-c", str(tmp_path / name), "-p", str(tmp_path)],
+                                 capture_output=True, text=True, timeout=30)
+            assert out.returncode == 0, out.stderr
+
+
+def test_the_proxy_passes_a_9_mb_upload_and_refuses_one_over_the_limit(deployment):
+    """A body the page accepts reaches the app (whatever the app then answers, it is not
+    nginx's 413); one over the app's limit plus the form's overhead is refused by nginx."""
+    render = _render_module()
+    url = deployment["base"] + "/_stcore/upload_file/session/file"
+    assert _post_status(url, 9_000_000) != 413
+    assert _post_status(url, (render.upload_limit_mb() + render.FORM_OVERHEAD_MB + 1) * 1024 * 1024) == 413
+
+
+def test_the_app_processes_count_clients_by_the_proxys_address(deployment):
+    """run_local.sh tells the app processes they are behind one proxy (BPE_BEHIND_PROXY=1),
+    so class limits count the address nginx appends to X-Forwarded-For."""
+    found = {}
+    for proc in Path("/proc").iterdir():
+        if not proc.name.isdigit():
+            continue
+        try:
+            cmdline = (proc / "cmdline").read_bytes().split(b"\0")
+            environ = dict(e.split(b"=", 1) for e in (proc / "environ").read_bytes().split(b"\0") if b"=" in e)
+        except OSError:
+            continue
+        for port in deployment["apps"]:
+            if f"--server.port={port}".encode() in cmdline:
+                found[port] = environ.get(b"BPE_BEHIND_PROXY")
+    assert found == {port: b"1" for port in deployment["apps"]}
 
 
 def test_stopping_the_script_stops_everything_it_started(deployment):

@@ -146,6 +146,9 @@ def start_control(view: RunView) -> None:
             "ask them all which pair merges next and show their answers as a chart.")
         if not corpus.shareable:
             st.warning(logic.UNSHAREABLE)
+        if session.class_store().needs_passphrase:
+            st.text_input("Instructor passphrase (this server asks for one to start a class)",
+                          key=session.PASSPHRASE, type="password", max_chars=200)
         st.button("Start a class", icon=":material/school:", key="class_btn_start", type="primary",
                   on_click=session.start_class, disabled=not corpus.shareable)
         st.page_link("views/join_class.py", label="Have a code? Join a class", icon=":material/login:")

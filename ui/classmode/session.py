@@ -22,7 +22,10 @@ from typing import Callable, TypeVar
 
 import streamlit as st
 
-from classroom import ClassError, ClassNotFound, ClassState, ClassStore, RateLimited, StoreUnavailable, open_store
+from classroom import (
+    ClassError, ClassNotFound, ClassState, ClassStore, RateLimited, StoreUnavailable, client_key, open_store,
+    proxy_hops,
+)
 from ui.classmode import logic
 from ui.shared.state import request_train_step
 from ui.train import state as train_state
@@ -43,6 +46,8 @@ NOTICE = "class.notice"        # what the last action met (cleared by the next a
 ANSWERED = "class.answered"    # (code, question number) -> the option this tab sent
 NICK = "class.nick"            # optional nickname (students)
 SID = "class.sid"              # this tab's id for the store (rate limits, one answer each)
+CLIENT = "class.client"        # this visitor's address key (limits counted per address)
+PASSPHRASE = "class_w_passphrase"  # the instructor passphrase box (when the server asks for one)
 PAUSED_UNTIL = "class.paused_until"  # the store was away: do not ask before this time
 APP_RERUN = "class.app_rerun"  # a callback inside a fragment asks for a full rerun
 TRIED = "class.tried"          # join-page parameters already tried (not retried on rerun)
@@ -81,6 +86,24 @@ def use_store(store: ClassStore | None) -> None:
 
 
 # ---- session values -------------------------------------------------------------------------
+def client_address() -> str:
+    """The key this visitor's class limits are counted under: their address as the server
+    saw it, or as the proxy reports it when BPE_BEHIND_PROXY says there is one (see
+    `classroom.clients`). Read once per session (a session keeps its connection)."""
+    if CLIENT not in ss:
+        try:
+            hops = proxy_hops()
+        except ValueError:  # a bad setting: count by the connection, never by the header
+            hops = 0
+        try:
+            peer = st.context.ip_address
+            forwarded = st.context.headers.get("X-Forwarded-For")
+        except Exception:  # no browser connection (a bare script run): one local key
+            peer = forwarded = None
+        ss[CLIENT] = client_key(peer, forwarded, hops)
+    return ss[CLIENT]
+
+
 def sid() -> str:
     if SID not in ss:
         ss[SID] = secrets.token_urlsafe(12)
@@ -202,7 +225,9 @@ def start_class() -> None:
         ss[NOTICE] = str(exc)
         return
     store = class_store()
-    keys = _call(lambda: store.create_class(snapshot, session=sid()))
+    typed = ss.get(PASSPHRASE) if store.needs_passphrase else None
+    ss[PASSPHRASE] = ""  # not kept in the session once used
+    keys = _call(lambda: store.create_class(snapshot, session=sid(), client=client_address(), passphrase=typed))
     if keys is None:
         return
     state = _call(lambda: store.set_step(keys.code, train_state.step(), instructor_token=keys.instructor_token))
@@ -215,12 +240,8 @@ def start_class() -> None:
 def take_control(code: str, token: str) -> bool:
     """Open the instructor link: take control of the class if the token is its own."""
     store = class_store()
-    if not _call(lambda: store.is_instructor(code, token)):
-        if ss.get(NOTICE) is None:
-            ss[NOTICE] = "This instructor link does not control that class: use the link from the class's own page."
-        return False
-    state = _call(lambda: store.poll(code, session=sid()))
-    if state is None:
+    state = _call(lambda: store.claim(code, token, session=sid(), client=client_address()))
+    if state is None:  # every wrong link reads the same (the store's message)
         return False
     _load_class_corpus(state)
     _enter("instructor", state, token)
@@ -454,7 +475,7 @@ def rerun_fragments(keys: list[str]) -> None:
 def join(code_or_token: str, nickname: str | None = None) -> bool:
     """Join a class by its code or link token; load its corpus; follow it."""
     nick = (nickname or "").strip() or None
-    state = _call(lambda: class_store().join(code_or_token, session=sid()))
+    state = _call(lambda: class_store().join(code_or_token, session=sid(), client=client_address()))
     if state is None:
         return False
     _load_class_corpus(state)
