@@ -192,7 +192,8 @@ def test_special_tokens_and_compare(page: Page, app_url, artifacts):
     page.locator(".st-key-tokenize-tokens").screenshot(path=str(artifacts / "tokenize_special_tokens.png"))
     page.locator('[data-testid="stAlert"]').first.screenshot(path=str(artifacts / "tokenize_special_notice.png"))
     page.get_by_role("radio", name="Compare").click()
-    expect(page.locator(".bpe-tokens.bpe-scroll")).to_have_count(4)
+    # the text's drawing and Compare's four (GPT-2, cl100k, o200k and Mistral 7B by default)
+    expect(page.locator(".bpe-tokens.bpe-scroll")).to_have_count(5)
     page.locator(".st-key-tokenize-view").screenshot(path=str(artifacts / "tokenize_compare.png"))
 
 
