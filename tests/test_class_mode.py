@@ -773,7 +773,8 @@ def test_a_reload_of_the_instructors_browser_takes_control_again_and_no_one_else
     again = _app()  # F5: a new session of the same browser
     again.switch_page(TRAIN).run()
     assert role_of(again) == "instructor" and again.session_state["train.step"] == 3
-    assert again.get("image"), "the class panel is back"
+    assert any(state.display_code in h and "Join at" in h for h in texts(again, "html")), "the class panel is back"
+    assert not again.get("image")  # a class under way: its QR code folded to one line
     again.button(key="train_w_btn_step").click().run()
     assert store.poll(state.code, session="observer").step == 4  # and steps the class
 
@@ -797,3 +798,73 @@ def test_saved_control_reads_only_a_well_formed_cookie(monkeypatch):
                             (".x", None), ("x" * 200 + ".y", None)]:
         Context.cookies = {session.COOKIE: value}
         assert session.saved_control() == expected, value
+
+
+# ---- finding and running a class ------------------------------------------------------------
+TEACH = "views/teach_class.py"
+
+
+def test_teach_a_class_starts_one_in_the_presentation_view(store):
+    at = _app()
+    at.switch_page(TEACH).run()
+    assert at.title[0].value == "Teach a class"
+    assert any("Sennrich" in m for m in texts(at, "markdown"))  # the corpus it starts on
+    at.button(key="class_btn_teach").click().run()
+    assert role_of(at) == "instructor"
+    assert at.session_state["train.layout"] == "present"
+    at.switch_page(TRAIN).run()  # (a browser follows the page's switch_page by itself)
+    assert at.get("image"), "the QR code is on the projected page"
+    at.switch_page(TEACH).run()
+    assert any("You are running class" in m for m in texts(at, "success"))
+
+
+def test_class_mode_is_offered_in_the_presentation_view(store):
+    at = _app()
+    at.switch_page(TRAIN).run()
+    at.session_state["train.layout"] = "present"
+    at.run()
+    open_class_box(at)
+    assert at.button(key="class_btn_start")
+    at.button(key="class_btn_start").click().run()
+    assert role_of(at) == "instructor" and at.get("image")
+
+
+def test_the_qr_code_folds_to_one_line_once_the_class_is_under_way_and_reopens(store):
+    ins = instructor_with_class()
+    assert len(ins.get("image")) == 1
+    ins.button(key="train_w_btn_step").click().run()
+    ins.run()  # the panel is drawn by full runs
+    code = class_state(ins).display_code
+    assert not ins.get("image")
+    line = next(h for h in texts(ins, "html") if "class-line" in h)
+    assert "Join at" in line and code in line
+    ins.button(key="class_btn_qr_show").click().run()
+    assert len(ins.get("image")) == 1
+    ins.button(key="class_btn_qr_fold").click().run()
+    assert not ins.get("image")
+
+
+def test_a_page_opened_at_localhost_warns_and_takes_the_address_students_open(store, monkeypatch):
+    monkeypatch.delenv(logic.PUBLIC_SETTING, raising=False)
+    at = _app()
+    at.context = {"url": "http://127.0.0.1:8501/train-bpe"}
+    at.switch_page(TRAIN).run()
+    open_class_box(at)
+    at.button(key="class_btn_start").click().run()
+    assert any("only this computer can open" in w for w in texts(at, "warning"))
+    token = class_state(at).join_token
+    at.text_input(key="class_w_public").input("http://192.168.1.20:8501").run()
+    assert f"http://192.168.1.20:8501/join?class={token}" in texts(at, "code")
+    assert not any("only this computer can open" in w for w in texts(at, "warning"))
+    at.text_input(key="class_w_public").input("javascript:alert(1)").run()
+    assert any(c.startswith("http://127.0.0.1:8501/join?class=") for c in texts(at, "code"))
+    assert any("That is not an address" in e for e in texts(at, "error"))
+
+    monkeypatch.setenv(logic.PUBLIC_SETTING, "http://bpe.school.example/")
+    other = _app()
+    other.context = {"url": "http://localhost:8501/train-bpe"}
+    other.switch_page(TRAIN).run()
+    open_class_box(other)
+    other.button(key="class_btn_start").click().run()
+    assert any(c.startswith("http://bpe.school.example/join?class=") for c in texts(other, "code"))
+    assert not any("only this computer" in w for w in texts(other, "warning"))

@@ -36,4 +36,9 @@ st.page_link("views/quirks.py", label="**Quirks** — why models trip over token
              "scripts, invisible characters), live with five real tokenizers; the source texts' worked examples.",
              icon=":material/psychology_alt:")
 
+st.page_link("views/teach_class.py", label="**Teach a class** — your students follow your steps on their own "
+             "screens, join by QR code, and answer which pair merges next together.", icon=":material/co_present:")
+st.page_link("views/join_class.py", label="**Join a class** — type the code on your instructor's screen, "
+             "or open their link.", icon=":material/school:")
+
 st.caption("Everything runs on this server, offline: no text you type leaves it.")

@@ -31,6 +31,5 @@ else:
     panels.inputs_panel(view)
 panels.mode_bar()
 panels.step_area()
-if not present:
-    class_panels.start_control(view)
+class_panels.start_control(view)  # folded to one line; in the presentation view too
 tie_compare.show()  # "Compare tie rules" (ui/train/tie_compare.py)

@@ -7,13 +7,13 @@ from playwright.sync_api import expect
 
 from tests.browser.phone import open_phone, too_wide
 
-LINKS = ("Train", "Tokenize", "Vocabulary size", "Algorithms", "Quirks")
+LINKS = ("Train", "Tokenize", "Vocabulary size", "Algorithms", "Quirks", "Teach a class", "Join a class")
 
 
 def test_home_page_opens_and_links_to_every_page(page, app_url, artifacts):
     page.goto(app_url)
     expect(page.get_by_role("heading", name="Byte-pair encoding, step by step")).to_be_visible()
-    for name in ("Train", "Tokenize", "Vocabulary size"):
+    for name in ("Train", "Tokenize", "Vocabulary size", "Teach a class", "Join a class"):
         expect(page.get_by_role("link", name=name, exact=True)).to_be_visible()
     page.screenshot(path=str(artifacts / "home.png"))
 

@@ -17,6 +17,7 @@ HEADINGS = {
     "vocabulary-size": "Vocabulary size: what it buys, what it costs",
     "algorithms": "Three ways to learn a vocabulary",
     "tokenizer-quirks": "Tokenizer quirks",
+    "teach": "Teach a class",
     "join": "Join a class",
 }
 

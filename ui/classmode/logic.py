@@ -32,7 +32,7 @@ from ui.train.render import RunView, pair_label
 __all__ = [
     "SNAPSHOT_VERSION", "JOIN_PAGE", "OPTIONS_SHOWN", "OPTION_CHARS", "UNSHAREABLE",
     "class_snapshot", "snapshot_params", "snapshot_run", "question_options",
-    "correct_options", "app_root", "join_url", "instructor_url", "qr_png", "tally_frame",
+    "correct_options", "app_root", "public_root", "is_local", "PUBLIC_SETTING", "join_url", "instructor_url", "qr_png", "tally_frame",
     "tally_chart",
 ]
 
@@ -163,6 +163,40 @@ def app_root(page_url: str | None) -> str:
     parts = urlsplit(page_url)
     path = parts.path.rsplit("/", 1)[0] + "/"
     return urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+
+
+#: The environment variable naming the address students open (e.g. http://192.168.1.20:8501/).
+PUBLIC_SETTING = "BPE_PUBLIC_URL"
+_LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1", "0.0.0.0", "[::1]")
+
+
+def public_root(text: str | None) -> str | None:
+    """An address typed or set for the join link, as an app root ending in /; None if it is
+    not an http(s) address.
+
+    >>> public_root(" http://192.168.1.20:8501 "), public_root("https://bpe.example.org/app/")
+    ('http://192.168.1.20:8501/', 'https://bpe.example.org/app/')
+    >>> public_root("192.168.1.20:8501"), public_root("javascript:alert(1)"), public_root("http://a b/")
+    (None, None, None)
+    """
+    text = (text or "").strip()
+    parts = urlsplit(text)
+    if parts.scheme not in ("http", "https") or not parts.hostname or any(c.isspace() for c in text):
+        return None
+    if parts.query or parts.fragment or len(text) > 200:
+        return None
+    path = parts.path if parts.path.endswith("/") else parts.path + "/"
+    return urlunsplit((parts.scheme, parts.netloc, path, "", ""))
+
+
+def is_local(root: str) -> bool:
+    """Whether an app root names this computer only (students' devices cannot open it).
+
+    >>> is_local("http://127.0.0.1:8501/"), is_local("http://localhost:8501/"), is_local("http://10.0.0.5:8501/")
+    (True, True, False)
+    """
+    host = (urlsplit(root).hostname or "").lower()
+    return host in _LOCAL_HOSTS or host.endswith(".localhost") or host.startswith("127.")
 
 
 def join_url(root: str, join_token: str) -> str:

@@ -22,6 +22,8 @@ Left out: store calls (session.py), options, grading, links and charts (logic.py
 from __future__ import annotations
 
 import html
+import os
+from urllib.parse import urlsplit
 
 import streamlit as st
 
@@ -41,14 +43,19 @@ PANEL_SHOWN = "class.panel_shown"  # what a student's class panel last drew (`_p
 QR_CACHE = "class.qr"        # (link, png) of this instructor's QR code
 OPEN = "class_w_open"        # the Train page's "Class mode" expander (True while open)
 OPENED_FOR = "class.opened_for"  # the (role, notice) it last opened by itself for
+QR_FOLDED = "class.qr_folded"  # the instructor folded (True) or opened (False) the QR code; None: automatic
+PUBLIC = "class.public_root"   # the address students open, as typed in the panel (an app root), or None
+PUBLIC_NOTE = "class.public_note"  # what was wrong with the typed address
 #: The QR code's width on screen, in CSS pixels (about 40% of a 1080-pixel projector).
 QR_WIDTH = 420
 
 CODE_CSS = """
 <style>
 .class-code { font: 700 4.2rem/1.1 ui-monospace, SFMono-Regular, Menlo, monospace; letter-spacing: .12em; }
-.class-join { font-size: 1.5rem; line-height: 1.5; }
-.class-join code { font-size: 1.3rem; word-break: break-all; }
+.class-join, .class-line { font-size: 1.5rem; line-height: 1.5; }
+.class-join code, .class-line code { font-size: 1.3rem; word-break: break-all; }
+.class-code-small { font: 700 2rem/1.2 ui-monospace, SFMono-Regular, Menlo, monospace; letter-spacing: .08em; }
+.st-key-class_instructor_panel [data-testid="stCode"] code { font-size: 1.25rem; }
 </style>
 """
 
@@ -89,7 +96,6 @@ def _device_script() -> None:
     """Save (or forget) this browser's instructor cookie: a reload or a restarted browser
     then takes control again (`session.resume_saved`). A script in the page itself
     (st.html with JavaScript on), in a box that takes no room; it holds no user text."""
-    from urllib.parse import urlsplit
     script = session.device_script(urlsplit(logic.app_root(st.context.url)).path or "/")
     if script is None:
         return
@@ -163,28 +169,114 @@ def _qr(link: str) -> bytes:
     return cached[1]
 
 
+def _join_root() -> str:
+    """The address the join link and the QR code use: the one typed in the panel, else
+    BPE_PUBLIC_URL, else the address this page was opened at."""
+    for candidate in (ss.get(PUBLIC), os.environ.get(logic.PUBLIC_SETTING)):
+        root = logic.public_root(candidate)
+        if root:
+            return root
+    return logic.app_root(st.context.url)
+
+
+def _network_guess(root: str) -> str | None:
+    """This computer's address on its network (the interface a route out would use), with
+    the page's port: a guess to offer when the page was opened at localhost. No packet is
+    sent (a UDP socket's connect only picks the route)."""
+    import socket
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 1))
+            ip = s.getsockname()[0]
+    except OSError:
+        return None
+    if ip.startswith("127."):
+        return None
+    parts = urlsplit(root)
+    port = f":{parts.port}" if parts.port else ""
+    return f"{parts.scheme or 'http'}://{ip}{port}{parts.path or '/'}"
+
+
+def _on_public(wk: str) -> None:
+    root = logic.public_root(ss.get(wk))
+    ss[PUBLIC] = root
+    ss[PUBLIC_NOTE] = None if root or not (ss.get(wk) or "").strip() else (
+        "That is not an address: type it as http://192.168.1.20:8501 (this computer's address on the "
+        "room's network, and the app's port).")
+
+
+def _local_warning(root: str) -> None:
+    """The join link names this computer only: say so, and take the address to use."""
+    guess = _network_guess(root)
+    st.warning(
+        f"This page was opened at **{md_escape(urlsplit(root).netloc)}**, an address only this computer "
+        "can open: students' phones cannot reach the join link or the QR code. Type the address students "
+        "can open below" + (f" (this computer seems to be **{md_escape(guess)}** on its network)" if guess else "")
+        + f", open this page at that address, or set {logic.PUBLIC_SETTING} when starting the app.",
+        icon=":material/wifi_off:")
+    _address_input(guess)
+
+
+def _address_input(guess: str | None = None) -> None:
+    wk = "class_w_public"
+    ss.setdefault(wk, guess or "")
+    st.text_input("The address students open (http://…)", key=wk, on_change=_on_public, args=(wk,),
+                  max_chars=200, placeholder="http://192.168.1.20:8501")
+    if ss.get(PUBLIC_NOTE):
+        st.error(md_escape(ss[PUBLIC_NOTE]))
+
+
+def _qr_folded(state) -> bool:
+    """The QR code folds to one line once the class is under way (the instructor stepped
+    or asked: students had their time to join at the start), unless the instructor chose."""
+    chosen = ss.get(QR_FOLDED)
+    if chosen is not None:
+        return chosen
+    return state.step != ss.get(session.START_STEP, state.step) or state.question is not None
+
+
+def _toggle_qr(folded: bool) -> None:
+    ss[QR_FOLDED] = folded
+
+
 def _instructor_panel(view: RunView) -> None:
     state = session.current()
     if state is None:
         return
-    root = logic.app_root(st.context.url)
+    root = _join_root()
     link = logic.join_url(root, state.join_token)
+    address = html.escape(root + logic.JOIN_PAGE)
     st.html(CODE_CSS)
     with st.container(border=True, key="class_instructor_panel"):
-        qr, words = st.columns([1, 1.6], vertical_alignment="center")
-        with qr:
-            st.image(_qr(link), width=QR_WIDTH)
-        with words:
-            st.html(
-                '<div class="class-join">Join the class: scan the code, or open '
-                f'<code>{html.escape(root + logic.JOIN_PAGE)}</code> and type</div>'
-                f'<div class="class-code" data-testid="class-code">{html.escape(state.display_code)}</div>')
-            st.caption("The join link (the QR code holds it):")
-            st.code(link, language=None)
-            with st.expander("Instructor link: keep it private (it controls the class)"):
-                st.caption("Open it on another device or after closing this tab to control the class "
-                           "again. Do not project it: anyone holding it can step the class.")
-                st.code(logic.instructor_url(root, state.code, ss[session.TOKEN]), language=None)
+        if _qr_folded(state):
+            line, button = st.columns([5, 1.2], vertical_alignment="center")
+            line.html(f'<div class="class-line">Join at <code>{address}</code> &nbsp;code '
+                      f'<b class="class-code-small" data-testid="class-code">{html.escape(state.display_code)}</b></div>')
+            button.button("Show the QR code", icon=":material/qr_code_2:", key="class_btn_qr_show",
+                          on_click=_toggle_qr, args=(False,), width="stretch")
+        else:
+            qr, words = st.columns([1, 1.6], vertical_alignment="center")
+            with qr:
+                st.image(_qr(link), width=QR_WIDTH)
+            with words:
+                st.html(
+                    '<div class="class-join">Join the class: scan the code, or open '
+                    f'<code>{address}</code> and type</div>'
+                    f'<div class="class-code" data-testid="class-code">{html.escape(state.display_code)}</div>'
+                    '<div class="class-join">The join link (the QR code holds it):</div>')
+                st.code(link, language=None)
+                st.button("Fold the QR code to one line", icon=":material/unfold_less:", key="class_btn_qr_fold",
+                          on_click=_toggle_qr, args=(True,))
+                with st.expander("Instructor link: keep it private (it controls the class)"):
+                    st.caption("Open it on another device to control the class from there too. This browser "
+                               "keeps control by itself (through a reload or a restart). Do not project it: "
+                               "anyone holding it can step the class.")
+                    st.code(logic.instructor_url(root, state.code, ss[session.TOKEN]), language=None)
+        if logic.is_local(root):
+            _local_warning(root)
+        elif ss.get(PUBLIC) or ss.get(PUBLIC_NOTE):  # typed here: it can be changed here
+            with st.expander("The join address (typed here)"):
+                _address_input()
     if not session.class_step_applies(view):
         st.warning("Your page now shows another corpus or other settings than the class's: students "
                    "still see the class's run, and your steps are not sent until you go back.",
@@ -371,6 +463,53 @@ def _on_answer(wk: str) -> None:
         return
     _on_nick("class_w_nick")
     session.answer(pick)
+
+
+# ---- the teach page -------------------------------------------------------------------------
+TEACH_PRESENT = "class_w_teach_present"
+
+
+def teach_page() -> None:
+    """Teach a class: start one on the Train page's corpus and settings, or go back to the
+    class this browser runs."""
+    train_state.init()
+    st.title("Teach a class")
+    if session.role() is None and session.resume_saved():
+        st.switch_page("views/train.py")  # this browser runs a class: back to it
+    if ss.pop(GO_TRAIN, False):
+        st.switch_page("views/train.py")
+    state = session.current()
+    if session.role() == "instructor" and state is not None:
+        st.success(f"You are running class **{state.display_code}**.", icon=":material/school:")
+        st.page_link("views/train.py", label="Go to your class", icon=":material/arrow_forward:")
+        return
+    st.markdown(
+        "Your students follow your steps on their own screens (a phone is enough): start a class, "
+        "project the page, and they join by its QR code or its code. Ask them all which pair merges "
+        "next and show their answers as a chart. This browser keeps control of the class, through a "
+        "reload or a restart; nobody without its instructor link can step it.")
+    view = train_state.ensure_run()
+    corpus, settings = train_state.active_corpus()
+    st.markdown(f"The class starts on **{md_escape(train_state.describe(corpus, settings))}** at step "
+                f"{min(train_state.step(), view.steps)}.")
+    st.page_link("views/train.py", label="Choose another corpus or other settings on the Train page first",
+                 icon=":material/tune:")
+    st.toggle("Presentation view (large type, for a projector)", value=True, key=TEACH_PRESENT)
+    if not corpus.shareable:
+        st.warning(logic.UNSHAREABLE)
+    if session.notice():
+        st.error(md_error(session.notice()), icon=":material/error:")
+    st.button("Start a class", icon=":material/school:", key="class_btn_teach", type="primary",
+              on_click=_on_teach, disabled=not corpus.shareable)
+    st.page_link("views/join_class.py", label="A student? Join a class", icon=":material/login:")
+
+
+def _on_teach() -> None:
+    if ss.get(TEACH_PRESENT, True):
+        ss[train_state.LAYOUT] = "present"
+    session.start_class()
+    if session.role() == "instructor":
+        ss[GO_TRAIN] = True
 
 
 # ---- the join page --------------------------------------------------------------------------

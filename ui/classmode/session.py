@@ -57,6 +57,7 @@ ENDED = "class.ended"          # why this tab's class is over (shown until dismi
 DEVICE = "class.device"        # what to do with the instructor cookie this run: "save", "forget" or None
 RESUME_TRIED = "class.resume_tried"  # the instructor cookie was tried in this session
 BACK = "class.back"            # the store is back after an outage: say so once
+START_STEP = "class.start_step"  # the step the class started at (the QR code folds once it moves)
 UNSENT = "class.unsent"        # the instructor's step did not reach the store (it was away)
 HIDDEN = "class.hidden"        # the step area last drew the pair table hidden (a question pending)
 
@@ -234,7 +235,7 @@ def start_class() -> None:
     if state is None:  # the store went away just now; the unused class expires by itself
         return
     _enter("instructor", state, keys.instructor_token)
-    ss[PUSHED] = state.step
+    ss[PUSHED] = ss[START_STEP] = state.step
 
 
 def take_control(code: str, token: str) -> bool:
@@ -245,6 +246,7 @@ def take_control(code: str, token: str) -> bool:
         return False
     _load_class_corpus(state)
     _enter("instructor", state, token)
+    ss[START_STEP] = None  # a class already under way: its QR code starts folded
     request_train_step(state.step)  # the Train page shows it once the run is ready
     return True
 
