@@ -237,8 +237,8 @@ def _minimal_hf(**model) -> dict:
 @pytest.mark.parametrize("change, words", [
     (lambda d: d["model"].update(type="WordLevel"), r"`model.type` is 'WordLevel': this app reads BPE, WordPiece, Unigram models only"),
     (lambda d: d["model"].update(type="Chars"), r"`model.type` is 'Chars'"),
-    (lambda d: d.update(normalizer={"type": "Precompiled", "precompiled_charsmap": ""}),
-     r"`normalizer` is a normalizer of type 'Precompiled', which this app cannot run yet"),
+    (lambda d: d.update(normalizer={"type": "Nmt"}),
+     r"`normalizer` is a normalizer of type 'Nmt', which this app cannot run yet"),
     (lambda d: d.update(pre_tokenizer={"type": "Sequence", "pretokenizers": [{"type": "Whitespace"}, {"type": "UnicodeScripts"}]}),
      r"`pre_tokenizer.pretokenizers\[1\]` is a pre-tokenizer of type 'UnicodeScripts'"),
     (lambda d: d["model"].update(vocab={"a": "x"}), r"`model.vocab\['a'\]` is 'x' \(a string\), not a whole number"),

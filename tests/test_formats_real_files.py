@@ -7,6 +7,8 @@ import base64
 import json
 from pathlib import Path
 
+import pytest
+
 import tiktoken
 from tiktoken.load import load_tiktoken_bpe
 from tokenizers import Regex, Tokenizer as HFTokenizer, decoders, models, normalizers as N
@@ -165,3 +167,58 @@ def test_wordpiece_vocab_with_an_empty_entry(tmp_path):
     for text in ["ab abab hello heb x", "a\u2028b", "ABA hellob"] + TEXTS:
         assert ours.encode(text) == theirs.encode(text, add_special_tokens=False).ids, text
     assert ours.token_text(4) == ""
+
+
+# ---- 1: the Precompiled normalizer ---------------------------------------------------------------
+
+#: Text the nmt_nfkc rule changes: compatibility forms, full-width, ligatures, controls,
+#: combining marks (a grapheme of several characters), emoji sequences, spaces of all kinds.
+NFKC_TEXTS = [
+    "\ufb01x \ufb03 \u2460 \u00bd \u33cf \uff76\uff9e \u2126 \u212b \u01c5 \uff21\uff22\uff23 \uff11\uff12",
+    "e\u0301 a\u0323\u0302 x\u0327\u0301\u0323 \u1112\u1161\u11ab \ud55c\uae00", "tab\there\r\nnew\x00nul\x07bell",
+    "\u00a0nbsp\u2003em\u3000ideo\u200bzw \u2028ls", "\U0001F468\u200d\U0001F469\u200d\U0001F467 \U0001F44D\U0001F3FD",
+    "\u0301leading mark \u0f73 \u0958 \u2163 \u339c \u2474", "İstanbul ΣΑΣ ß ǰ ﹏ ＿ ～",
+]
+
+
+@pytest.fixture(scope="module")
+def nmt_nfkc_model(tmp_path_factory):
+    """A small Unigram model trained by sentencepiece with its default rule, nmt_nfkc."""
+    import sentencepiece as spm
+
+    folder = tmp_path_factory.mktemp("spm")
+    (folder / "corpus.txt").write_text(CORPUS + "\n" + "\n".join(NFKC_TEXTS), encoding="utf-8")
+    spm.SentencePieceTrainer.train(input=str(folder / "corpus.txt"), model_prefix=str(folder / "m"), vocab_size=300,
+                                   model_type="unigram", normalization_rule_name="nmt_nfkc", minloglevel=2)
+    return spm.SentencePieceProcessor(model_file=str(folder / "m.model"))
+
+
+def _hf_from_sentencepiece(sp) -> HFTokenizer:
+    """The tokenizer.json Hugging Face's converter writes for a Unigram model: Precompiled
+    (the model's charsmap), Metaspace, Unigram with the model's scores."""
+    from bpe_core.spm.proto import read_model
+
+    proto = read_model(sp.serialized_model_proto())
+    vocab = [(sp.id_to_piece(i), sp.get_score(i)) for i in range(sp.get_piece_size())]
+    tok = HFTokenizer(models.Unigram(vocab, unk_id=sp.unk_id()))
+    tok.normalizer = N.Sequence([N.Precompiled(proto.normalizer_spec.precompiled_charsmap),
+                                 N.Replace(Regex(" {2,}"), " ")])
+    tok.pre_tokenizer = P.Metaspace(replacement="\u2581", prepend_scheme="always")
+    return tok
+
+
+def test_precompiled_normalizer_is_the_librarys(nmt_nfkc_model):
+    theirs = _hf_from_sentencepiece(nmt_nfkc_model)
+    ours = load_hf_json(theirs.to_str())
+    for text in NFKC_TEXTS + TEXTS:
+        assert ours.normalizer(text) == theirs.normalizer.normalize_str(text), text
+        assert ours.encode(text) == theirs.encode(text, add_special_tokens=False).ids, text
+        assert [(s.start, s.end) for s in ours.token_spans(text)] == theirs.encode(
+            text, add_special_tokens=False).offsets, text
+
+
+def test_precompiled_charsmap_that_is_not_one_is_refused():
+    data = json.loads(HFTokenizer(models.BPE(vocab={"a": 0}, merges=[])).to_str())
+    data["normalizer"] = {"type": "Precompiled", "precompiled_charsmap": "AAAA"}
+    with pytest.raises(ValueError, match=r"`normalizer.precompiled_charsmap` is not a SentencePiece character map"):
+        load_hf_json(json.dumps(data))

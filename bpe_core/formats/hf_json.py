@@ -8,7 +8,7 @@ its place in the file (`pre_tokenizer.pretokenizers[1]`), never a silent differe
 
 Supported, with the library's own rules (read from its source):
 - normalizers: NFC, NFD, NFKC, NFKD, Lowercase, StripAccents, BertNormalizer, Replace,
-  Prepend, Strip, Sequence;
+  Prepend, Strip, Precompiled (SentencePiece's compiled rule, `hf.precompiled`), Sequence;
 - pre-tokenizers: ByteLevel, Whitespace, WhitespaceSplit, BertPreTokenizer, Metaspace,
   Split (string or regex), Punctuation, Digits, Sequence;
 - models (one function each in `MODELS`): BPE with unk_token, fuse_unk,

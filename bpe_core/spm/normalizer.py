@@ -65,6 +65,30 @@ class CharsMap:
                 best = (i + 1 - start, self._replacement(self._unit(pos) & ((1 << 31) - 1)))
         return best
 
+    def shortest(self, data: bytes) -> str | None:
+        """The replacement of the shortest rule that is a prefix of `data` (a NUL byte ends
+        the search), or None: the first result of the trie's common-prefix search, which
+        Hugging Face's `Precompiled` normalizer applies to a whole grapheme or character."""
+        unit = self._unit(0)
+        pos = (unit >> 10) << ((unit & (1 << 9)) >> 6)
+        for label in data:
+            if label == 0:
+                break
+            pos ^= label
+            unit = self._unit(pos)
+            if unit & ((1 << 31) | 0xFF) != label:
+                return None
+            pos ^= (unit >> 10) << ((unit & (1 << 9)) >> 6)
+            if (unit >> 8) & 1:
+                return self._replacement(self._unit(pos) & ((1 << 31) - 1))
+        return None
+
+    def starts(self, label: int) -> bool:
+        """Whether some rule's key starts with the byte `label`."""
+        unit = self._unit(0)
+        pos = ((unit >> 10) << ((unit & (1 << 9)) >> 6)) ^ label
+        return 0 <= pos < len(self._units) and self._units[pos] & ((1 << 31) | 0xFF) == label
+
     def _replacement(self, offset: int) -> str:
         text = self._cache.get(offset)
         if text is None:

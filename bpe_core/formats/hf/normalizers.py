@@ -14,6 +14,7 @@ from .. import unicode_align
 from ..checks import Field
 from ..pipeline import AlignedNormalizer, Normalizer, Piece, is_white_space, normalize_piece
 from .common import flag, pattern_of, empty_at, builder_of
+from .precompiled import precompiled
 
 
 def normalizer_of(field: Field) -> Normalizer:
@@ -179,4 +180,5 @@ NORMALIZERS: dict[str, Callable[[Field], Normalizer]] = {
     "Prepend": _prepend,
     "Strip": _strip,
     "Sequence": _normalizer_sequence,
+    "Precompiled": precompiled,
 }

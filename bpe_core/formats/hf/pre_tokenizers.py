@@ -52,8 +52,12 @@ def _byte_piece(piece: Piece) -> Piece:
 
 
 def _prefixed(piece: Piece, prefix: str) -> Piece:
-    """`prefix` + the piece; the prefix covers no character of the text."""
-    origin = None if piece.origin is None else (empty_at(piece.origin, 0),) * len(prefix) + piece.origin
+    """`prefix` + the piece; the prefix covers the piece's first character, as the
+    library's `NormalizedString::prepend` aligns it (an empty piece gets an empty range)."""
+    origin = None
+    if piece.origin is not None:
+        first = piece.origin[0] if piece.origin else empty_at(piece.origin, 0)
+        origin = (first,) * len(prefix) + piece.origin
     return Piece(prefix + piece.text, piece.at_start, origin)
 
 
