@@ -1,9 +1,9 @@
 """Issue 26 items 4 and 5 on the page: limits by client address, the instructor passphrase,
 and wrong instructor links that all read the same.
 
-Every AppTest session here reaches the server from the same address (AppTest has no
-connection, so `session.client_address` is the one `local` key), as tabs on one machine
-or students behind one school address do.
+AppTest has no connection (every session would be a loopback visitor, counted per
+session), so `session.client_address` is set to one public address for every session
+here, as for tabs on one machine elsewhere or students behind one school address.
 """
 from __future__ import annotations
 
@@ -32,6 +32,11 @@ def _default_store_after():
     session.use_store(None)
 
 
+@pytest.fixture
+def one_address(monkeypatch):
+    monkeypatch.setattr(session, "client_address", lambda: "203.0.113.7")
+
+
 def _train_with_class_box() -> AppTest:
     at = AppTest.from_file(APP, default_timeout=90)
     at.run()
@@ -44,7 +49,7 @@ def _role(at: AppTest):
     return at.session_state["class.role"] if "class.role" in at.session_state else None
 
 
-def test_new_sessions_from_one_address_share_one_creation_limit():
+def test_new_sessions_from_one_address_share_one_creation_limit(one_address):
     """Each fresh session used to get its own allowance (205 sessions made 197 classes)."""
     _use(MemoryClassStore(limits={**GENEROUS, "create": DEFAULT_LIMITS["create"]}))
     for _ in range(DEFAULT_LIMITS["create"].burst):
@@ -57,7 +62,7 @@ def test_new_sessions_from_one_address_share_one_creation_limit():
     assert any("Too many classes started from your network address" in e.value for e in late.error)
 
 
-def test_a_deployment_passphrase_is_asked_for_and_checked():
+def test_a_deployment_passphrase_is_asked_for_and_checked(one_address):
     store = _use(MemoryClassStore(limits=GENEROUS, passphrase="open sesame"))
     at = _train_with_class_box()
     box = at.text_input(key=session.PASSPHRASE)
@@ -78,7 +83,7 @@ def test_no_passphrase_box_without_the_setting():
     assert not [t for t in at.text_input if t.key == session.PASSPHRASE]
 
 
-def test_every_wrong_instructor_link_reads_the_same_on_the_page():
+def test_every_wrong_instructor_link_reads_the_same_on_the_page(one_address):
     """The teach= link said "There is no class …" for an unknown code and "does not
     control" for a wrong token: an oracle for which codes exist."""
     store = _use(MemoryClassStore(limits=GENEROUS))
@@ -95,3 +100,14 @@ def test_every_wrong_instructor_link_reads_the_same_on_the_page():
     assert all(errors == shown[0] for errors in shown), shown
     assert len(shown[0]) == 1 and "does not control a class" in shown[0][0]
     assert WRONG_INSTRUCTOR_LINK.split(":")[0] in shown[0][0]
+
+
+def test_a_visitor_on_the_servers_own_machine_is_counted_per_session():
+    """Loopback visitors (a teacher's laptop, a test suite's browsers) keep per-session
+    limits: one machine is not one stranger."""
+    _use(MemoryClassStore(limits={**GENEROUS, "create": DEFAULT_LIMITS["create"]}))
+    for _ in range(DEFAULT_LIMITS["create"].burst + 1):
+        at = _train_with_class_box()
+        at.button(key="class_btn_start").click().run()
+        assert _role(at) == "instructor"
+        assert at.session_state[session.CLIENT] == "local"

@@ -23,8 +23,8 @@ from typing import Callable, TypeVar
 import streamlit as st
 
 from classroom import (
-    ClassError, ClassNotFound, ClassState, ClassStore, RateLimited, StoreUnavailable, client_key, open_store,
-    proxy_hops,
+    LOCAL, ClassError, ClassNotFound, ClassState, ClassStore, RateLimited, StoreUnavailable, client_key,
+    open_store, proxy_hops,
 )
 from ui.classmode import logic
 from ui.shared.state import request_train_step
@@ -87,10 +87,14 @@ def use_store(store: ClassStore | None) -> None:
 
 
 # ---- session values -------------------------------------------------------------------------
-def client_address() -> str:
+def client_address() -> str | None:
     """The key this visitor's class limits are counted under: their address as the server
     saw it, or as the proxy reports it when BPE_BEHIND_PROXY says there is one (see
-    `classroom.clients`). Read once per session (a session keeps its connection)."""
+    `classroom.clients`). Read once per session (a session keeps its connection).
+
+    None for a visitor on the server's own machine (loopback, no proxy): the store then
+    counts per browser session, so a teacher running the app on a laptop, or a test
+    suite's browsers, are not one shared visitor."""
     if CLIENT not in ss:
         try:
             hops = proxy_hops()
@@ -102,7 +106,7 @@ def client_address() -> str:
         except Exception:  # no browser connection (a bare script run): one local key
             peer = forwarded = None
         ss[CLIENT] = client_key(peer, forwarded, hops)
-    return ss[CLIENT]
+    return None if ss[CLIENT] == LOCAL else ss[CLIENT]
 
 
 def sid() -> str:
