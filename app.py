@@ -1,7 +1,7 @@
 """Router: the pages of the BPE teaching app and the shared sidebar. No logic here."""
 import streamlit as st
 
-from ui.shared.a11y import install_a11y_css
+from ui.shared.a11y import install_a11y
 from ui.shared.guard import install_surrogate_guard
 from ui.shared.state import CAPTION_DRAWN, sidebar_caption
 
@@ -22,7 +22,7 @@ PAGES = [
 
 page = st.navigation(PAGES)
 install_surrogate_guard()
-install_a11y_css()
+install_a11y()
 st.session_state[CAPTION_DRAWN] = False
 page.run()
 

@@ -169,7 +169,10 @@ def cmd_train(args: argparse.Namespace) -> int:
     else:
         for ev in run.events:
             print(_trace_line(ev, run))
-        print(run.stop_message())
+        # Without --merges nobody asked for 10: say it was the default, and how to get more.
+        asked = args.merges is not None or args.vocab_size is not None
+        at_limit = run.stop_reason == f"reached {run.steps} merges"
+        print(run.stop_message(asked=asked) + ("" if asked or not at_limit else " --merges N trains more."))
     return 0
 
 

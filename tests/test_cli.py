@@ -83,7 +83,10 @@ def test_train_readable_trace():
     assert lines[0] == "step    1: e + s -> es  (count 9; tied with s + t, t + </w>; first-seen rule)"
     assert lines[2] == "step    3: est + </w> -> est</w>  (count 9)"
     assert lines[9] == "step   10: w + i -> wi  (count 3; tied with i + d, d + est</w>; first-seen rule)"
-    assert lines[-1] == "Training stopped after 10 merges, the number asked for."
+    # nobody asked for 10 merges: the default, and how to get more
+    assert lines[-1] == "Training stopped after 10 merges, the default number. --merges N trains more."
+    asked = ok("train", "--words", SENNRICH, "--end-of-word", "separate", "--merges", "10").splitlines()
+    assert asked[:-1] == lines[:-1] and asked[-1] == "Training stopped after 10 merges, the number asked for."
 
 
 def test_train_options_reach_the_trainer():

@@ -48,7 +48,8 @@ def test_presets_parse_and_have_required_keys():
     ids = [p["id"] for p in presets]
     assert len(ids) == len(set(ids))
     for preset in presets:
-        assert set(preset) == {"id", "title", "file", "kind", "note", "settings"}, preset
+        assert set(preset) == {"id", "title", "from", "file", "kind", "note", "settings"}, preset
+        assert isinstance(preset["from"], str) and preset["from"]  # where it comes from, under the title
         assert preset["kind"] in KINDS
         assert isinstance(preset["title"], str) and preset["title"]
         assert isinstance(preset["note"], str) and preset["note"] and "\n" not in preset["note"]

@@ -138,17 +138,20 @@ class TrainingRun:
             special_tokens = {DEFAULT_SPECIAL: size}
         return _cached_tokenizer(self, k, size, tuple(special_tokens.items()))
 
-    def stop_message(self) -> str:
-        """Why training stopped, said once.
+    def stop_message(self, *, asked: bool = True) -> str:
+        """Why training stopped, said once. `asked`: whether someone chose the number of
+        merges; when nobody did (the command line without --merges), it was the default.
 
         >>> train(WordTable.from_word_counts("low 5\\nlower 2"), TrainerSettings(merges=2)).stop_message()
         'Training stopped after 2 merges, the number asked for.'
+        >>> train(WordTable.from_word_counts("low 5\\nlower 2"), TrainerSettings(merges=2)).stop_message(asked=False)
+        'Training stopped after 2 merges, the default number.'
         >>> train(WordTable.from_word_counts("ab 1"), TrainerSettings(merges=5)).stop_message()
         'Training stopped after 1 merge: no pairs are left: every word is a single token.'
         """
         done = f"Training stopped after {self.steps} merge{'s' if self.steps != 1 else ''}"
         if self.stop_reason == f"reached {self.steps} merges":
-            return f"{done}, the number asked for."
+            return f"{done}, the number asked for." if asked else f"{done}, the default number."
         return f"{done}: {self.stop_reason}."
 
 

@@ -10,6 +10,7 @@ tests/browser/axe.py says where axe-core comes from; docs/accessibility.md what 
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -148,3 +149,164 @@ def test_tokenize_upload_and_error_pass_axe(browser, app_url, artifacts, size, t
     finally:
         context.close()
     assert not checker.found, checker.report()
+
+
+# ---- the student on a phone: Step and its sentence on screen, the bar stays -------------------
+def _inside(page: Page, selector: str, width: int, height: int) -> bool:
+    b = page.locator(selector).first.bounding_box()
+    return b is not None and b["y"] >= 0 and b["y"] + b["height"] <= height and b["x"] >= 0 and b["x"] + b["width"] <= width
+
+
+def test_on_a_phone_step_and_its_sentence_are_on_screen_and_announced(browser, app_url, artifacts):
+    """390x844, touch: after a tap on Step, the Step button and the step's sentence are both
+    on screen without scrolling; scrolled down to the corpus, the compact bar (Back, "Step k
+    of n", Step) and the sentence are still there; the live region says the step; nothing
+    scrolls sideways, and the pair table scrolls inside its own box."""
+    context = browser.new_context(**SIZES["phone"])
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        page.goto(f"{app_url}/train-bpe?preset=sennrich&step=0")
+        ready(page)
+        step = ".st-key-train_w_btn_step button:visible"
+        page.locator(step).tap()
+        expect(page.locator(".st-key-train_w_step")).to_contain_text("Step 1 of 10")
+        expect(page.locator(".tp-sentence")).to_contain_text("Merged")
+        ready(page)
+        assert _inside(page, step, 390, 844) and _inside(page, ".tp-sentence", 390, 844)
+        for key in ("train_w_btn_back", "train_w_btn_step", "train_w_btn_play"):
+            assert _inside(page, f".st-key-{key} button:visible", 390, 844), key
+        bar = page.locator(".st-key-train_w_buttons").bounding_box()
+        assert bar["height"] < 60, "the bar is one row"
+        page.screenshot(path=str(artifacts / "a11y-phone-train-after-tap.png"))
+        live = page.locator("#bpe-live")
+        expect(live).to_have_attribute("aria-live", "polite")
+        expect(live).to_have_text(re.compile(r"^Step 1 of 10\. Merged e \+ s into es \(count 9\)\."))
+
+        page.evaluate("document.querySelector('.stMain').scrollTop = 1600")
+        expect(page.get_by_role("heading", name="The corpus after 1 merge")).to_be_in_viewport()
+        assert _inside(page, step, 390, 844) and _inside(page, ".tp-sentence", 390, 844)
+        page.screenshot(path=str(artifacts / "a11y-phone-train-scrolled.png"))
+        page.locator(step).tap()  # Step works from the stuck bar
+        expect(page.locator(".st-key-train_w_step")).to_contain_text("Step 2 of 10")
+        expect(live).to_have_text(re.compile(r"^Step 2 of 10\. Merged es \+ t into est"))
+        ready(page)
+        assert _inside(page, ".tp-sentence", 390, 844)
+        assert sideways(page) == 0
+        for box in page.locator(".tp-scroll").all():
+            b = box.bounding_box()
+            assert b["x"] >= 0 and b["x"] + b["width"] <= 391, "each table's box fits the screen"
+    finally:
+        context.close()
+
+
+def test_on_a_phone_the_merges_next_badge_is_whole(browser, app_url, artifacts):
+    """Predict mode on a phone, after an answer: the pair table scrolls in its own box and
+    its "merges next" badge is drawn whole (not cut to "merg")."""
+    context = browser.new_context(**SIZES["phone"])
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        page.goto(f"{app_url}/train-bpe?preset=sennrich&step=0&mode=predict")
+        ready(page)
+        box = page.locator(".st-key-train_w_pick").get_by_role("combobox")
+        box.click()
+        box.fill("e + s")
+        box.press("Enter")
+        ready(page)
+        page.locator(".st-key-train_w_btn_check button").click()
+        badge = page.locator(".tp-badge.win")
+        expect(badge).to_have_text("merges next")
+        ready(page)
+        badge.scroll_into_view_if_needed()
+        assert badge.evaluate("e => e.scrollWidth <= e.clientWidth + 1 && getComputedStyle(e).whiteSpace === 'nowrap'")
+        holder = badge.locator("xpath=ancestor::div[contains(@class,'tp-scroll')]")
+        assert holder.get_attribute("tabindex") == "0"
+        b, h = badge.bounding_box(), holder.bounding_box()
+        assert b["x"] + b["width"] <= h["x"] + h["width"] + 1, "the badge shows whole inside its box"
+        assert sideways(page) == 0
+        holder.screenshot(path=str(artifacts / "a11y-phone-predict-badge.png"))
+    finally:
+        context.close()
+
+
+# ---- the keyboard alone --------------------------------------------------------------------
+def _tab_to(page: Page, selector: str, limit: int = 80, back: bool = False) -> None:
+    """Press Tab (Shift+Tab with `back`) until the focus is on an element matching `selector`."""
+    for _ in range(limit):
+        if page.evaluate("s => !!document.activeElement && document.activeElement.matches(s)", selector):
+            return
+        page.keyboard.press("Shift+Tab" if back else "Tab")
+    raise AssertionError(f"Tab never reached {selector}")
+
+
+def _focus_ring(page: Page) -> str:
+    """The focused element's outline (a visible focus: not 'none', at least 2 px)."""
+    return page.evaluate("() => { const s = getComputedStyle(document.activeElement); "
+                         "return s.outlineStyle + ' ' + s.outlineWidth; }")
+
+
+def _visible_ring(ring: str) -> bool:
+    style, width = ring.split()
+    return style != "none" and float(width.rstrip("px")) >= 2
+
+
+def test_keyboard_alone_steps_through_training_and_opens_a_chip(browser, app_url, artifacts):
+    """1440x900, no mouse: Tab to Step (a visible focus ring), Enter steps; the → and ←
+    keys step and step back; Tab reaches the merge list and Enter jumps to a merge; the
+    slider moves with the arrow keys; predict mode is answered with the keyboard; on
+    Tokenize, Tab reaches a chip and its details (id, bytes, rank) open."""
+    context = browser.new_context(**SIZES["desktop"])
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        page.goto(f"{app_url}/train-bpe?preset=sennrich&step=0")
+        ready(page)
+        _tab_to(page, ".st-key-train_w_btn_step button")
+        assert _visible_ring(_focus_ring(page)), _focus_ring(page)
+        page.screenshot(path=str(artifacts / "a11y-keyboard-step-focus.png"))
+        page.keyboard.press("Enter")
+        expect(page.locator(".st-key-train_w_step")).to_contain_text("Step 1 of 10")
+        ready(page)
+        page.evaluate("document.activeElement && document.activeElement.blur()")  # the page's own keys
+        page.keyboard.press("ArrowRight")  # the Step button's shortcut
+        expect(page.locator(".st-key-train_w_step")).to_contain_text("Step 2 of 10")
+        ready(page)
+        page.keyboard.press("ArrowLeft")  # Back's
+        expect(page.locator(".st-key-train_w_step")).to_contain_text("Step 1 of 10")
+        ready(page)
+        page.keyboard.press("ArrowRight")
+        expect(page.locator(".st-key-train_w_step")).to_contain_text("Step 2 of 10")
+        ready(page)
+        _tab_to(page, ".st-key-train_w_goto_1 button")
+        assert _visible_ring(_focus_ring(page)), _focus_ring(page)
+        page.keyboard.press("Enter")  # the merge list jumps
+        expect(page.locator(".st-key-train_w_step")).to_contain_text("Step 1 of 10")
+        ready(page)
+        _tab_to(page, ".st-key-train_w_step [role=slider], .st-key-train_w_step input[type=range]", back=True)
+        page.keyboard.press("ArrowRight")  # the slider moves, and the page follows
+        expect(page.locator(".st-key-train_w_step")).to_contain_text("Step 2 of 10")
+        ready(page)
+
+        page.goto(f"{app_url}/train-bpe?preset=sennrich&step=0&mode=predict")
+        ready(page)
+        _tab_to(page, ".st-key-train_w_pick input")
+        page.keyboard.type("e + s")
+        page.keyboard.press("Enter")
+        ready(page)
+        _tab_to(page, ".st-key-train_w_btn_check button")
+        assert _visible_ring(_focus_ring(page)), _focus_ring(page)
+        page.keyboard.press("Enter")
+        expect(page.locator(".tp-fb.ok")).to_be_visible()
+        ready(page)
+        page.screenshot(path=str(artifacts / "a11y-keyboard-predict.png"))
+
+        page.goto(f"{app_url}/tokenize-text")
+        ready(page)
+        _tab_to(page, ".bpe-tap span[tabindex]", limit=120)
+        assert _visible_ring(_focus_ring(page)), _focus_ring(page)
+        details = page.evaluate("() => getComputedStyle(document.activeElement, '::before').content")
+        assert "id " in details and "bytes " in details, details
+        page.screenshot(path=str(artifacts / "a11y-keyboard-chip.png"))
+    finally:
+        context.close()

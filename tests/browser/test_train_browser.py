@@ -102,7 +102,7 @@ def test_train_sennrich_step_back_play_and_share(page: Page, app_url, artifacts,
     # choose the Sennrich preset (it is the default; pick it explicitly anyway) in the
     # settings, folded away while a run is on screen
     page.get_by_text("Corpus and settings").click()
-    choose(page, "train_w_preset", "Algorithm 1", re.compile(re.escape(SENNRICH_TITLE)))
+    choose(page, "train_w_preset", "toy words", re.compile(re.escape(SENNRICH_TITLE)))
     expect_step(page, 0)
 
     for k in (1, 2, 3):

@@ -3,7 +3,15 @@
 - `scroll_box_attrs(label)`: the attributes of a box that scrolls sideways (a wide table
   on a phone). A keyboard reader can only scroll a box it can focus, so the box is a tab
   stop (`tabindex="0"`) and a named region, so a screen reader says what it is entering.
-- `A11Y_CSS` (installed once per page by app.py, `install_a11y_css`):
+- `ANNOUNCER_SCRIPT`: one polite live region for the whole page (`#bpe-live`,
+  `aria-live="polite"`, visually hidden). Whenever the element marked `data-announce`
+  changes (the Train page's step sentence: the attribute holds it as plain words, its
+  chips spelled out; an empty attribute means the element's own text), the region gets it and
+  a screen reader reads it once the reader is idle. The region is made once and kept: a
+  live region that is itself replaced (as Streamlit replaces an st.html at each step) is
+  not announced. The script runs in the page (st.html with `unsafe_allow_javascript`,
+  like ui/shared/guard.py); it holds no user text.
+- `A11Y_CSS` (both installed once per page by app.py, `install_a11y`):
   - captions: Streamlit draws them at 60% of the text colour, #828180 on white, a contrast
     of 3.9:1 (WCAG 2.1 AA asks 4.5:1 for text this size). They keep the text colour at
     80% opacity instead (about 6.7:1 on white, and as much on the dark theme);
@@ -19,20 +27,46 @@ from __future__ import annotations
 
 import html
 
-__all__ = ["A11Y_CSS", "install_a11y_css", "scroll_box_attrs"]
+__all__ = ["A11Y_CSS", "ANNOUNCER_SCRIPT", "install_a11y", "scroll_box_attrs"]
 
 A11Y_CSS = """<style>
 .stApp [data-testid="stCaptionContainer"] { color: inherit; opacity: .8; }
 .stApp [data-testid="stButtonGroup"] button[data-selected="true"] { color: inherit; }
 .stApp [data-testid="stButtonGroup"] button[data-selected="true"] p { font-weight: 700; }
 .stApp button:focus-visible, .stApp a:focus-visible, .stApp [tabindex="0"]:focus-visible,
-.stApp summary:focus-visible {
+.stApp summary:focus-visible, .stApp [role="slider"]:focus-visible {
   outline: 3px solid #0a66d8; outline-offset: 2px; }
 @media (prefers-reduced-motion: reduce) {
   .stApp *, .stApp *::before, .stApp *::after { animation: none !important; transition: none !important;
     scroll-behavior: auto !important; }
 }
+#bpe-live { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
+  white-space: nowrap; }
 </style>"""
+
+ANNOUNCER_SCRIPT = """<script>
+(function () {
+  const win = window, doc = win.document;
+  if (win.__bpeAnnouncer) return;
+  win.__bpeAnnouncer = true;
+  const region = doc.createElement("div");
+  region.id = "bpe-live";
+  region.setAttribute("aria-live", "polite");
+  region.setAttribute("role", "status");
+  doc.body.appendChild(region);
+  let said = "", queued = false;
+  const update = () => {
+    queued = false;
+    const el = doc.querySelector("[data-announce]");
+    const text = !el ? "" : (el.getAttribute("data-announce") || el.textContent).replace(/\\s+/g, " ").trim();
+    if (text && text !== said) { said = text; region.textContent = text; }
+  };
+  new MutationObserver(() => {
+    if (!queued) { queued = true; win.requestAnimationFrame(update); }
+  }).observe(doc.body, {childList: true, subtree: true, characterData: true});
+  update();
+})();
+</script>"""
 
 
 def scroll_box_attrs(label: str) -> str:
@@ -44,10 +78,11 @@ def scroll_box_attrs(label: str) -> str:
     return f' tabindex="0" role="region" aria-label="{html.escape(label, quote=True)}"'
 
 
-def install_a11y_css() -> None:
-    """The shared CSS, once per page run (a style-only st.html takes no room). Streamlit
-    is imported here: pure modules (ui/*/logic.py) use `scroll_box_attrs`."""
+def install_a11y() -> None:
+    """The shared CSS and the announcer, once per page run, in the sidebar like the
+    surrogate guard (nothing moves in the page's own flow). Streamlit is imported here:
+    pure modules (ui/*/logic.py) use `scroll_box_attrs`."""
     import streamlit as st
 
-    with st.sidebar:  # like the surrogate guard: nothing moves in the page's own flow
-        st.html(A11Y_CSS)
+    with st.sidebar:
+        st.html(A11Y_CSS + ANNOUNCER_SCRIPT, unsafe_allow_javascript=True, width="content")

@@ -119,11 +119,12 @@ class Preset:
     """One built-in corpus from corpora/presets.json, with its default settings."""
 
     id: str
-    title: str
+    title: str              # plain words for a student: what the corpus is
     file: str | None
     kind: str               # "words", "text" or "pydoc"
     note: str
     settings: Settings
+    source: str = ""        # where it comes from (a paper, a course, a text), the line under the title
 
 
 @lru_cache(maxsize=1)
@@ -140,7 +141,8 @@ def load_presets() -> dict[str, Preset]:
         s = dict(p.get("settings", {}))
         s.setdefault("marker", "</w>")
         fields = {k: v for k, v in s.items() if k in Settings.__dataclass_fields__}
-        out[p["id"]] = Preset(p["id"], p["title"], p.get("file"), p["kind"], p.get("note", ""), Settings(**fields))
+        out[p["id"]] = Preset(p["id"], p["title"], p.get("file"), p["kind"], p.get("note", ""), Settings(**fields),
+                              p.get("from", ""))
     return out
 
 
@@ -246,7 +248,7 @@ def describe(corpus: Corpus, settings: Settings) -> str:
     """A one-line label for the run (the sidebar and the Tokenize page show it).
 
     >>> describe(preset_corpus("sennrich"), Settings())
-    'Sennrich et al. (2016), Algorithm 1 · char, separate </w>, first-seen'
+    "Sennrich's toy words · char, separate </w>, first-seen"
     """
     if corpus.source == "preset":
         name = load_presets()[corpus.preset].title.split(":")[0]

@@ -61,6 +61,10 @@ PRESENT_CSS = """
 BAR_KEY = "train_w_bar"
 NAV_KEY = "train_w_merge_nav"
 BUTTONS_KEY = "train_w_buttons"
+#: The note about the step controls (left out on a phone, where it speaks of keys).
+HINT_KEY = "train_w_hint"
+#: The last step's note and its "Train more merges" button.
+END_KEY = "train_w_end"
 #: The play speed button (goes round state.SPEEDS).
 SPEED_KEY = "train_w_speed"
 #: The "Download and share" expander (its open state is a widget value).
@@ -78,8 +82,6 @@ NAV_HEAD = '<div class="tp"><div class="tp-h">Merge list</div><p class="tp-cap">
 BAR_CSS = f"""
 <style>
 div:has(> .st-key-{BAR_KEY}) {{ position: sticky; top: 3.75rem; z-index: 50; }}
-/* On a phone the bar would cover half the screen: it scrolls with the page there. */
-@media (max-width: 640px) {{ div:has(> .st-key-{BAR_KEY}) {{ position: static; }} }}
 .st-key-{BUTTONS_KEY} .stSlider {{ min-width: 14rem; }}
 .st-key-{BUTTONS_KEY} > div:has(.stSlider) {{ flex: 1 1 14rem; }}
 .st-key-{BAR_KEY} {{ background: var(--tp-bg, #fff); padding: .3rem 0 .4rem 0;
@@ -92,6 +94,28 @@ header[data-testid="stHeader"] {{ background: var(--tp-bg, #fff); }}
 .st-key-{NAV_KEY} button > div {{ justify-content: flex-start; width: 100%; }}
 .stMainBlockContainer .st-key-{NAV_KEY} .stButton button p {{ font-size: 1rem; text-align: left; overflow-wrap: anywhere;
   font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }}
+/* On a phone the bar is one compact row that sticks too: Back, "Step k of n" (the slider's
+   label; its track is left out, the merge list jumps), Step and Play (its icon, its name
+   kept for screen readers), with the step's sentence right under it. Reset, Speed, the
+   keyboard hints and the note about the keys are left out there. */
+@media (max-width: 640px) {{
+  .st-key-{BUTTONS_KEY} {{ flex-wrap: nowrap; align-items: center; gap: .35rem; }}
+  .st-key-train_w_btn_reset, .st-key-{SPEED_KEY}, .st-key-{HINT_KEY} {{ display: none; }}
+  .st-key-train_w_btn_back {{ order: 1; }}
+  .st-key-{BUTTONS_KEY} > div.st-key-train_w_step {{ order: 2; flex: 1 1 auto; min-width: 0; }}
+  .st-key-train_w_btn_step {{ order: 3; }}
+  .st-key-train_w_btn_play {{ order: 4; }}
+  .st-key-train_w_step [role="group"] {{ display: none; }}
+  .st-key-{BUTTONS_KEY} .stSlider {{ min-width: 0; }}
+  .st-key-train_w_step [data-testid="stWidgetLabel"] {{ justify-content: center; margin: 0; min-height: 0; }}
+  .st-key-train_w_step [data-testid="stWidgetLabel"] p {{ font-size: 1rem; font-weight: 600; white-space: nowrap; }}
+  .st-key-{BUTTONS_KEY} kbd {{ display: none; }}
+  .st-key-{BUTTONS_KEY} button {{ padding-left: .6rem; padding-right: .6rem; }}
+  .st-key-train_w_btn_play [data-testid="stMarkdownContainer"] {{ position: absolute; width: 1px; height: 1px;
+    overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }}
+  .st-key-{BAR_KEY} .tp-sentence {{ font-size: 1rem; line-height: 1.75; padding: .2rem .6rem; border-left-width: 4px; }}
+  .st-key-{BAR_KEY} .tp-sentence .bpe-tokens {{ font-size: 1rem; }}
+}}
 </style>
 """
 
@@ -145,7 +169,9 @@ def _corpus_inputs() -> None:
         persist(wk, state.PRESET, "sennrich")
         st.selectbox("Preset", list(presets), key=wk, format_func=lambda p: presets[p].title,
                      on_change=state.on_preset, args=(wk,))
-        st.caption(presets[ss[state.PRESET]].note)
+        chosen = presets[ss[state.PRESET]]
+        # the title says what the corpus is; where it comes from is the line under it
+        st.caption(f"From {chosen.source}. {chosen.note}" if chosen.source else chosen.note)
     elif source == "text":
         wk = _w("text")
         persist(wk, state.TEXT, "")
@@ -270,7 +296,8 @@ def step_area() -> None:
     # fragment, and what the full run drew stays on the page (8.5 kB a step saved).
     st.html(render.PAGE_CSS + BAR_CSS)
     if ss[state.LAYOUT] != "present":  # drawn once per page run, not at every step
-        st.caption(CONTROLS_HINT)
+        with st.container(key=HINT_KEY):
+            st.caption(CONTROLS_HINT)
     ss[state.END_PENDING] = False  # a full run: the timer is set afresh just below
     interval = state.SPEEDS[ss[state.SPEED]] if ss[state.PLAYING] else None
     st.fragment(run_every=interval)(_step_fragment)()
@@ -295,7 +322,12 @@ def _step_fragment() -> None:
     with st.container(key=BAR_KEY):
         _controls(view, k, predicting)
         if view.steps and (k or not predicting):
-            st.html(render.explain_step(view, k, present=present).html)
+            said = render.explain_step(view, k, present=present)
+            # data-announce: the page's live region reads this out at each step (ui/shared/a11y.py)
+            spoken = f"Step {k} of {view.steps}. " + said.text.replace(" -> ", " into ")
+            st.html(f'<div data-announce="{html.escape(spoken, quote=True)}">{said.html}</div>')
+        if view.steps and k == view.steps:
+            _end_of_run(view)
     if view.steps == 0:
         st.info(view.run.stop_message() + " There is nothing to step through: change the settings or the corpus.")
     elif predicting:
@@ -354,6 +386,24 @@ def _controls(view: RunView, k: int, predicting: bool) -> None:
                    width="stretch")
 
 
+def _end_of_run(view: RunView) -> None:
+    """At the last step, in the bar: why training stopped and, when it stopped at the limit
+    it was set to, "Train more merges" right there (a student never chose that limit: it
+    came with the preset, folded away in Corpus and settings)."""
+    run = view.run
+    extra = state.more_merges(view)
+    if not extra:
+        st.success(run.stop_message(), icon=":material/flag:")
+        return
+    limit = (f"after {run.steps} merges" if state.settings().stop == "merges"
+             else f"at a vocabulary of {run.vocab_size(run.steps)}")
+    with st.container(horizontal=True, vertical_alignment="center", gap="small", key=END_KEY):
+        st.success(f"Training stopped {limit}, where this run is set to stop (**Corpus and settings**, "
+                   "Stop at).", icon=":material/flag:", width="stretch")
+        st.button(f"Train {extra} more merges", icon=":material/add:", key="train_w_btn_more",
+                  on_click=state.on_train_more, type="primary")
+
+
 def _explore_view(view: RunView, k: int, present: bool) -> None:
     st.html(render.merge_effect_html(view, k, present=present))
     rows = PRESENT_ROWS if present else None
@@ -368,8 +418,6 @@ def _explore_view(view: RunView, k: int, present: bool) -> None:
         st.html(render.pair_section_html(view, k, present=present, max_rows=rows, hidden_order=hidden))
     with c_merges:
         _merge_nav(view, k, window)
-    if k == view.steps:
-        st.success(view.run.stop_message())
     if k > render.MERGES_SHOWN and not present:
         if st.toggle("Show all merges so far", key="train_w_all_merges"):
             st.dataframe(_merges_frame(view, k), hide_index=True, height=300)
@@ -465,7 +513,7 @@ def _predict_view(view: RunView, k: int, present: bool) -> None:
     results = ss[state.RESULTS]
     sc = predict.score(results)
     if k >= view.steps:
-        st.info(f"Training is over: {view.run.stop_reason}. Step back or reset to predict again. {sc.text()}")
+        st.info(f"Training is over. Step back or reset to predict again. {sc.text()}")
         _merge_list_and_corpus(view, k, present)
         return
     st.html(render.merge_effect_html(view, k, present=present))

@@ -27,7 +27,7 @@ from ui.shared.heavy import bounded_train as train  # one training at a time per
 from ui.shared.cache import ByteLRU, cache_named
 from ui.shared.state import publish_run, take_train_step_request
 from ui.train.config import (
-    DEFAULT_PRESET, DEFAULT_TEXT, DEFAULT_WORDS, Corpus, Settings, build_word_table, describe,
+    DEFAULT_PRESET, DEFAULT_TEXT, DEFAULT_WORDS, MAX_MERGES, Corpus, Settings, build_word_table, describe,
     from_params, load_presets, preset_corpus, read_upload, run_key, to_params,
 )
 from ui.train.run_view import RunView
@@ -57,6 +57,7 @@ VIEW_OBJ = "train.view_obj"  # the RunView on screen (this session's own referen
 ERROR = "train.error"        # message for the requested corpus/settings, or None
 FAILED = "train.failed"      # run key -> message, so a bad setting is not retried each rerun
 RESET_STEP = "train.reset_step"
+CONTINUE_STEP = "train.continue_step"  # "Train more merges": the step to go on to once retrained
 PENDING_STEP = "train.pending_step"
 LINK_PROBLEMS = "train.link_problems"
 RESULTS = "train.results"    # predict mode: (run key, step) -> {"pair": grade, "split": bool | None}
@@ -231,6 +232,8 @@ def _activate(view: RunView, corpus: Corpus, s: Settings, *, keep_error: bool = 
         ss[PENDING_STEP] = None
     elif ss.get(RESET_STEP):
         ss[STEP] = 0
+    elif ss.get(CONTINUE_STEP) is not None:
+        ss[STEP] = min(ss.pop(CONTINUE_STEP), view.steps)
     else:
         ss[STEP] = min(ss[STEP], view.steps)
     ss[RESET_STEP] = False
@@ -295,6 +298,41 @@ def on_goto(k: int) -> None:
     if ss[PLAYING]:
         ss[PLAYING], ss[APP_RERUN] = False, True
     set_step(k)
+
+
+#: How many merges "Train more merges" adds.
+MORE_MERGES = 10
+
+
+def more_merges(view: RunView) -> int:
+    """How many more merges "Train more merges" can ask of this run: 0 when it did not stop
+    at the limit it was set to (no pairs left, the minimum count) or the limit is the
+    largest the page allows."""
+    run, s = view.run, settings()
+    if run.stop_reason == f"reached {run.steps} merges" and s.stop == "merges":
+        return max(0, min(MORE_MERGES, MAX_MERGES - run.steps))
+    if s.stop == "vocab" and run.stop_reason.startswith("reached the target vocabulary size"):
+        return MORE_MERGES
+    return 0
+
+
+def on_train_more() -> None:
+    """At the last step: raise the limit the run stopped at (the number of merges, or the
+    vocabulary size) by `more_merges`, retrain (the shared cache keeps runs) and go on to
+    the next merge. A full rerun: the page trains before the step area draws."""
+    interaction()
+    stop_playing()
+    view = current_view()
+    extra = more_merges(view)
+    if not extra:
+        return
+    s = settings()
+    if s.stop == "vocab":
+        ss[SETTING + "vocab_size"] = int(s.vocab_size) + extra
+    else:
+        ss[SETTING + "merges"] = int(s.merges) + extra
+    ss[CONTINUE_STEP] = view.steps + 1
+    ss[APP_RERUN] = True
 
 
 def on_skip(key: str, k: int) -> None:
