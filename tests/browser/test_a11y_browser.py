@@ -85,7 +85,10 @@ def test_every_page_passes_axe_and_fits_the_width(browser, app_url, artifacts, s
     try:
         for path in sorted(declared_paths()):
             page.goto(f"{app_url}/{path}")
-            expect(page.get_by_role("heading", name=HEADINGS.get(path, HEADINGS[""]), exact=True).first).to_be_visible(timeout=60_000)
+            # a page added to app.py after this test is checked too: then any title will do
+            heading = (page.get_by_role("heading", name=HEADINGS[path], exact=True) if path in HEADINGS
+                       else page.locator("h1"))
+            expect(heading.first).to_be_visible(timeout=60_000)
             checker.check(_page_name(path))
     finally:
         context.close()
