@@ -18,6 +18,7 @@ from ui.classmode.panels import OPEN
 APP = "../app.py"
 TRAIN = "views/train.py"
 JOIN = "views/join_class.py"
+TEACH = "views/teach_class.py"
 GENEROUS = {a: Limit(burst=10_000, per_second=1000.0) for a in ("create", "join", "answer", "poll", "teach", "guess")}
 
 
@@ -111,3 +112,16 @@ def test_a_visitor_on_the_servers_own_machine_is_counted_per_session():
         at.button(key="class_btn_start").click().run()
         assert _role(at) == "instructor"
         assert at.session_state[session.CLIENT] == "local"
+
+
+def test_the_teach_page_asks_for_the_passphrase_too(one_address):
+    store = _use(MemoryClassStore(limits=GENEROUS, passphrase="open sesame"))
+    at = AppTest.from_file(APP, default_timeout=90)
+    at.run()
+    at.switch_page(TEACH).run()
+    at.button(key="class_btn_teach").click().run()
+    assert _role(at) is None and len(store) == 0
+    assert any(WRONG_PASSPHRASE in e.value for e in at.error)
+    at.text_input(key=session.PASSPHRASE).input("open sesame").run()
+    at.button(key="class_btn_teach").click().run()
+    assert _role(at) == "instructor" and len(store) == 1

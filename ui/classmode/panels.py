@@ -152,9 +152,7 @@ def start_control(view: RunView) -> None:
             "ask them all which pair merges next and show their answers as a chart.")
         if not corpus.shareable:
             st.warning(logic.UNSHAREABLE)
-        if session.class_store().needs_passphrase:
-            st.text_input("Instructor passphrase (this server asks for one to start a class)",
-                          key=session.PASSPHRASE, type="password", max_chars=200)
+        passphrase_box()
         st.button("Start a class", icon=":material/school:", key="class_btn_start", type="primary",
                   on_click=session.start_class, disabled=not corpus.shareable)
         st.page_link("views/join_class.py", label="Have a code? Join a class", icon=":material/login:")
@@ -469,6 +467,14 @@ def _on_answer(wk: str) -> None:
 TEACH_PRESENT = "class_w_teach_present"
 
 
+def passphrase_box() -> None:
+    """The instructor passphrase, where a class is started, when the server asks for one
+    (BPE_CLASS_PASSPHRASE); `session.start_class` reads it once and clears it."""
+    if session.class_store().needs_passphrase:
+        st.text_input("Instructor passphrase (this server asks for one to start a class)",
+                      key=session.PASSPHRASE, type="password", max_chars=200)
+
+
 def teach_page() -> None:
     """Teach a class: start one on the Train page's corpus and settings, or go back to the
     class this browser runs."""
@@ -499,6 +505,7 @@ def teach_page() -> None:
         st.warning(logic.UNSHAREABLE)
     if session.notice():
         st.error(md_error(session.notice()), icon=":material/error:")
+    passphrase_box()
     st.button("Start a class", icon=":material/school:", key="class_btn_teach", type="primary",
               on_click=_on_teach, disabled=not corpus.shareable)
     st.page_link("views/join_class.py", label="A student? Join a class", icon=":material/login:")
