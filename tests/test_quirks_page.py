@@ -243,6 +243,7 @@ def test_quiz_reveals_only_after_a_try():
 def test_vocab_page_asks_the_arithmetic_question():
     at = AppTest.from_file(APP, default_timeout=120)
     at.run()
+    at.query_params["section"] = "2. What it costs"  # the quiz is in the cost tab
     at.switch_page("views/vocab_size.py").run()
     _ok(at)
     at.session_state["quiz_w_open_double_vocab"] = True  # the page draws its quiz only once its box is opened

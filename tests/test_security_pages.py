@@ -119,7 +119,7 @@ MAIN = {
     HOME: lambda at: any(t.value == "Byte-pair encoding, step by step" for t in at.title),
     TRAIN: lambda at: _has(at, "train_w_btn_step"),
     TOKENIZE: lambda at: _has(at, "tokenize_w_text") and _has(at, "tokenize_w_tokenizer"),
-    VOCAB: lambda at: any(h.value.startswith("1. Sequence length") for h in at.header) and _has(at, "vocab_w_source"),
+    VOCAB: lambda at: len(at.tabs) == 3 and _has(at, "vocab_w_source"),
     ALGORITHMS: lambda at: any(t.value == "Three ways to learn a vocabulary" for t in at.title) and _has(at, "algo_w_corpus"),
     QUIRKS: lambda at: any(t.value == "Tokenizer quirks" for t in at.title)
     and len(at.tabs) == len(QUIRK_LIST) + 1 and sum(e.label == TRY_LABEL for e in at.expander) <= 1,

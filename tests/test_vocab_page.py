@@ -12,27 +12,42 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from bpe_core import TrainerSettings, WordTable, train
+from ui.vocab.sections import FORMULAS_KEY, REAL_SIZES_KEY, WHY_CURVES_KEY, WHY_CURVES_LABEL
 
 APP = "../app.py"
 PAGE = "views/vocab_size.py"
-#: the page's charts in order: curves, cost share, real vocabularies, o200k cut to k ranks,
-#: what those sizes cost, tokens per language, ratio to English
-CHARTS = 7
-TRUNC, TRUNC_COST, LANG_TOKENS = 3, 4, 5
+#: the page's three tabs (views/vocab_size.py TABS), opened with ?section=<label>
+TABS = ("1. Sequence length", "2. What it costs", "3. Ten languages")
+#: each tab's charts in order: 1 the curves; 2 cost share, real vocabularies, o200k cut to
+#: k ranks, what those sizes cost; 3 tokens per language, ratio to English
+CHARTS = {1: 1, 2: 4, 3: 2}  # tab 2's last two once "At real sizes" is opened
+TRUNC, TRUNC_COST, LANG_TOKENS = 2, 3, 0
 
 
-def _open(*, interactive: bool = True, **state) -> AppTest:
-    """The page after one run. `interactive`: 'Charts' is set to interactive, so
-    the charts are Vega-Lite specs these tests can read (a first visit draws pictures:
-    test_a_first_visit_draws_pictures_and_loads_no_charting_library)."""
+def _open(*, interactive: bool = True, tab: int = 1, **state) -> AppTest:
+    """The page after one run, at tab `tab` (1 to 3). `interactive`: 'Charts' is set to
+    interactive, so the charts are Vega-Lite specs these tests can read (a first visit
+    draws pictures: test_a_first_visit_draws_pictures_and_loads_no_charting_library)."""
     at = AppTest.from_file(APP, default_timeout=60)
     at.session_state["vocab.interactive"] = interactive
     for key, value in state.items():
         at.session_state[key] = value
     at.run()
+    if tab != 1:
+        at.query_params["section"] = TABS[tab - 1]
+    if tab == 2 and REAL_SIZES_KEY not in state:
+        at.session_state[REAL_SIZES_KEY] = True  # "At real sizes" opened, as a reader would
     at.switch_page(PAGE).run()
     assert not at.exception, at.exception
     return at
+
+
+def _tab(at: AppTest, tab: int) -> AppTest:
+    """Open tab 2 or 3, as a link with ?section= does (AppTest cannot click a tab, and a
+    bound tab ignores a link back to the first: open the page again for tab 1)."""
+    assert tab != 1
+    at.query_params["section"] = TABS[tab - 1]
+    return _ok(at.run())
 
 
 def _ok(at: AppTest) -> AppTest:
@@ -97,26 +112,34 @@ def _chosen_rule_value(at: AppTest) -> int:
 def test_default_page_shows_every_section_and_chart():
     at = _open()
     assert at.title[0].value == "Vocabulary size: what it buys, what it costs"
-    # the first is st.header (the security walk looks for it); the others open HTML blocks
-    assert [h.value for h in at.header] + _headings(at, "h2") == [
-        "1. Sequence length against vocabulary size",
-        "2. What the vocabulary costs a model",
-        "3. The same text in ten languages",
-    ]
+    assert [t.label for t in at.tabs] == list(TABS)
+    assert _headings(at, "h2") == ["1. Sequence length against vocabulary size"]  # only the open tab
     specs = _specs(at)
-    assert len(specs) == CHARTS
+    assert len(specs) == CHARTS[1]
     assert "vconcat" in specs[0] and {p["name"] for p in specs[0]["params"]} == {"pick", "hover", "chosen"}
     assert at.radio(key="vocab_w_source").value == "english"
     slider = at.slider(key="vocab_w_chosen")
     assert slider.min == 256 and slider.value > 256
     assert _metric(at, "Vocabulary size") == f"{slider.value:,}"
     assert _chosen_rule_value(at) == slider.value
-    text = _markdown(at)
+    assert "held-out 20%" in _markdown(at)
+    # the explanations are folded: drawn once their box is opened
+    assert WHY_CURVES_LABEL in [e.label for e in at.expander]
+    assert "the number of places it merges" not in _markdown(at)
+    at.session_state[WHY_CURVES_KEY] = True
+    text = _markdown(_ok(at.run()))
     assert "the number of places it merges" in text and "counted twice" in text
     tables = "\n".join(h.value for h in at.html)  # the accounting table is static HTML
     assert "<strong>= vocabulary size</strong>" in tables and "<strong>= tokens the corpus uses</strong>" in tables
-    assert "Output layer&#x27;s share" in tables  # the cost table too
-    assert "held-out 20%" in text
+    at.session_state[REAL_SIZES_KEY] = True  # "At real sizes" opened: tab 2's last two charts
+    for tab, heading in ((2, "2. What the vocabulary costs a model"), (3, "3. The same text in ten languages")):
+        _tab(at, tab)
+        assert _headings(at, "h2") == [heading]
+        assert len(_specs(at)) == CHARTS[tab]
+    at = _open(tab=2)
+    assert "Output layer&#x27;s share" not in "\n".join(h.value for h in at.html)  # the formulas are folded
+    at.session_state[FORMULAS_KEY] = True
+    assert "Output layer&#x27;s share" in "\n".join(h.value for h in _ok(at.run()).html)
 
 
 def test_vocab_slider_moves_metrics_chart_rule_and_calculator():
@@ -126,14 +149,17 @@ def test_vocab_slider_moves_metrics_chart_rule_and_calculator():
     assert _metric(at, "Vocabulary size") == "400"
     assert _chosen_rule_value(at) == 400
     # the calculator follows the chart's vocabulary: 400 x 768, tied
+    _tab(at, 2)
     _open_calculator(at)
     assert at.number_input(key="vocab_w_cost_vocab").value == 400
     assert at.number_input(key="vocab_w_cost_vocab").proto.disabled
     assert _metric(at, "Embedding parameters") == f"{400 * 768:,}"
     # and so does the languages chart's own tokenizer
+    _tab(at, 3)
     tokenizers = {row["tokenizer"] for row in _rows(at, LANG_TOKENS)}
     assert "English sample run (bytes), V = 400" in tokenizers
     # at the smallest size there are no merges: one token per byte of the training text
+    at = _open()
     at.slider(key="vocab_w_chosen").set_value(256).run()
     _ok(at)
     assert _metric(at, "Bytes per token, training text") == "1.00"
@@ -150,11 +176,12 @@ def test_merges_and_units_radios_retrain():
     assert slider.min < 256  # each distinct character, not all 256 bytes
     assert slider.max == slider.min + 250
     assert "Characters per token, training text" in _figures_shown(at)
-    assert "each distinct character" in "\n".join(h.value for h in at.html)  # the accounting table
+    at.session_state[WHY_CURVES_KEY] = True
+    assert "each distinct character" in "\n".join(h.value for h in _ok(at.run()).html)  # the accounting table
 
 
 def test_python_reference_source_trains_with_a_progress_bar_and_shows_overlaps():
-    at = _open(**{"vocab.merges.python": 500})
+    at = _open(**{"vocab.merges.python": 500, WHY_CURVES_KEY: True})
     at.radio(key="vocab_w_source").set_value("python").run()
     _ok(at)
     assert at.slider(key="vocab_w_chosen").max == 256 + 500
@@ -171,7 +198,7 @@ def test_python_reference_source_trains_with_a_progress_bar_and_shows_overlaps()
     ("gpt2_small", "38,597,376", "31.0%"),
 ])
 def test_cost_presets_reproduce_published_figures(preset, embedding, share):
-    at = _open()
+    at = _open(tab=2)
     at.radio(key="vocab_w_cost_preset").set_value(preset).run()
     _ok(at)
     assert _metric(at, "Embedding parameters") == embedding
@@ -183,7 +210,7 @@ def test_cost_presets_reproduce_published_figures(preset, embedding, share):
 
 
 def test_doubling_preset_compares_two_vocabulary_sizes():
-    at = _open()
+    at = _open(tab=2)
     at.radio(key="vocab_w_cost_preset").set_value("double_v").run()
     _open_calculator(at)
     assert at.number_input(key="vocab_w_cost_compare").value == 128_000
@@ -192,7 +219,7 @@ def test_doubling_preset_compares_two_vocabulary_sizes():
 
 
 def test_cost_inputs_each_change_the_result():
-    at = _open()
+    at = _open(tab=2)
     at.radio(key="vocab_w_cost_preset").set_value("llama3_8b").run()
     _open_calculator(at)
     at.radio(key="vocab_w_cost_tied").set_value("tied").run()
@@ -224,7 +251,7 @@ def test_a_first_visit_draws_no_calculator_input_and_no_metric():
     """The calculator's six inputs are drawn only once "Change the model" is opened (a
     first load then fetches no number-input script); the figures are HTML, not
     st.metric; "Start from" and the results are drawn folded or not."""
-    at = _open(interactive=False)
+    at = _open(interactive=False, tab=2)
     keys = {w.key for w in list(at.number_input) + list(at.radio)}
     assert {k for k in keys if k and k.startswith("vocab_w_cost_")} == {"vocab_w_cost_preset"}  # "Start from"
     assert len(at.metric) == 0
@@ -243,7 +270,7 @@ def test_a_calculator_value_changed_then_folded_is_kept_and_said():
     """d changed, the box folded: the results, the caption and the real-sizes chart keep
     the new d, a note says it differs from the preset; reopened, the input shows it;
     "Back to the preset's values" undoes it."""
-    at = _open()
+    at = _open(tab=2)
     vocab = at.slider(key="vocab_w_chosen").value
     _open_calculator(at)
     at.number_input(key="vocab_w_cost_hidden").set_value(1024).run()
@@ -297,7 +324,7 @@ def test_the_quiz_is_folded_and_keeps_its_answer():
     """The quiz question is drawn only once its box is opened (a first load then draws no
     number input at all); an answer survives folding the box and a visit to another
     page, where the box opens by itself."""
-    at = _open(interactive=False)
+    at = _open(interactive=False, tab=2)
     assert len(at.number_input) == 0
     assert "Check your understanding: how many parameters does doubling V add?" in [e.label for e in at.expander]
     at.session_state["quiz_w_open_double_vocab"] = True
@@ -313,24 +340,25 @@ def test_the_quiz_is_folded_and_keeps_its_answer():
     assert _ok(at).number_input(key="quirks_w_quiz_double_vocab").value == 524
     at.switch_page("views/home.py").run()
     at.switch_page(PAGE).run()
+    _tab(at, 2)
     assert _ok(at).number_input(key="quirks_w_quiz_double_vocab").value == 524
     assert any(s.value.startswith("Right") for s in at.success)
 
 
 def test_settings_survive_a_visit_to_another_page():
-    at = _open()
+    at = _open(tab=2)
     at.slider(key="vocab_w_chosen").set_value(333).run()
     at.radio(key="vocab_w_cost_preset").set_value("gpt2_small").run()
     at.switch_page("views/home.py").run()
     at.switch_page(PAGE).run()
-    _ok(at)
+    _tab(at, 2)
     assert at.slider(key="vocab_w_chosen").value == 333
     assert at.radio(key="vocab_w_cost_preset").value == "gpt2_small"
     assert _metric(at, "Embedding parameters") == "38,597,376"
 
 
 def test_languages_section_counts_all_tokenizers():
-    at = _open()
+    at = _open(tab=3)
     tokenizers = {row["tokenizer"] for row in _rows(at, LANG_TOKENS)}
     assert {"GPT-2 (50K)", "GPT-4 cl100k (100K)", "GPT-4o o200k (200K)"} <= tokenizers
     assert any(t.startswith("English sample run (bytes), V = ") for t in tokenizers)
@@ -348,7 +376,7 @@ def session_state():
 
 
 def test_session_run_is_the_default_source(session_state):
-    at = _open(**session_state)
+    at = _open(**session_state, **{WHY_CURVES_KEY: True})
     assert at.radio(key="vocab_w_source").value == "session"
     run = session_state["shared.run"]
     slider = at.slider(key="vocab_w_chosen")
@@ -359,12 +387,13 @@ def test_session_run_is_the_default_source(session_state):
     assert "characters per token starts below 1" in text  # the </w> markers are tokens
     assert "Characters per token, training text" in _figures_shown(at)
     # the char-level vocabulary does not know most characters of the other languages
+    _tab(at, 3)
     infos = "\n".join(i.value for i in at.info)
     assert "has never seen some characters" in infos and "Russian" in infos
 
 
 def test_builtin_source_with_a_session_run_also_shows_the_train_page_tokenizer(session_state):
-    at = _open(**session_state)
+    at = _open(**session_state, tab=3)
     at.radio(key="vocab_w_source").set_value("english").run()
     _ok(at)
     tokenizers = {row["tokenizer"] for row in _rows(at, LANG_TOKENS)}
@@ -387,7 +416,7 @@ def test_session_run_without_pre_tokenizer_stays_quick():
 
 
 def test_real_sizes_section_draws_o200k_cut_to_each_power_of_two():
-    at = _open()
+    at = _open(tab=2)
     rows = [row for row in _rows(at, TRUNC) if "code" in row]  # not the real models' marks
     marks = {row["label"]: row["size"] for row in _rows(at, TRUNC) if "label" in row}
     assert marks["GPT-2"] == 50_257 and marks["Llama 3 · Mistral Tekken"] == 128_256
@@ -401,7 +430,7 @@ def test_real_sizes_section_draws_o200k_cut_to_each_power_of_two():
 
 
 def test_real_sizes_cost_follows_the_calculator():
-    at = _open()
+    at = _open(tab=2)
     params = [row["amount"] for row in _rows(at, TRUNC_COST)
               if row.get("size") == 65_536 and row.get("measure") == "Embedding parameters"]
     assert params == [65_536 * 768]  # the calculator's default: GPT-2 small's width, tied
@@ -422,7 +451,7 @@ def _language_texts():
 def test_the_tables_are_drawn_only_once_their_expander_opens():
     """A first visit draws no data table (they cost the browser more than the charts);
     opening an expander draws its table."""
-    at = _open()
+    at = _open(tab=3)
     labels = [e.label for e in at.expander]
     assert "Exact numbers" in labels and "The ten texts" in labels
     assert len(at.dataframe) == 0 and not any("English" == m.value.strip("*") for m in at.markdown)
@@ -472,19 +501,22 @@ def test_a_slider_move_with_pictures_builds_no_pandas_frame(monkeypatch):
 
 def test_a_first_visit_draws_pictures_and_loads_no_charting_library():
     """By default every chart is a static picture (st.html), so the browser loads no Vega;
-    'Charts: interactive' brings back the seven interactive charts, and the pictures follow the slider."""
+    'Charts: interactive' brings back the interactive charts, and the pictures follow the slider."""
     at = _open(interactive=False)
     assert at.radio(key="vocab_w_interactive").value is False
     assert len(at.get("vega_lite_chart")) == 0
-    figures = _figures(at)
-    assert list(figures) == ["curves", "cost_share", "real_vocab", "truncated", "truncated_cost",
-                             "language_tokens", "language_ratio"]
+    assert list(_figures(at)) == ["curves"]
     slider = at.slider(key="vocab_w_chosen")
-    assert f"At vocabulary size {slider.value:,}:" in figures["curves"]
+    assert f"At vocabulary size {slider.value:,}:" in _figures(at)["curves"]
     at.slider(key="vocab_w_chosen").set_value(400).run()
-    figures = _figures(_ok(at))
-    assert "At vocabulary size 400:" in figures["curves"]
+    assert "At vocabulary size 400:" in _figures(_ok(at))["curves"]
+    assert list(_figures(_tab(at, 2))) == ["cost_share", "real_vocab"]  # "At real sizes" is folded
+    at.session_state[REAL_SIZES_KEY] = True
+    assert list(_figures(_ok(at.run()))) == ["cost_share", "real_vocab", "truncated", "truncated_cost"]
+    figures = _figures(_tab(at, 3))
+    assert list(figures) == ["language_tokens", "language_ratio"]
     assert "English sample run (bytes), V = 400" in figures["language_tokens"]  # in its alt text
     at.radio(key="vocab_w_interactive").set_value(True).run()
-    assert len(_ok(at).get("vega_lite_chart")) == CHARTS and not _figures(at)
-    assert _chosen_rule_value(at) == 400
+    assert len(_ok(at).get("vega_lite_chart")) == CHARTS[3] and not _figures(at)
+    at = _open(interactive=True)
+    assert len(at.get("vega_lite_chart")) == CHARTS[1]

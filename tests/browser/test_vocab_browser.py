@@ -1,5 +1,6 @@
-"""The Vocabulary size page in a real browser: a first visit draws its seven charts as
-pictures and loads no Vega script, no metric, number input, selectbox or toggle script;
+"""The Vocabulary size page in a real browser: three tabs under one slider; a first visit
+draws each tab's charts as pictures and loads no Vega script, no metric, number input,
+selectbox or toggle script; every tab is about three screens at most;
 with "Charts: interactive", it draws them with Vega-Lite and a click on the curves picks
 a vocabulary size (the slider and the figures follow); the calculator's inputs open on
 request and keep their values folded. Screenshots go to test-artifacts/ (look at them)."""
@@ -8,10 +9,15 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-#: curves, cost share, real vocabularies, o200k cut to k ranks and what that costs,
-#: tokens per language, ratio to English
-CHART_COUNT = 7
+#: the page's tabs, and each tab's charts: 1 the curves; 2 cost share, real vocabularies
+#: (and, folded, o200k cut to k ranks and what that costs); 3 tokens per language, ratio to English
+TABS = ("1. Sequence length", "2. What it costs", "3. Ten languages")
+HEADINGS = ("1. Sequence length against vocabulary size", "2. What the vocabulary costs a model",
+            "3. The same text in ten languages")
+CHART_COUNT = {1: 1, 2: 2, 3: 2}  # tab 2: two more once "At real sizes" is opened
+REAL_SIZES = "At real sizes: o200k cut to its first k tokens, and what each size costs"
 SLIDER = re.compile("Vocabulary size to study")
+WHY_CURVES = "Why the curves look like this: a shorter corpus, unseen text, tokens in use"
 
 
 @pytest.fixture(autouse=True)
@@ -35,18 +41,26 @@ VEGA_SCRIPT = re.compile(r"/(ArrowVegaLiteChart|embed|vega-interpreter)\.[\w-]+\
 VEGA_CHARTS = "[data-testid='stVegaLiteChart'] canvas, [data-testid='stVegaLiteChart'] svg.marks"
 
 
-def _interactive(page):
-    """Set 'Charts' to interactive and wait for the seven Vega-Lite charts."""
+def _interactive(page, tab: int = 1):
+    """Set 'Charts' to interactive and wait for the open tab's Vega-Lite charts."""
     page.locator(".st-key-vocab_w_interactive").get_by_text("interactive", exact=True).click()
     expect(page.locator(".st-key-vocab_w_interactive").get_by_role("radio", name="interactive")).to_be_checked()
     charts = page.locator(VEGA_CHARTS)
-    expect(charts).to_have_count(CHART_COUNT, timeout=60_000)
+    expect(charts).to_have_count(CHART_COUNT[tab], timeout=60_000)
     return charts
 
 
-def _open(page, app_url, height=1800, interactive=True):
-    """Open the app, then the page from the sidebar, as a student would; then switch the
-    interactive charts on (unless `interactive` is False) and return the charts."""
+def _tab(page, tab: int) -> None:
+    """Click tab `tab` (1 to 3) and wait for its section to be drawn."""
+    page.get_by_role("tab", name=TABS[tab - 1], exact=True).click()
+    expect(page.get_by_role("heading", name=HEADINGS[tab - 1])).to_be_visible(timeout=60_000)
+    _finished(page, tab)
+
+
+def _open(page, app_url, height=1800, interactive=True, tab=1):
+    """Open the app, then the page from the sidebar, as a student would; open tab `tab`,
+    then switch the interactive charts on (unless `interactive` is False) and return the
+    charts."""
     page.set_viewport_size({"width": 1400, "height": height})
     page.goto(app_url)
     expect(page.get_by_role("heading", name="Byte-pair encoding, step by step")).to_be_visible(timeout=60_000)
@@ -55,19 +69,29 @@ def _open(page, app_url, height=1800, interactive=True):
     expect(page.get_by_role("heading", name="Vocabulary size: what it buys, what it costs")).to_be_visible(
         timeout=60_000)
     _finished(page)
+    if tab != 1:
+        _tab(page, tab)
     if not interactive:
         return page.locator("figure.vc-chart")
-    charts = _interactive(page)
-    _finished(page)
+    charts = _interactive(page, tab)
+    _finished(page, tab)
     return charts
 
 
-def _finished(page):
-    """Wait until the whole page has been drawn: its last element, the calculator's
-    presets and its figures (drawn in the same run) are on screen."""
-    expect(page.get_by_text("The ten texts")).to_be_visible(timeout=60_000)
-    expect(page.get_by_role("radio", name="Llama 3 8B")).to_be_attached()
-    expect(_figure(page, "Embedding parameters")).to_be_attached()
+#: what each tab draws last in its run
+_LAST = {1: lambda page: page.get_by_text(WHY_CURVES, exact=True),
+         2: lambda page: page.get_by_text("Check your understanding: how many parameters does doubling V add?",
+                                          exact=True),
+         3: lambda page: page.get_by_text("The ten texts", exact=True)}
+
+
+def _finished(page, tab: int = 1):
+    """Wait until the open tab has been drawn: its last element is on screen and the
+    run has ended."""
+    expect(page.get_by_role("slider", name=SLIDER)).to_be_visible(timeout=60_000)
+    expect(_LAST[tab](page)).to_be_visible(timeout=60_000)
+    expect(page.locator('[data-testid="stSkeleton"]')).to_have_count(0, timeout=60_000)
+    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning", timeout=60_000)
 
 
 def _figure(page, label):
@@ -76,56 +100,82 @@ def _figure(page, label):
 
 
 def test_a_first_visit_draws_pictures_and_loads_no_vega(page, app_url, artifacts):
-    """Each chart is one picture with alt text; no Vega script is fetched until the
-    interactive charts are switched on."""
+    """Each chart of each tab is one picture with alt text; no Vega script is fetched
+    until the interactive charts are switched on."""
     scripts = []
     page.on("request", lambda r: scripts.append(r.url) if r.resource_type == "script" else None)
-    figures = _open(page, app_url, height=7000, interactive=False)
-    expect(figures).to_have_count(CHART_COUNT, timeout=60_000)
-    pictures = page.locator(PICTURES + ":visible")
-    expect(pictures).to_have_count(CHART_COUNT)
-    for i in range(CHART_COUNT):
-        img = pictures.nth(i)
-        assert len(img.get_attribute("alt")) > 40
-        # decoded and drawn: a picture that failed to load has no natural width
-        page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=img.element_handle())
-        assert img.bounding_box()["height"] > 100
-    expect(page.locator("figure.vc-chart figcaption").first).to_contain_text("At vocabulary size")
+    _open(page, app_url, height=3000, interactive=False)
+    for tab in (1, 2, 3):
+        if tab != 1:
+            _tab(page, tab)
+        expect(page.locator("figure.vc-chart")).to_have_count(CHART_COUNT[tab], timeout=60_000)
+        pictures = page.locator(PICTURES + ":visible")
+        expect(pictures).to_have_count(CHART_COUNT[tab])
+        for i in range(CHART_COUNT[tab]):
+            img = pictures.nth(i)
+            assert len(img.get_attribute("alt")) > 40
+            # decoded and drawn: a picture that failed to load has no natural width
+            img.scroll_into_view_if_needed()
+            page.wait_for_function("img => img.complete && img.naturalWidth > 0", arg=img.element_handle())
+            assert img.bounding_box()["height"] > 100
+        if tab == 1:
+            expect(page.locator("figure.vc-chart figcaption").first).to_contain_text("At vocabulary size")
+        page.screenshot(path=str(artifacts / f"vocab_size_pictures_tab{tab}.png"))
     assert page.locator("[data-testid='stVegaLiteChart']").count() == 0
     assert not [u for u in scripts if VEGA_SCRIPT.search(u)], scripts
     assert not [u for u in scripts if DROPPED_SCRIPTS.search(u)], scripts
-    page.screenshot(path=str(artifacts / "vocab_size_pictures.png"))
-    _interactive(page)
+    _interactive(page, 3)
     assert [u for u in scripts if VEGA_SCRIPT.search(u)]
 
 
 def test_pictures_are_decoded_only_when_shown(page, app_url, artifacts):
     """Each picture is drawn twice (wide and narrow, one hidden by a container query), and
     both copies load lazily: the hidden copy is never decoded, a picture below the screen
-    is decoded once scrolled to (a first load decoded all fourteen)."""
-    figures = _open(page, app_url, height=900, interactive=False)
+    is decoded once scrolled to."""
+    figures = _open(page, app_url, height=900, interactive=False, tab=2)
+    page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollTo(0, 0)")
+    # "At real sizes" opened without scrolling to it (a script click), so its pictures are
+    # drawn far below the screen
+    page.get_by_text(REAL_SIZES, exact=True).evaluate("e => e.closest('summary').click()")
+    expect(figures).to_have_count(4, timeout=60_000)
     decoded = "e => e.complete && e.naturalWidth > 0"
-    first, last = figures.first, figures.last
+    first, last = figures.first, figures.last  # the cost share (full width), o200k's cost (half)
+    shown = last.locator("img.vc-narrow")  # a half-width column shows the narrow drawing
+    assert not shown.evaluate(decoded)  # far below the screen: not yet
+    first.scroll_into_view_if_needed()
     expect(first.locator("img.vc-wide")).to_be_visible()
-    page.wait_for_function(f"() => ({decoded})(document.querySelector('figure.vc-chart img.vc-wide'))")
+    page.wait_for_function(decoded, arg=first.locator("img.vc-wide").element_handle())
     assert not first.locator("img.vc-narrow").evaluate(decoded)  # hidden: never decoded
-    assert not last.locator("img.vc-wide").evaluate(decoded)  # far below the screen: not yet
     last.scroll_into_view_if_needed()
-    page.wait_for_function(f"() => ({decoded})([...document.querySelectorAll('figure.vc-chart')].pop()"
-                           ".querySelector('img.vc-wide'))")
+    page.wait_for_function(decoded, arg=shown.element_handle())
     page.screenshot(path=str(artifacts / "vocab_last_picture_scrolled_to.png"))
 
 
-def test_vocab_page_renders_every_section_and_saves_a_screenshot(page, app_url, artifacts):
-    _open(page, app_url, height=6600)
-    for heading in ("1. Sequence length against vocabulary size", "2. What the vocabulary costs a model",
-                    "3. The same text in ten languages"):
-        expect(page.get_by_role("heading", name=heading)).to_be_visible()
-    expect(page.get_by_text("Why the corpus gets shorter")).to_be_visible()
+def _page_height(page) -> int:
+    return page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+
+
+def test_every_tab_is_about_three_screens_and_says_why_on_request(page, app_url, artifacts):
+    """Each tab holds one section and, with its folded boxes shut, is at most about three
+    1440x900 screens (the page was 5.8 with every section one under another). The
+    explanations of the curves open on request."""
+    _open(page, app_url, height=900, interactive=False)
+    heights = {}
+    for tab in (1, 2, 3):
+        if tab != 1:
+            _tab(page, tab)
+        for other in HEADINGS:
+            expect(page.get_by_role("heading", name=other)).to_have_count(int(other == HEADINGS[tab - 1]))
+        heights[tab] = _page_height(page)
+        page.screenshot(path=str(artifacts / f"vocab_size_tab{tab}_top.png"))
+    assert max(heights.values()) <= 3.3 * 900, heights
+    page.get_by_role("tab", name=TABS[0], exact=True).click()
+    _finished(page, 1)
+    page.get_by_text(WHY_CURVES, exact=True).click()
+    expect(page.get_by_text("Why the corpus gets shorter")).to_be_visible(timeout=60_000)
     expect(page.get_by_text("= tokens the corpus uses")).to_be_visible()
-    page.screenshot(path=str(artifacts / "vocab_size.png"))
-    page.set_viewport_size({"width": 1400, "height": 1000})
-    page.screenshot(path=str(artifacts / "vocab_size_top.png"))
+    page.get_by_text("Why the corpus gets shorter").scroll_into_view_if_needed()
+    page.screenshot(path=str(artifacts / "vocab_size_why_open.png"))
 
 
 def test_clicking_the_curves_picks_a_vocabulary_size(page, app_url, artifacts):
@@ -156,7 +206,7 @@ def test_clicking_the_curves_picks_a_vocabulary_size(page, app_url, artifacts):
 
 
 def test_a_cost_preset_reproduces_llama3(page, app_url):
-    _open(page, app_url)
+    _open(page, app_url, tab=2)
     page.locator(".st-key-vocab_w_cost_preset").get_by_text("Llama 3 8B", exact=True).click()
     expect(page.get_by_role("radio", name="Llama 3 8B")).to_be_checked()
     expect(_figure(page, "Embedding parameters")).to_contain_text("1,050,673,152")
@@ -194,7 +244,7 @@ def _calculator_keeps_d_folded(page, artifacts, name: str) -> None:
 
 
 def test_the_calculator_opens_on_request_and_keeps_a_value_folded(page, app_url, artifacts):
-    _open(page, app_url, interactive=False)
+    _open(page, app_url, interactive=False, tab=2)
     _calculator_keeps_d_folded(page, artifacts, "desktop")
 
 
@@ -216,22 +266,30 @@ WATCH_ABOVE = """() => {
 
 
 def test_the_slider_moves_every_section_and_reruns_only_what_it_moves(page, app_url, artifacts):
-    """One key press on the slider: the figures, the curves' caption, the calculator (which
-    follows the chosen size) and the ten-language chart all show the new size; only the
+    """A key press on the slider moves the open tab: the figures and the curves' caption,
+    the calculator (which follows the chosen size), the ten-language chart; only the
     slider's fragment reruns, so the title, the chart switch and the run picker above it
     are never greyed out (a whole-page rerun marks every element stale)."""
     _open(page, app_url, height=1800, interactive=False)
     slider = page.get_by_role("slider", name=SLIDER)
     size = int(slider.input_value())
-    page.evaluate(WATCH_ABOVE)
-    for step in (1, 2):
-        slider.focus()
-        slider.press("ArrowRight")
-        new = f"{size + step:,}"
-        expect(_figure(page, "Vocabulary size")).to_contain_text(new)
-        expect(page.locator("figure.vc-chart figcaption").first).to_contain_text(f"At vocabulary size {new}")
-        expect(page.get_by_text(f"V = {new} · d = 768 ·", exact=False)).to_be_visible()  # the calculator follows
-        languages = page.locator("figure.vc-chart[data-chart='language_tokens'] img.vc-wide")
-        expect(languages).to_have_attribute("alt", re.compile(f"V = {re.escape(new)}:"))
-    assert page.evaluate("window.__staleAbove") == []
+    checks = {
+        1: lambda new: (expect(_figure(page, "Vocabulary size")).to_contain_text(new),
+                        expect(page.locator("figure.vc-chart figcaption").first).to_contain_text(
+                            f"At vocabulary size {new}")),
+        2: lambda new: expect(page.get_by_text(f"V = {new} · d = 768 ·", exact=False)).to_be_visible(),
+        3: lambda new: expect(page.locator("figure.vc-chart[data-chart='language_tokens'] img.vc-wide")
+                              ).to_have_attribute("alt", re.compile(f"V = {re.escape(new)}:")),
+    }
+    step = 0
+    for tab in (1, 2, 3):
+        if tab != 1:
+            _tab(page, tab)
+        page.evaluate(WATCH_ABOVE)
+        for _ in (1, 2):
+            step += 1
+            slider.focus()
+            slider.press("ArrowRight")
+            checks[tab](f"{size + step:,}")
+        assert page.evaluate("window.__staleAbove") == [], tab
     page.screenshot(path=str(artifacts / "vocab_slider_moved.png"))

@@ -9,20 +9,28 @@ from playwright.sync_api import expect
 from tests.browser.phone import PHONE, open_phone, too_wide
 from tests.browser.test_vocab_browser import (  # noqa: F401  (patient_expect: an autouse fixture)
     CHART_COUNT,
+    REAL_SIZES,
     _calculator_keeps_d_folded,
     _finished,
     _interactive,
+    _tab,
     patient_expect,
 )
 
+#: each tab's pictures, in order
+NAMES = {1: ("curves",), 2: ("cost_share", "real_vocab", "truncated", "truncated_cost"),
+         3: ("language_tokens", "language_ratio")}
 
-def _open_on_phone(browser, app_url, interactive=True):
+
+def _open_on_phone(browser, app_url, interactive=True, tab=1):
     context, page = open_phone(browser)
     page.goto(app_url + "/vocabulary-size")
     _finished(page)
+    if tab != 1:
+        _tab(page, tab)
     if interactive:
-        _interactive(page)
-        _finished(page)
+        _interactive(page, tab)
+        _finished(page, tab)
     return context, page
 
 
@@ -32,13 +40,17 @@ def test_on_a_phone_the_pictures_fit_and_the_narrow_drawing_is_shown(browser, ap
     context, page = _open_on_phone(browser, app_url, interactive=False)
     try:
         page.set_viewport_size({"width": PHONE["width"], "height": 9000})
-        shown = page.locator("figure.vc-chart img.vc-narrow:visible")
-        expect(shown).to_have_count(CHART_COUNT, timeout=60_000)
-        assert page.locator("figure.vc-chart img.vc-wide:visible").count() == 0
-        assert too_wide(page) == []
-        for i, name in enumerate(("curves", "cost_share", "real_vocab", "truncated", "truncated_cost",
-                                  "language_tokens", "language_ratio")):
-            shown.nth(i).screenshot(path=str(artifacts / f"vocab_phone_picture_{name}.png"))
+        for tab in (1, 2, 3):
+            if tab != 1:
+                _tab(page, tab)
+            if tab == 2:
+                page.get_by_text(REAL_SIZES, exact=True).click()
+            shown = page.locator("figure.vc-chart img.vc-narrow:visible")
+            expect(shown).to_have_count(len(NAMES[tab]), timeout=60_000)
+            assert page.locator("figure.vc-chart img.vc-wide:visible").count() == 0
+            assert too_wide(page) == []
+            for i, name in enumerate(NAMES[tab]):
+                shown.nth(i).screenshot(path=str(artifacts / f"vocab_phone_picture_{name}.png"))
     finally:
         context.close()
 
@@ -57,11 +69,15 @@ def test_on_a_phone_nothing_is_wider_than_the_screen_not_even_the_linked_curves(
         curves.scroll_into_view_if_needed()
         page.wait_for_timeout(300)  # the layout settles at the new height (no state to wait for)
         page.screenshot(path=str(artifacts / "vocab_phone_curves.png"), clip=curves.bounding_box())
-        charts = page.get_by_test_id("stVegaLiteChart")
-        names = {1: "cost_share", 2: "real_vocab", 3: "truncated", 4: "truncated_cost",
-                 5: "language_tokens", 6: "language_ratio"}
-        for i, name in names.items():
-            charts.nth(i).screenshot(path=str(artifacts / f"vocab_phone_{name}.png"))
+        for tab in (2, 3):
+            _tab(page, tab)
+            if tab == 2:
+                page.get_by_text(REAL_SIZES, exact=True).click()
+            charts = page.get_by_test_id("stVegaLiteChart")
+            expect(charts).to_have_count(len(NAMES[tab]), timeout=60_000)
+            assert too_wide(page) == []
+            for i, name in enumerate(NAMES[tab]):
+                charts.nth(i).screenshot(path=str(artifacts / f"vocab_phone_{name}.png"))
     finally:
         context.close()
 
@@ -72,14 +88,17 @@ def test_on_a_phone_the_figures_wrap_and_the_calculator_keeps_a_value(browser, a
     context, page = _open_on_phone(browser, app_url, interactive=False)
     try:
         assert too_wide(page) == []
-        rows = page.locator(".vc-figures")
-        expect(rows).to_have_count(2)
-        for i in range(2):
-            box = rows.nth(i).bounding_box()
-            assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
-        first = rows.first
+        first = page.locator(".vc-figures").first
+        box = first.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
         first.scroll_into_view_if_needed()
         first.screenshot(path=str(artifacts / "vocab_phone_figures.png"))
+        _tab(page, 2)
+        rows = page.locator(".vc-figures")
+        expect(rows).to_have_count(1)
+        for i in range(1):
+            box = rows.nth(i).bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]
         _calculator_keeps_d_folded(page, artifacts, "phone")
         assert too_wide(page) == []
     finally:

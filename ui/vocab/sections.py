@@ -399,6 +399,18 @@ def _curve_row(choice: RunChoice, curve: pd.DataFrame, k: int) -> dict:
     return {column: values[k] for column, values in _curve_columns(choice.key, curve).items()}
 
 
+#: the folded box of the curves' explanations (why the corpus shortens, unseen text,
+#: vocabulary size against tokens in use), drawn only while open
+WHY_CURVES_LABEL = "Why the curves look like this: a shorter corpus, unseen text, tokens in use"
+WHY_CURVES_KEY = "vocab_w_why_curves"
+#: the folded box of the calculator's formulas
+FORMULAS_LABEL = "How each figure is computed"
+FORMULAS_KEY = "vocab_w_cost_formulas"
+#: the folded box of the real sizes (o200k cut to its first k ranks, and their cost)
+REAL_SIZES_LABEL = "At real sizes: o200k cut to its first k tokens, and what each size costs"
+REAL_SIZES_KEY = "vocab_w_real_sizes"
+
+
 def curves_section(choice: RunChoice, vocab: int, k: int) -> None:
     run, unit = choice.run, choice.unit
     curve = curve_for(choice.key, run)
@@ -416,8 +428,11 @@ def curves_section(choice: RunChoice, vocab: int, k: int) -> None:
                 curve, held_grid, retired, unit=unit, training_label=training_label)),
             alt=_figure(f"curves-alt:{choice.key}", lambda: static.curves_alt(curve, held_grid, unit))),
         key=CURVES_KEY, chosen=vocab, on_select=_pick_callback(choice), selection_mode=["pick"])
-    out.add(_explain_curves(choice, vocab, k, row, held_grid, held_k, retired))
     out.flush()
+    box = folded(WHY_CURVES_LABEL, WHY_CURVES_KEY)  # the explanations: drawn only while open
+    if box is not None:
+        with box:
+            html_block(_explain_curves(choice, vocab, k, row, held_grid, held_k, retired))
     if len(retired):
         box = folded(f"All {len(retired):,} base symbols used up in this run", "vocab_w_retired_table")
         if box is not None:
@@ -616,7 +631,12 @@ def cost_section(chart_vocab: int) -> tuple[ModelConfig, str]:
         + (f" · compared with V′ = {compare:,}" if compare else ""))))
     if changed:
         out.add(caption_html(_changed_note(changed, folded=box is None), note=True))
-    out.add(stats_html(_cost_stats(cost), label="What the vocabulary costs"), _cost_table(cost))
+    out.add(stats_html(_cost_stats(cost), label="What the vocabulary costs"))
+    out.flush()
+    box = folded(FORMULAS_LABEL, FORMULAS_KEY)  # the formulas table: drawn only while open
+    if box is not None:
+        with box:
+            html_block(_cost_table(cost))
     if compare:
         out.add(_comparison(config, compare, precision))
     if preset != CHART:
@@ -798,7 +818,7 @@ def real_sizes_section(config: ModelConfig, precision: str) -> None:
             "<em>k</em> ranks of a real tokenizer are themselves a tokenizer of size <em>k</em>, no retraining needed: "
             "encode with the same merge loop and treat every rank from <em>k</em> on as no merge (the 256 single "
             f"bytes, ranks 0 to 255, always stay). Here is GPT-4o's o200k_base cut to 256, 512, … 131,072 ranks and "
-            f"whole ({full:,} ranks; its 200,019 counts special tokens too), on the ten-language paragraph below, and "
+            f"whole ({full:,} ranks; its 200,019 counts special tokens too), on the ten-language paragraph (tab 3), and "
             "what each size costs the model in the calculator above.</p>")))
     out.pair(dict(cache_key="trunc:" + ":".join(map(str, sizes)), build=lambda: truncation_chart(table, marks),
                   figure=lambda: static.truncation_figure(table, marks), key="vocab_w_trunc_chart", extra=290),
@@ -868,11 +888,12 @@ def languages_section(choice: RunChoice, vocab: int, k: int) -> None:
             "cl100k_base, GPT-4o's o200k_base and the run studied above at the chosen size.</p>")
     lang_key = f"{choice.key}:{k}:" + ":".join(ours_keys)
     tokenizers = len({r["tokenizer"] for r in rows})
-    out.chart("lang-tokens:" + lang_key, lambda: language_tokens_chart(pd.DataFrame(rows)),
-              lambda: static.language_tokens_figure(rows), key="vocab_w_lang_tokens",
-              extra=170 + 22 * tokenizers)
-    out.chart("lang-ratio:" + lang_key, lambda: language_ratio_chart(pd.DataFrame(rows)),
-              lambda: static.language_ratio_figure(rows), key="vocab_w_lang_ratio", extra=420)
+    # side by side on a wide screen (stacked on a phone): the tab stays within three screens
+    out.pair(dict(cache_key="lang-tokens:" + lang_key, build=lambda: language_tokens_chart(pd.DataFrame(rows)),
+                  figure=lambda: static.language_tokens_figure(rows), key="vocab_w_lang_tokens",
+                  extra=170 + 22 * tokenizers),
+             dict(cache_key="lang-ratio:" + lang_key, build=lambda: language_ratio_chart(pd.DataFrame(rows)),
+                  figure=lambda: static.language_ratio_figure(rows), key="vocab_w_lang_ratio", extra=420))
     out.add(_explain_languages(rows))
     out.flush()
     unknown = [r for r in rows if r["tokenizer"] in ours and r["unknown"] > 0]
