@@ -47,12 +47,36 @@ PREDICT_NOTE = "train.predict_note"
 #: with the bar, the sentence and the corpus).
 PRESENT_ROWS = 8
 
+#: The presentation view fits a 1920x1080 projector (about 950 px visible under the
+#: browser's bars): no text under 20 px, the page's bottom margin gone, and the three
+#: columns (pairs, merges, corpus), the sentence and the merge's examples each scroll
+#: inside their own box, sized from the window's height (`vh`), so a long pasted text or
+#: the class panel never push the page past the screen. 33rem is the height of everything
+#: above and below the columns; a class panel (--tp-class) and a message box (--tp-alert)
+#: take their room from the columns (measured at 1920x950, issue 27).
 PRESENT_CSS = """
 <style>
+.stMainBlockContainer { padding-top: 3.9rem; padding-bottom: 1rem; }
+.stMainBlockContainer:has(.st-key-class_instructor_panel) { --tp-class: 9rem; }
+.stMainBlockContainer:has(.st-key-class_instructor_panel img) { --tp-class: 27rem; }
+.stMainBlockContainer:has(.st-key-class_student_banner) { --tp-class: 6rem; }
+.stMainBlockContainer:has(.st-key-class_question) { --tp-class: 19rem; }
+.stMainBlockContainer:has(.stAlert) { --tp-alert: 4.5rem; }
 .stMainBlockContainer h3 { font-size: 2.1rem; }
 .stMainBlockContainer .stButton button p { font-size: 1.3rem; }
 .stMainBlockContainer .stSlider [data-testid="stWidgetLabel"] p { font-size: 1.4rem; }
-.stMainBlockContainer { padding-top: 4.5rem; }
+.stMainBlockContainer p, .stMainBlockContainer li, .stMainBlockContainer label,
+.stMainBlockContainer [data-testid="stWidgetLabel"] p, .stMainBlockContainer [data-testid="stCaptionContainer"],
+.stMainBlockContainer [data-testid="stCaptionContainer"] p, .stMainBlockContainer summary p,
+.stMainBlockContainer .tp-cap, .stMainBlockContainer .tp-note, .stMainBlockContainer .tp-badge,
+.stMainBlockContainer .tp-d, .stMainBlockContainer [data-testid="stSliderTickBar"] div,
+.stMainBlockContainer [data-testid="stSliderThumbValue"], .stMainBlockContainer code,
+.stMainBlockContainer .stAlert p, .stMainBlockContainer kbd, .stMainBlockContainer .tp-word .tag, .stMainBlockContainer .tp-word .cnt { font-size: 1.25rem !important; }
+.stMainBlockContainer .tp-cap { margin-bottom: .3rem; }
+.stMainBlockContainer .tp-sentence.present { max-height: 6.6rem; overflow-y: auto; }
+.stMainBlockContainer .tp-effect.present { max-height: 7rem; overflow-y: auto; }
+.stMainBlockContainer [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"]:nth-child(3)) > [data-testid="stColumn"] {
+  max-height: max(14rem, calc(100vh - 33rem - var(--tp-class, 0rem) - var(--tp-alert, 0rem))); overflow-y: auto; }
 </style>
 """
 
