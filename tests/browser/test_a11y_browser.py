@@ -203,6 +203,32 @@ def test_on_a_phone_step_and_its_sentence_are_on_screen_and_announced(browser, a
         context.close()
 
 
+def test_on_a_phone_train_more_merges_is_on_screen_at_the_last_step(browser, app_url, artifacts):
+    """390x844: a tap on Step to the last merge shows "Train 10 more merges" on screen,
+    under the sentence; a tap on it goes on to merge 11 (Sennrich's words run out at 15)."""
+    context = browser.new_context(**SIZES["phone"])
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    try:
+        page.goto(f"{app_url}/train-bpe?preset=sennrich&step=9")
+        ready(page)
+        page.locator(".st-key-train_w_btn_step button:visible").tap()
+        more = page.locator(".st-key-train_w_btn_more button")
+        expect(more).to_have_text(re.compile("Train 10 more merges"))
+        ready(page)
+        assert _inside(page, ".st-key-train_w_btn_more button", 390, 844)
+        assert _inside(page, ".tp-sentence", 390, 844)
+        expect(page.get_by_text("where this run is set to stop")).to_be_visible()
+        assert page.get_by_text("the number asked for").count() == 0
+        page.screenshot(path=str(artifacts / "a11y-phone-train-more.png"))
+        more.tap()
+        expect(page.locator(".st-key-train_w_step")).to_contain_text("Step 11 of 15")
+        expect(page.locator("#bpe-live")).to_have_text(re.compile(r"^Step 11 of 15\. Merged "))
+        assert sideways(page) == 0
+    finally:
+        context.close()
+
+
 def test_on_a_phone_the_merges_next_badge_is_whole(browser, app_url, artifacts):
     """Predict mode on a phone, after an answer: the pair table scrolls in its own box and
     its "merges next" badge is drawn whole (not cut to "merg")."""

@@ -139,6 +139,8 @@ header[data-testid="stHeader"] {{ background: var(--tp-bg, #fff); }}
     overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }}
   .st-key-{BAR_KEY} .tp-sentence {{ font-size: 1rem; line-height: 1.75; padding: .2rem .6rem; border-left-width: 4px; }}
   .st-key-{BAR_KEY} .tp-sentence .bpe-tokens {{ font-size: 1rem; }}
+  /* at the last step, "Train more merges" comes first, right under the sentence */
+  .st-key-{END_KEY} > .st-key-train_w_btn_more {{ order: -1; }}
 }}
 </style>
 """
