@@ -9,6 +9,7 @@ tokenizer and view in the query string), so no typing is needed.
 """
 from __future__ import annotations
 
+import html
 import time
 
 from urllib.parse import urlencode
@@ -17,7 +18,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from bpe_core.pretrained import load_pretrained
-from ui.shared.chips import hex_bytes
+from ui.shared.chips import chip_label, hex_bytes
 from ui.tokenize.logic import EXAMPLES
 
 VIEWPORTS = {"laptop": (1440, 900), "projector": (1920, 1080), "phone": (390, 844)}
@@ -96,14 +97,18 @@ def assert_one_box_each(chips: list[dict], where: str) -> None:
     assert not tall, f"{where}: chips taller than a line (wrapped inside): {tall[:5]}"
 
 
-def assert_logical_order(chips: list[dict], where: str) -> None:
-    """Each run reads left to right, line by line, in the order of the tokens."""
+def assert_logical_order(chips: list[dict], where: str, *, rtl: bool = False) -> None:
+    """Each run reads in the order of the tokens (the order of the markup), line by line:
+    left to right, or right to left (`rtl`: Arabic, Hebrew, the first token rightmost)."""
     for a, b in zip(chips, chips[1:]):
         if a["run"] != b["run"]:
             continue
-        (ax, ay, aw, ah), (bx, by, _, _) = a["rects"][0], b["rects"][0]
+        (ax, ay, aw, ah), (bx, by, bw, _) = a["rects"][0], b["rects"][0]
         new_line = by >= ay + ah / 2
-        assert new_line or bx >= ax + aw - 1, f"{where}: {b['text']!r} is drawn before {a['text']!r}"
+        if rtl:
+            assert new_line or bx + bw <= ax + 1, f"{where}: {b['text']!r} is drawn right of {a['text']!r}"
+        else:
+            assert new_line or bx >= ax + aw - 1, f"{where}: {b['text']!r} is drawn before {a['text']!r}"
 
 
 def token_count(name: str, text: str) -> int:
@@ -149,13 +154,25 @@ def test_a_newline_token_is_one_chip_then_a_line_break(sized, app_url, artifacts
 
 
 @pytest.mark.parametrize("name", ["gpt2", "o200k_base"])
-def test_right_to_left_chips_stay_in_logical_order(sized, app_url, artifacts, name):
+def test_right_to_left_chips_run_right_to_left_in_logical_order(sized, app_url, artifacts, name):
+    """Arabic and Hebrew: the first token is rightmost and each next one to its left (a
+    block with dir="rtl"), while the markup keeps the tokens in order (a screen reader
+    reads them in order); a partial token's title names its character; a left-to-right
+    line after it runs left to right again."""
     size, page = sized
-    open_tokenize(page, app_url, tokenizer=name, text=ARABIC)
+    open_tokenize(page, app_url, tokenizer=name, text=ARABIC + "\nEnglish after")
+    rtl_line = len(load_pretrained(name).encode(ARABIC + "\n"))
     chips = boxes(page)
-    assert len(chips) == token_count(name, ARABIC)
+    spans = load_pretrained(name).token_spans(ARABIC + "\nEnglish after")
+    assert len(chips) == len(spans)
+    assert [c["text"] for c in chips] == [html.unescape(chip_label(s.label)) for s in spans]  # the markup in token order
     assert_one_box_each(chips, f"Arabic, {name}, {size}")
-    assert_logical_order(chips, f"Arabic, {name}, {size}")
+    assert_logical_order(chips[:rtl_line - 1], f"Arabic, {name}, {size}", rtl=True)
+    assert chips[0]["rects"][0][0] > chips[1]["rects"][0][0], "the first token is rightmost"
+    assert_logical_order(chips[rtl_line:], f"English after Arabic, {name}, {size}")
+    if name == "gpt2":
+        title = page.locator(".bpe-tokens.bpe-scroll .bpe-tok.partial").first.get_attribute("title")
+        assert "part of " in title and "ARABIC LETTER" in title, title
     labels = [c for c in chips if c["text"].startswith("<") and c["text"].endswith(">")]
     if name == "gpt2":
         assert labels, "GPT-2 splits some Arabic letters into bytes"
@@ -169,6 +186,9 @@ def test_right_to_left_chips_stay_in_logical_order(sized, app_url, artifacts, na
         dot, _, letter = c["ends"]
         assert dot > letter, f"the space mark of {c['text']!r} is on the left"
     page.locator(".bpe-tokens.bpe-scroll").first.screenshot(path=str(artifacts / f"chips_rtl_{name}_{size}.png"))
+    if name == "gpt2":
+        page.locator(".bpe-tokens.bpe-scroll .bpe-tok.partial").first.focus()  # its popover names the character
+        page.screenshot(path=str(artifacts / f"chips_rtl_{name}_{size}_partial.png"))
 
 
 def test_train_corpus_and_merge_list_chips(sized, app_url, artifacts):

@@ -17,9 +17,13 @@ piece of user text goes through `html.escape`. The rules, all in one place:
   text (`line_breaks=True`) a token holding newlines is one chip *followed by* those
   line breaks; in words and tables it stays on its line.
 - Each chip is isolated from its neighbours' direction and takes its own from its first
-  strong character (`unicode-bidi: plaintext`): right-to-left tokens keep the run in
-  logical order, `<D8>` byte labels are never reordered, and the space mark of an Arabic
-  token stands on its right, where the space is.
+  strong character (`unicode-bidi: plaintext`): `<D8>` byte labels are never reordered,
+  and the space mark of an Arabic token stands on its right, where the space is. Lines
+  whose first strong character is right-to-left (Arabic, Hebrew) are drawn in a block of
+  their own with `dir="rtl"`: their chips run right to left (the first token rightmost)
+  while the markup keeps the tokens in order, which is what a screen reader reads.
+- A token that holds only part of a character says which character, in its title
+  (`part_of`): `<E2><80>` is "part of ’ (U+2019 RIGHT SINGLE QUOTATION MARK)".
 - A token that is only part of a character is labelled with its bytes (`<E4>`) and
   styled `partial`; specials are bold, unknown characters dashed.
 - Tap to inspect (`tap=True`, run class `bpe-tap`): each chip is focusable
@@ -38,6 +42,7 @@ what a page shows around the chips (titles beyond id and bytes, tables, ladders)
 from __future__ import annotations
 
 import html
+import unicodedata
 from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
@@ -75,6 +80,7 @@ CHIP_CSS = """
 .bpe-tok .mk { color: #0B3C8C; font-weight: 600; }
 .bpe-tokens .bpe-gap { color: #666; font-style: normal; }
 .bpe-block { content-visibility: auto; }
+.bpe-block[dir="rtl"] { direction: rtl; text-align: right; }
 .bpe-ids > span[data-id]::after, .bpe-ids > .bpe-block > span[data-id]::after { content: attr(data-id);
   display: block; font-size: .62em; line-height: 1.15; text-align: center; color: #1a1a1a;
   font-style: normal; font-weight: 400; direction: ltr; unicode-bidi: isolate; }
@@ -306,12 +312,16 @@ def spans_html(
         if span.start > pos:
             gap = text[pos : span.start]
             parts.append((_gap(gap, show_whitespace), gap, False))
-        key = (span.id, span.special, span.token_bytes, span.label, i == highlight)
+        covered = text[span.start : span.end]  # a partial token's title names its character
+        key = (span.id, span.special, span.token_bytes, span.label, i == highlight, covered)
         chip = memo.get(key)
         if chip is None:
             title = title_of(span) if title_of else ""
             marker = marker_of(span) if marker_of else ""
             made = span_chip(span, title=title, marker=marker, highlight=i == highlight)
+            if "partial" in made.classes:
+                made = TokenChip(made.text, (made.title or _span_title(span)) + "\n" + part_of(covered, span.token_bytes),
+                                 made.classes, made.marker, made.id_label)
             chip = memo[key] = chip_html(made, show_whitespace=show_whitespace, tap=tap, ids=ids)
         drawn = text[span.start : span.end] if span.end > span.start else span.label
         parts.append((chip + _breaks(drawn, True), drawn, True))
@@ -320,6 +330,25 @@ def spans_html(
         parts.append((_gap(text[pos:], show_whitespace), text[pos:], False))
     extra = " ".join(c for c in (extra, "bpe-tap" if tap else "", "bpe-ids" if ids else "") if c)
     return wrap_run(blocks(parts), css=css, scroll=scroll, extra=extra)
+
+
+def part_of(covered: str, data: bytes) -> str:
+    r"""Which characters of `covered` (the text a token's span covers) the token's bytes
+    `data` hold only part of.
+
+    >>> part_of(" ’", b" \xe2\x80"), part_of("你", b"\xa0")
+    ('part of ’ (U+2019 RIGHT SINGLE QUOTATION MARK)', 'part of 你 (U+4F60 CJK UNIFIED IDEOGRAPH-4F60)')
+    """
+    encoded = covered.encode("utf-8", errors="surrogatepass")
+    at = encoded.find(data)
+    start, end = (at, at + len(data)) if at >= 0 else (0, len(encoded))
+    split, pos = [], 0
+    for ch in covered:
+        size = len(ch.encode("utf-8", errors="surrogatepass"))
+        if pos < end and pos + size > start and not (start <= pos and pos + size <= end):
+            split.append(f"{ch} (U+{ord(ch):04X} {unicodedata.name(ch, 'unnamed')})")
+        pos += size
+    return "part of " + ", ".join(split) if split else "part of a character"
 
 
 def wrap_run(body: str, *, css: bool, scroll: bool, extra: str = "") -> str:
@@ -335,6 +364,37 @@ def _gap(text: str, show_whitespace: bool) -> str:
     return f'<i class="bpe-gap" title="not part of any token">{body}</i>'
 
 
+def _strong(text: str) -> str | None:
+    """The direction of the first strong character of `text`, if any."""
+    for ch in text:
+        kind = unicodedata.bidirectional(ch)
+        if kind == "L":
+            return "ltr"
+        if kind in ("R", "AL"):
+            return "rtl"
+    return None
+
+
+def _line_directions(parts: Sequence[tuple[str, str, bool]]) -> list[str]:
+    r"""Each part's line direction: its line's first strong character's ("ltr" or "rtl"),
+    or the line before's for a line with none (blank lines, digits). A line ends with a
+    part whose text ends with a newline.
+
+    >>> _line_directions([("", "hi ", True), ("", "שלום\n", True), ("", "שלום", True), ("", "1\n", True), ("", "2", True)])
+    ['ltr', 'ltr', 'rtl', 'rtl', 'rtl']
+    """
+    out: list[str] = []
+    line_start, found, last = 0, None, "ltr"
+    for i, (_, t, _) in enumerate(parts):
+        if found is None:
+            found = _strong(t)
+        if t.endswith("\n") or i == len(parts) - 1:
+            last = found or last
+            out.extend([last] * (i + 1 - line_start))
+            line_start, found = i + 1, None
+    return out
+
+
 def blocks(parts: Sequence[tuple[str, str, bool]], block_chars: int = BLOCK_CHARS) -> str:
     r"""Join a run of (html, text, is a chip); a long run is cut into blocks at newlines.
 
@@ -343,7 +403,8 @@ def blocks(parts: Sequence[tuple[str, str, bool]], block_chars: int = BLOCK_CHAR
     block's height before its first layout is a guess (`contain-intrinsic-size`; `auto`
     keeps the real one afterwards). Its class `bpe-oK` starts its colours at K, so the
     colours run on across blocks. Text with no newline stays one block: a cut elsewhere
-    would look like a line break.
+    would look like a line break. Lines whose first strong character is right-to-left
+    get blocks of their own, `dir="rtl"` (also in a short text).
 
     >>> blocks([("<a>", "x\n", True), ("<b>", "y", True)], block_chars=100)
     '<a><b>'
@@ -354,17 +415,25 @@ def blocks(parts: Sequence[tuple[str, str, bool]], block_chars: int = BLOCK_CHAR
     <div class="bpe-block bpe-o2" style="contain-intrinsic-size:auto 2.73rem"><c></div>
     <BLANKLINE>
     """
-    if sum(len(t) for _, t, _ in parts) <= block_chars:
+    dirs = _line_directions(parts)
+    if sum(len(t) for _, t, _ in parts) <= block_chars and "rtl" not in dirs:
         return "".join(h for h, _, _ in parts)
     out: list[str] = []
     chunk: list[str] = []
     chars = lines = chips = first = 0
+    now = dirs[0] if dirs else "ltr"
 
     def close() -> None:
         rem = round(max(lines + chars / _LINE_CHARS, 1.0)) * _LINE_REM
-        out.append(f'<div class="bpe-block bpe-o{first % _N}" style="contain-intrinsic-size:auto {rem:g}rem">' + "".join(chunk) + "</div>")
+        rtl = ' dir="rtl"' if now == "rtl" else ""
+        out.append(f'<div class="bpe-block bpe-o{first % _N}"{rtl} style="contain-intrinsic-size:auto {rem:g}rem">'
+                   + "".join(chunk) + "</div>")
 
-    for h, t, is_chip in parts:
+    for (h, t, is_chip), d in zip(parts, dirs):
+        if chunk and d != now:  # a line of the other direction starts: a block of its own
+            close()
+            chunk, chars, lines, first = [], 0, 0, chips
+        now = d
         chunk.append(h)
         chars += len(t)
         lines += t.count("\n")
