@@ -19,6 +19,7 @@ from streamlit.testing.v1 import AppTest
 from classroom import Limit
 from classroom.memory import MemoryClassStore
 from ui.classmode import session
+from ui.train.config import _PARAM_OF
 
 APP = "../app.py"
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,6 +52,10 @@ def test_the_page_list_is_read_from_app_py():
 #: (every page's first run sets up the Train page's state from the address).
 TRAIN_LINKS = [
     {"preset": "sennrich", "step": "3", "view": "present", "mode": "predict"},
+    # every setting the link format knows (ui/train/config.py), with a value it refuses
+    {"preset": "sennrich", **{key: "<b>nope</b>" for key in _PARAM_OF.values()}},
+    {"words": "a 1", "units": "byte", "eow": "none", "marker": "", "pre": "whitespace", "stop": "vocab",
+     "vocab": "0", "min": "99999999999", "merges": "-3"},
     {"words": "low 5\nlower 2\nnewest 6", "step": "999999999", "tie": "smallest-id"},
     {"text": "<img src=x onerror=alert(1)> aaa bbb", "step": "-1", "view": "nope", "mode": "nope", "tie": "x"},
     {"preset": "no-such-preset", "step": "²"},
