@@ -13,28 +13,17 @@ import json
 import sys
 from pathlib import Path
 
-from .corpus import WordTable, decode_text_file
+from .algorithms import ALGORITHMS, algorithm
+from .algorithms.command_line import read_text, write_json
 from .display import visible_whitespace
 from .explore import MODES, SORTS
 from .pretokenize import PRETOKENIZERS
 from .pretrained import PRETRAINED, load_pretrained
-from .tie_rules import TIE_RULES
-from .train.trainer import TrainerSettings, marker_clash
-from .train.run import TrainingRun, train
+from . import tie_rules
 from .vocab import END_OF_WORD, UNITS
 
-ALGORITHMS = ("bpe", "wordpiece", "unigram")
 #: The default bound on the tokens' text (characters), which bounds a run's memory.
 MAX_TOKEN_TEXT = 50_000_000
-
-
-def _read(path: str, *, corpus: bool = True) -> str:
-    """A file's text; a training corpus (`corpus`) reads \\r\\n as \\n, as the app does."""
-    try:
-        data = Path(path).read_bytes()
-    except OSError as exc:
-        raise ValueError(f"Cannot read {path!r}: {exc.strerror}. Check the path.") from None
-    return decode_text_file(data, name=repr(path), unix_newlines=corpus)
 
 
 def _nonneg_int(text: str) -> int:
@@ -50,9 +39,11 @@ def _nonneg_int(text: str) -> int:
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m bpe_core", description=__doc__)
     sub = p.add_subparsers(dest="command", required=True)
-    t = sub.add_parser("train", help="train BPE, WordPiece or Unigram and print each step")
-    t.add_argument("--algorithm", choices=ALGORITHMS, default="bpe",
-                   help="the training algorithm (default bpe); unigram needs --vocab-size")
+    titles = [a.title for a in ALGORITHMS.values()]
+    t = sub.add_parser("train", help=f"train {', '.join(titles[:-1])} or {titles[-1]} and print each step")
+    notes = "".join(f"; {name} {a.command_line.note}" for name, a in ALGORITHMS.items() if a.command_line.note)
+    t.add_argument("--algorithm", choices=tuple(ALGORITHMS), default="bpe",
+                   help=f"the training algorithm (default bpe){notes}")
     src = t.add_mutually_exclusive_group(required=True)
     src.add_argument("--text", metavar="FILE", help="a UTF-8 text file, split by --pretokenizer")
     src.add_argument("--words", metavar="FILE", help="a word-count list: 'low 5' per line")
@@ -64,7 +55,7 @@ def _parser() -> argparse.ArgumentParser:
     t.add_argument("--marker", default="</w>", help="end-of-word marker text (default </w>)")
     t.add_argument("--pretokenizer", choices=(*PRETOKENIZERS, "bert"), default="whitespace",
                    help="bert (punctuation split off) is for --algorithm wordpiece only")
-    t.add_argument("--tie-break", choices=TIE_RULES, default="first-seen")
+    t.add_argument("--tie-break", choices=tie_rules.TIE_RULES, default="first-seen")
     t.add_argument("--min-count", type=_nonneg_int, default=1)
     t.add_argument("--max-token-text", type=_nonneg_int, default=MAX_TOKEN_TEXT, metavar="N",
                    help="stop once the tokens' text adds up to N characters, which bounds memory "
@@ -106,162 +97,26 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _trace_line(ev, run: TrainingRun) -> str:
-    show = visible_whitespace
-    left, right = (show(t) for t in ev.pair_text)
-    line = f"step {ev.step:>4}: {left} + {right} -> {show(ev.token)}  (count {ev.count}"
-    others = [p for p in ev.ties if p != ev.pair]
-    if others:
-        names = ", ".join(f"{show(run.displays[a])} + {show(run.displays[b])}" for a, b in others)
-        more = ev.tie_count - 1 - len(others)
-        line += f"; tied with {names}{f' and {more} more' if more else ''}; {ev.tie_break} rule"
-    return line + ")"
-
-
 def cmd_train(args: argparse.Namespace) -> int:
-    if args.algorithm == "unigram":
-        return cmd_train_unigram(args)
-    if args.algorithm == "wordpiece":
-        return cmd_train_wordpiece(args)
-    if args.pretokenizer == "bert":
-        raise ValueError(f"--pretokenizer bert is for --algorithm wordpiece. For BPE choose one of: {', '.join(PRETOKENIZERS)}.")
-    if args.words is not None:
-        table = WordTable.from_word_counts(_read(args.words))
-    else:
-        table = WordTable.from_text(_read(args.text), args.pretokenizer)
-    settings = TrainerSettings(
-        units=args.units,
-        end_of_word=args.end_of_word,
-        marker=args.marker,
-        tie_break=args.tie_break,
-        merges=args.merges if args.merges is not None or args.vocab_size is not None else 10,
-        vocab_size=args.vocab_size,
-        min_count=args.min_count,
-        top_n=0,
-        max_token_text=args.max_token_text or None,
-    )
-    clash = marker_clash(settings, table)
-    if clash:
-        print(f"warning: {clash}", file=sys.stderr)
-    run = train(table, settings, pause_gc=True)  # a process of its own: safe to pause the collector
+    """Train with the registry entry's command-line hooks (`bpe_core.algorithms.command_line`)."""
+    cli = algorithm(args.algorithm).command_line
+    run, warnings = cli.train(args)
+    for warning in warnings:
+        print(f"warning: {warning}", file=sys.stderr)
     if args.save:  # before printing, so a bad path prints only the error
-        from .formats import run_to_json
-
-        try:
-            Path(args.save).write_text(json.dumps(run_to_json(run), ensure_ascii=False), encoding="utf-8")
-        except OSError as exc:
-            raise ValueError(f"Cannot write {args.save!r}: {exc.strerror}. Check the folder exists and is writable.") from None
+        write_json(args.save, cli.saved(run))
     if args.json:
-        out = [
-            {
-                "step": ev.step,
-                "pair": list(ev.pair_text),
-                "token": ev.token,
-                "count": ev.count,
-                "ties": [[run.displays[a], run.displays[b]] for a, b in ev.ties],
-                "tie_count": ev.tie_count,
-                "vocab_size": ev.vocab_size,
-                "corpus_length": ev.corpus_length,
-            }
-            for ev in run.events
-        ]
-        print(json.dumps(out, ensure_ascii=False, indent=1))
+        print(json.dumps([cli.event_json(run, ev) for ev in run.events], ensure_ascii=False, indent=1))
     else:
-        for ev in run.events:
-            print(_trace_line(ev, run))
-        # Without --merges nobody asked for 10: say it was the default, and how to get more.
-        asked = args.merges is not None or args.vocab_size is not None
-        at_limit = run.stop_reason == f"reached {run.steps} merges"
-        print(run.stop_message(asked=asked) + ("" if asked or not at_limit else " --merges N trains more."))
-    return 0
-
-
-def cmd_train_unigram(args: argparse.Namespace) -> int:
-    from .algorithms import unigram
-
-    if args.vocab_size is None:
-        raise ValueError("--algorithm unigram needs --vocab-size N (the pieces to keep, <unk> included).")
-    if args.words is not None:
-        words = unigram.words_from_word_counts(_read(args.words))
-    else:
-        words = unigram.words_from_text(_read(args.text))
-    run = unigram.train_unigram(words, unigram.UnigramSettings(vocab_size=args.vocab_size))
-    if args.save:
-        _write_json(args.save, run.model().to_json())
-    if args.json:
-        print(json.dumps([unigram.event_to_json(ev) for ev in run.events], ensure_ascii=False, indent=1))
-    else:
-        for ev in run.events:
-            print(unigram.event_line(ev))
-    return 0
-
-
-def _write_json(path: str, data: object) -> None:
-    try:
-        Path(path).write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    except OSError as exc:
-        raise ValueError(f"Cannot write {path!r}: {exc.strerror}. Check the folder exists and is writable.") from None
-
-
-def cmd_train_wordpiece(args: argparse.Namespace) -> int:
-    from .algorithms.wordpiece import WordPieceSettings, train_wordpiece, wordpiece_word_table
-
-    for flag, value, default in (("--units", args.units, "char"), ("--end-of-word", args.end_of_word, "none"),
-                                 ("--min-count", args.min_count, 1)):
-        if value != default:
-            raise ValueError(f"{flag} does not apply to WordPiece (characters, '##' continuations). Leave it out.")
-    if args.words is not None:
-        table = WordTable.from_word_counts(_read(args.words))
-    else:
-        table = wordpiece_word_table(_read(args.text), args.pretokenizer)
-    merges = args.merges if args.merges is not None or args.vocab_size is not None else 10
-    run = train_wordpiece(table, WordPieceSettings(
-        tie_break=args.tie_break, merges=merges, vocab_size=args.vocab_size, top_n=0))
-    if args.save:
-        try:
-            Path(args.save).write_text(json.dumps(run.tokenizer().to_json(), ensure_ascii=False), encoding="utf-8")
-        except OSError as exc:
-            raise ValueError(f"Cannot write {args.save!r}: {exc.strerror}. Check the folder exists and is writable.") from None
-    if args.json:
-        out = [
-            {
-                "step": ev.step,
-                "pair": list(ev.pair_text),
-                "token": ev.token,
-                "score": ev.score,
-                "count": ev.count,
-                "score_fraction": [ev.score_numerator, ev.score_denominator],
-                "left_count": ev.left_count,
-                "right_count": ev.right_count,
-                "ties": [[run.tokens[a], run.tokens[b]] for a, b in ev.ties],
-                "tie_count": ev.tie_count,
-                "bpe_pair": list(ev.bpe_pair_text),
-                "bpe_count": ev.bpe_count,
-                "vocab_size": ev.vocab_size,
-                "corpus_length": ev.corpus_length,
-            }
-            for ev in run.events
-        ]
-        print(json.dumps(out, ensure_ascii=False, indent=1))
-        return 0
-    show = visible_whitespace
-    for ev in run.events:
-        left, right = (show(t) for t in ev.pair_text)
-        line = (f"step {ev.step:>4}: {left} + {right} -> {show(ev.token)}  (score {ev.count}/({ev.left_count} x "
-                f"{ev.right_count}) = {ev.score:.4g}; count {ev.count}")
-        if ev.tie_count > 1:
-            line += f"; {ev.tie_count - 1} tied, {ev.tie_break} rule"
-        if not ev.bpe_agrees:
-            line += f"; BPE would merge {' + '.join(map(show, ev.bpe_pair_text))} (count {ev.bpe_count})"
-        print(line + ")")
-    print(run.stop_message())
+        for line in cli.trace(run, args):
+            print(line)
     return 0
 
 
 def cmd_encode(args: argparse.Namespace) -> int:
     from .formats import PipelineTokenizer, load_tokenizer, token_strings
 
-    text = args.text if args.text is not None else _read(args.file, corpus=False)  # encode sees the bytes as they are
+    text = args.text if args.text is not None else read_text(args.file, corpus=False)  # encode sees the bytes as they are
     if args.tokenizer in PRETRAINED:
         tok = load_pretrained(args.tokenizer)
     else:

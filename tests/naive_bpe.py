@@ -138,18 +138,20 @@ class NaiveBPE:
         return counts, first
 
     def sorted_table(self) -> list[tuple[Pair, int]]:
-        """The pair table, best first: count descending, then the tie rule."""
+        """The pair table, best first: count descending, then the tie rule (its key kind
+        and direction, as `bpe_core.tie_rules` declares them; the ordering is our own)."""
+        from bpe_core.tie_rules import tie_rule
+
         counts, first = self.pair_table()
         disp = self._displays
         pairs = list(counts)
-        if self.tie_break == "first-seen":
-            pairs.sort(key=lambda p: first[p])
-        elif self.tie_break == "smallest-id":
-            pairs.sort()
-        elif self.tie_break == "lexicographic":
-            pairs.sort(key=lambda p: (disp[p[0]], disp[p[1]], p[0], p[1]), reverse=True)
-        else:
-            raise ValueError(self.tie_break)
+        rule = tie_rule(self.tie_break)
+        keys = {
+            "first-seen": lambda p: first[p],
+            "ids": lambda p: p,
+            "texts": lambda p: (disp[p[0]], disp[p[1]], p[0], p[1]),
+        }
+        pairs.sort(key=keys[rule.key], reverse=rule.largest_first)
         pairs.sort(key=lambda p: -counts[p])  # stable: the tie order survives
         return [(p, counts[p]) for p in pairs]
 

@@ -7,6 +7,7 @@ process (the shared byte cache), so only the first test on a corpus pays for tra
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from bpe_core.algorithms import ALGORITHMS
 from ui.shared.tables import read_table
 
 APP = "../app.py"
@@ -24,7 +25,9 @@ def _open(tab: str = "Side by side", **state) -> AppTest:
     return _ok(at)
 
 
-TAB_LABELS = ("Side by side", "BPE", "WordPiece", "Unigram", "The course's examples")
+def tab_labels() -> tuple[str, ...]:
+    """The page's tabs: side by side, one per registered algorithm, the course."""
+    return ("Side by side", *(a.title for a in ALGORITHMS.values()), "The course's examples")
 
 
 def _tab(at: AppTest, tab: str) -> AppTest:
@@ -62,7 +65,7 @@ def test_only_the_open_tab_is_drawn():
     """A first visit draws the first tab alone (drawing all five cost the browser seconds,
     bench/README.md); each tab draws once opened, and the others are then left out."""
     at = _open()
-    assert tuple(t.label for t in at.tabs) == TAB_LABELS
+    assert tuple(t.label for t in at.tabs) == tab_labels()
     assert "Merge 1 of" not in _markdown(at) and "numbers agree" not in _markdown(at)
     assert not at.get("slider")
     # the first tab: static HTML tables, no data grid and no chart (lighter first load)
@@ -74,7 +77,7 @@ def test_only_the_open_tab_is_drawn():
     assert overlap and all(int(r["tokens"].replace(",", "")) > 0 for r in overlap)
     assert any(r["vocabularies"].startswith("only ") for r in overlap)
     per_word = read_table(block, 1)
-    assert [r["algorithm"] for r in per_word] == ["BPE", "WordPiece", "Unigram"]
+    assert [r["algorithm"] for r in per_word] == [a.title for a in ALGORITHMS.values()]
     _tab(at, "Unigram")
     assert at.slider(key="algo_w_ug_step") and "<th>WordPiece</th>" not in _html(at)
     assert "numbers agree" in _markdown(_tab(at, "The course's examples"))
@@ -199,7 +202,7 @@ def test_tokens_beyond_the_alphabet():
 def test_every_kind_of_preset(preset):
     at = _open()
     at.selectbox(key="algo_w_corpus").set_value(preset).run()
-    for tab in TAB_LABELS:
+    for tab in tab_labels():
         _tab(at, tab)
         assert not at.error or all("could not train" in e.value for e in at.error)
 
@@ -210,7 +213,7 @@ def test_own_text_hostile_and_empty():
     at.text_area(key="algo_w_text").set_value("![x](http://h/x.png) <b>bold</b> :red[x] " * 5).run()
     _ok(at)
     assert "<b>bold</b>" not in _html(at) and "&lt;b&gt;" in _html(at)
-    for tab in TAB_LABELS[1:4]:  # each algorithm's tab draws a word of the text as chips
+    for tab in tab_labels()[1:-1]:  # each algorithm's tab draws a word of the text as chips
         assert "<b>bold</b>" not in _html(_tab(at, tab))
     at.text_area(key="algo_w_text").set_value("   ").run()
     assert "empty" in _ok(at).error[0].value

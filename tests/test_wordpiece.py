@@ -25,6 +25,7 @@ from tokenizers import Tokenizer as HFTokenizer
 from tokenizers import decoders, models, pre_tokenizers
 
 from bpe_core import TIE_RULES, WordTable
+from bpe_core.tie_rules import tie_rule
 from bpe_core.__main__ import main as cli_main
 from bpe_core.algorithms.wordpiece import (
     BERT_SPECIAL_TOKENS,
@@ -102,14 +103,17 @@ def course_wordpiece(words: WordTable, merges: int, tie_break: str = "first-seen
 
 
 def _rule_order(pairs: list, tie_break: str, vocab: list[str]) -> list:
-    if tie_break == "first-seen":
-        return pairs
-    if tie_break == "lexicographic":
-        return sorted(pairs, reverse=True)
+    """The pairs (in order of first occurrence) in the tie rule's order: its key kind and
+    direction, as `bpe_core.tie_rules` declares them."""
+    rule = tie_rule(tie_break)
+    if rule.key == "first-seen":
+        return pairs[::-1] if rule.largest_first else pairs
+    if rule.key == "texts":
+        return sorted(pairs, reverse=rule.largest_first)
     ids: dict[str, int] = {}
     for t in vocab:
         ids.setdefault(t, len(ids))
-    return sorted(pairs, key=lambda p: (ids[p[0]], ids[p[1]]))
+    return sorted(pairs, key=lambda p: (ids[p[0]], ids[p[1]]), reverse=rule.largest_first)
 
 
 def assert_same_as_course(words: WordTable, merges: int, tie_break: str = "first-seen", top_n: int = 8) -> None:
@@ -167,12 +171,17 @@ def test_course_corpus_merges_hu_gs_third_not_hug():
 
 @pytest.mark.parametrize("tie_break", TIE_RULES)
 def test_course_corpus_every_tie_rule(tie_break):
+    """Every rule's run equals the course's loop ordered by that rule."""
+    assert_same_as_course(WordTable.from_word_counts(COURSE), 50, tie_break)
+
+
+@pytest.mark.parametrize("tie_break, winner", [
+    ("first-seen", ("h", "##u")), ("lexicographic", ("p", "##u")), ("smallest-id", ("##u", "##g")),
+])
+def test_course_corpus_tie_winners(tie_break, winner):
     """Step 2 is a six-way tie at 1/36: each rule picks its own winner."""
-    words = WordTable.from_word_counts(COURSE)
-    run = train_wordpiece(words, WordPieceSettings(merges=2, tie_break=tie_break))
-    winner = {"first-seen": ("h", "##u"), "lexicographic": ("p", "##u"), "smallest-id": ("##u", "##g")}
-    assert run.events[1].pair_text == winner[tie_break]
-    assert_same_as_course(words, 50, tie_break)
+    run = train_wordpiece(WordTable.from_word_counts(COURSE), WordPieceSettings(merges=2, tie_break=tie_break))
+    assert run.events[1].pair_text == winner
 
 
 # ---- training: larger corpora ---------------------------------------------------------

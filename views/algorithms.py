@@ -1,8 +1,9 @@
-"""Algorithms: BPE, WordPiece and Unigram trained on one corpus, side by side; each one
-stepped in its own tab; the Hugging Face course's worked examples checked.
+"""Algorithms: every registered training algorithm trained on one corpus, side by side;
+each one stepped in its own tab; the Hugging Face course's worked examples checked.
 
 A thin view: the algorithms come from the registry (bpe_core.algorithms.ALGORITHMS), the
-computing lives in ui.algorithms.logic, one view module per algorithm draws its tab.
+computing lives in ui.algorithms.logic, and each entry names the view module that draws
+its tab (`Algorithm.view`, ui.algorithms.<name>_view).
 """
 import importlib
 
@@ -33,8 +34,28 @@ SIDE_CSS = """<style>
 .algo-side code { font-size: 0.9em; padding: 0.1em 0.25em; border-radius: 0.25rem; background: rgba(128,128,128,0.15); }
 </style>"""
 
-#: One view per registered algorithm, found by name: ui/algorithms/<name>_view.py's `show`.
-TABS = {name: importlib.import_module(f"ui.algorithms.{name}_view").show for name in ALGORITHMS}
+#: Numbers in words, for the title.
+NUMBER_WORDS = {2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six"}
+
+
+def algorithm_tab(name: str, trained, corpus) -> None:
+    """The tab of one algorithm: its registry entry's view (`Algorithm.view`), or an
+    error naming the module when it cannot be imported."""
+    module = ALGORITHMS[name].view
+    try:
+        show = importlib.import_module(module).show
+    except (ImportError, AttributeError) as exc:
+        st.error(md_escape(f"The {ALGORITHMS[name].title} tab cannot be drawn: {module} has no show "
+                           f"function ({exc}). Its registry entry names the view module."))
+        return
+    show(trained[name], corpus)
+
+
+def _titles() -> str:
+    """The algorithms' titles in bold, "A, B and C"."""
+    titles = [f"**{md_escape(a.title)}**" + (f" ({md_escape(a.used_by)})" if a.used_by else "")
+              for a in ALGORITHMS.values()]
+    return titles[0] if len(titles) == 1 else f"{', '.join(titles[:-1])} and {titles[-1]}"
 
 
 def side_by_side_tab(trained, corpus) -> None:
@@ -89,11 +110,10 @@ def course_tab() -> None:
                 st.caption(md_escape(f"{c.claim}: {c.note}"))
 
 
-st.title("Three ways to learn a vocabulary")
+st.title(f"{NUMBER_WORDS.get(len(ALGORITHMS), len(ALGORITHMS))} ways to learn a vocabulary")
 st.markdown(
-    "**BPE** (GPT-2, Llama 3), **WordPiece** (BERT) and **Unigram** (T5, ALBERT, via SentencePiece) "
-    "all learn subword tokens from a corpus, but they choose them differently. Train all three on "
-    "the same text and compare."
+    f"{_titles()} all learn subword tokens from a corpus, but they choose them differently. "
+    "Train them all on the same text and compare."
 )
 st.markdown("\n".join(f"- **{md_escape(algo.title)}**: {md_escape(algo.summary)}" for algo in ALGORITHMS.values()))
 
@@ -104,13 +124,13 @@ if corpus is None:
     st.stop()
 with size_col:
     extra = choose_extra(corpus)
-with st.spinner("Training BPE, WordPiece and Unigram..."):
+with st.spinner(f"Training {', '.join(a.title for a in ALGORITHMS.values())}..."):
     trained = trained_runs(corpus, int(extra))
 
 # Only the open tab is drawn (a switch reruns the page; the runs come from the cache).
 tabs = choose_tab(["Side by side"] + [a.title for a in ALGORITHMS.values()] + ["The course's examples"])
 draws = [lambda: side_by_side_tab(trained, corpus)]
-draws += [lambda view=view, name=name: view(trained[name], corpus) for name, view in TABS.items()]
+draws += [lambda name=name: algorithm_tab(name, trained, corpus) for name in ALGORITHMS]
 draws += [course_tab]
 for tab, draw in zip(tabs, draws):
     if tab.open:

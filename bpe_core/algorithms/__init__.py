@@ -3,9 +3,10 @@
 `ALGORITHMS` maps a short name ("bpe", "wordpiece", "unigram") to an `Algorithm`: its
 title, a one-line summary, how to turn a corpus into the words it trains on, how to build
 its settings for a target vocabulary size, its train function, its settings and event
-types, and how to get a tokenizer after any step. A page that compares algorithms reads
-only this registry, so adding an algorithm is one engine module, one entry here and one
-view.
+types, how to get a tokenizer after any step, the module of the Algorithms page's tab
+that draws it (`view`) and what `python -m bpe_core train --algorithm NAME` does with it
+(`command_line`). The command line and the pages read only this registry, so adding an
+algorithm is one engine module, one entry here and one view.
 
 Steps are counted as each algorithm counts them: BPE and WordPiece by merges (step 0 is
 before the first merge, the last step is the number of merges), Unigram by event (step 0
@@ -16,8 +17,6 @@ What it leaves out: SentencePiece's BPE (it loads `.model` files, it does not tr
 `bpe_core.spm`) and BPE-dropout (a way to encode, not to train: `bpe_core.dropout`).
 
 >>> from bpe_core.algorithms import ALGORITHMS
->>> list(ALGORITHMS)
-['bpe', 'wordpiece', 'unigram']
 >>> bpe = ALGORITHMS["bpe"]
 >>> run = bpe.train(bpe.words("hug 10\\npug 5\\npun 12\\nbun 4\\nhugs 5", kind="words"), bpe.settings_for(10))
 >>> bpe.last_step(run), bpe.segment(bpe.tokenizer_at(run, 3), "hugs")
@@ -27,13 +26,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Generic, Mapping, TypeVar
 
-from .. import MergeEvent, TrainerSettings, WordTable, train
-from .unigram import UnigramEvent, UnigramSettings, train_unigram, words_from_text, words_from_word_counts
-from .wordpiece import WordPieceEvent, WordPieceSettings, train_wordpiece
+from .. import MergeEvent, TrainerSettings, TrainingRun, WordTable, train
+from .command_line import BPE_CLI, UNIGRAM_CLI, WORDPIECE_CLI, CommandLine
+from .unigram import UnigramEvent, UnigramRun, UnigramSettings, train_unigram, words_from_text, words_from_word_counts
+from .wordpiece import WordPieceEvent, WordPieceRun, WordPieceSettings, train_wordpiece
 
-__all__ = ["Algorithm", "ALGORITHMS", "algorithm"]
+__all__ = ["Algorithm", "ALGORITHMS", "algorithm", "CommandLine"]
+
+S = TypeVar("S")  # the settings
+E = TypeVar("E")  # one event of a run
+R = TypeVar("R")  # the run
 
 #: How the page's corpora are cut into words for BPE and WordPiece (spaces only, as
 #: Unigram, which has no pre-tokenizer, sees them).
@@ -41,8 +45,8 @@ PRETOKENIZER = "whitespace"
 
 
 @dataclass(frozen=True)
-class Algorithm:
-    """One training algorithm, as a page needs it.
+class Algorithm(Generic[S, E, R]):
+    """One training algorithm, as a page and the command line need it.
 
     - words(text, kind=): the corpus as this algorithm's training input (`kind` is "text"
       for running text, "words" for `word count` lines);
@@ -51,22 +55,29 @@ class Algorithm:
     - last_step(run): the last step; tokenizer_at(run, k): a tokenizer after step k;
     - segment(tokenizer, word): one word's tokens as strings;
     - vocabulary(tokenizer): its tokens as strings, special tokens left out;
-    - base_size(words): the vocabulary it starts from on these words (its alphabet).
+    - base_size(words): the vocabulary it starts from on these words (its alphabet);
+    - used_by: models that use it, for the page's introduction;
+    - view: the module that draws its tab on the Algorithms page (its `show(trained,
+      corpus)`; ui/algorithms/<name>_view.py by convention);
+    - command_line: how `python -m bpe_core train --algorithm NAME` runs it.
     """
 
     name: str
     title: str
     summary: str
     words: Callable[..., Any]
-    settings_type: type
-    settings_for: Callable[[int], Any]
-    train: Callable[[Any, Any], Any]
-    event_type: type
-    last_step: Callable[[Any], int]
-    tokenizer_at: Callable[[Any, int], Any]
+    settings_type: type[S]
+    settings_for: Callable[[int], S]
+    train: Callable[[Any, S], R]
+    event_type: type[E]
+    last_step: Callable[[R], int]
+    tokenizer_at: Callable[[R, int], Any]
     segment: Callable[[Any, str], tuple[str, ...]]
     vocabulary: Callable[[Any], list[str]]
     base_size: Callable[[Any], int]
+    used_by: str
+    view: str
+    command_line: CommandLine
 
 
 def _table(text: str, *, kind: str) -> WordTable:
@@ -120,8 +131,8 @@ def _unigram_vocabulary(model) -> list[str]:
     return [p for i, p in enumerate(model.pieces) if i != model.unk_id]
 
 
-ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType({
-    "bpe": Algorithm(
+ALGORITHMS: Mapping[str, Algorithm[Any, Any, Any]] = MappingProxyType({
+    "bpe": Algorithm[TrainerSettings, MergeEvent, TrainingRun](
         name="bpe",
         title="BPE",
         summary="Start from characters; again and again merge the most frequent adjacent pair.",
@@ -135,8 +146,11 @@ ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType({
         segment=_bpe_segment,
         vocabulary=_bpe_vocabulary,
         base_size=lambda table: len(_characters(table)),
+        used_by="GPT-2, Llama 3",
+        view="ui.algorithms.bpe_view",
+        command_line=BPE_CLI,
     ),
-    "wordpiece": Algorithm(
+    "wordpiece": Algorithm[WordPieceSettings, WordPieceEvent, WordPieceRun](
         name="wordpiece",
         title="WordPiece",
         summary="Merge the pair with the best score count(ab) / (count(a) x count(b)); encode by longest match.",
@@ -150,8 +164,11 @@ ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType({
         segment=_wordpiece_segment,
         vocabulary=_wordpiece_vocabulary,
         base_size=_wordpiece_base,
+        used_by="BERT",
+        view="ui.algorithms.wordpiece_view",
+        command_line=WORDPIECE_CLI,
     ),
-    "unigram": Algorithm(
+    "unigram": Algorithm[UnigramSettings, UnigramEvent, UnigramRun](
         name="unigram",
         title="Unigram",
         summary="Start from many substrings; re-estimate their probabilities (EM) and prune the least useful.",
@@ -165,6 +182,9 @@ ALGORITHMS: Mapping[str, Algorithm] = MappingProxyType({
         segment=_unigram_segment,
         vocabulary=_unigram_vocabulary,
         base_size=lambda words: len(_characters(words)) + 1,  # the characters and <unk>
+        used_by="T5, ALBERT, via SentencePiece",
+        view="ui.algorithms.unigram_view",
+        command_line=UNIGRAM_CLI,
     ),
 })
 

@@ -14,10 +14,11 @@ Training follows the Hugging Face course (chapter 6, "WordPiece tokenization"):
 A pair of rare parts beats a pair of frequent ones: (##g, ##s) with count 5 scores
 5 / (20 x 5) = 1/20, above (##u, ##g) with count 20 and score 20 / (36 x 20) = 1/36.
 Scores are compared exactly (as fractions), so a tie is a real tie; it is broken by a
-named rule from `TIE_RULES`: `first-seen` (the default, as the course's loop over its
-pair dictionary: the pair whose first occurrence comes first, reading the words in
-order of first appearance, each left to right), `lexicographic` (the largest pair as a
-tuple of strings) or `smallest-id`.
+named rule from `TIE_RULES`, read as `BPETrainer` reads it (its key kind and direction,
+`bpe_core.tie_rules`): `first-seen` (the default, as the course's loop over its pair
+dictionary: the pair whose first occurrence comes first, reading the words in order of
+first appearance, each left to right), `lexicographic` (the largest pair as a tuple of
+strings) or `smallest-id`. A rule whose key kind WordPiece cannot order is refused.
 
 **What a merge costs (incremental training).** Nothing is recounted from scratch. A
 pair -> words index finds the words that hold the pair; only those are rewritten, and
@@ -67,7 +68,8 @@ from typing import Any, Callable, Collection, Iterable, Iterator, Literal, Mappi
 
 import regex
 
-from bpe_core import PRETOKENIZERS, TIE_RULES, Piece, TokenSpan, WordTable, pretokenize
+from bpe_core import PRETOKENIZERS, Piece, TokenSpan, WordTable, pretokenize
+from bpe_core.tie_rules import tie_rule
 from bpe_core.encode.special import allowed_specials, split_specials
 
 __all__ = [
@@ -104,6 +106,8 @@ MAX_TIES_KEPT = 64
 FORMAT = "bpe-teaching-wordpiece"
 
 _FIRST_SEEN_BITS = 40  # first-seen keys pack (word, offset) as word << 40 | offset
+#: The kinds of tie-rule key (`TieRule.key`) `WordPieceTrainer._tie_key` can order.
+TIE_KEY_KINDS: tuple[str, ...] = ("ids", "texts", "first-seen")
 
 
 # ---- settings and events -------------------------------------------------------------
@@ -111,7 +115,7 @@ _FIRST_SEEN_BITS = 40  # first-seen keys pack (word, offset) as word << 40 | off
 class WordPieceSettings:
     """What to train and when to stop.
 
-    - tie_break: "first-seen", "lexicographic" or "smallest-id" (see the module doc);
+    - tie_break: the name of a rule in `TIE_RULES` (see the module doc);
     - merges: how many merges at most (None: no limit); vocab_size: stop once the
       vocabulary (special tokens included) has this many tokens (None: no target);
     - special_tokens: the first ids of the vocabulary; unk_token is added in front of
@@ -129,8 +133,13 @@ class WordPieceSettings:
     top_n: int = 20
 
     def __post_init__(self) -> None:
-        if self.tie_break not in TIE_RULES:
-            raise ValueError(f"Unknown tie rule {self.tie_break!r}. Choose one of: {', '.join(TIE_RULES)}.")
+        rule = tie_rule(self.tie_break)
+        if rule.key not in TIE_KEY_KINDS:
+            raise ValueError(
+                f"WordPiece cannot break ties by tie rule {rule.name!r}: it orders pairs by "
+                f"{', '.join(TIE_KEY_KINDS)} keys, not {rule.key!r}. Choose another tie rule, "
+                "or teach `WordPieceTrainer._tie_key` that kind of key."
+            )
         for what, value, minimum in (("merges", self.merges, 0), ("vocabulary size", self.vocab_size, 1)):
             if value is not None:
                 _check_whole(what, value, minimum)
@@ -375,6 +384,8 @@ class WordPieceTrainer:
         # corpus, which merges only lower), differ by at least 1 / L**4 >= 2**-shift,
         # so their keys differ as well.
         self._shift = 4 * self.corpus_length.bit_length()
+        rule = tie_rule(self.settings.tie_break)
+        self._tie_kind, self._tie_largest = rule.key, rule.largest_first
         self._seq = count_from()
         self._first: dict[Pair, int] = {}  # first-seen keys, dropped when a pair's words change
         self._reversed: dict[int, tuple[int, ...]] = {}  # lexicographic: a token's descending key
@@ -419,11 +430,6 @@ class WordPieceTrainer:
         """The pair's current score-table row."""
         return ScoreRow(p, self.pair_count[p], self.token_count[p[0]], self.token_count[p[1]])
 
-    def first_seen_key(self, p: Pair) -> tuple[int, int]:
-        """(word index, character offset) of the pair's first occurrence, reading the
-        words in order of first appearance, each left to right."""
-        return divmod(self._first_key(p), 1 << _FIRST_SEEN_BITS)
-
     def _first_key(self, p: Pair) -> int:
         key = self._first.get(p)
         if key is None:
@@ -439,14 +445,19 @@ class WordPieceTrainer:
         return key
 
     def _tie_key(self, p: Pair):
-        """A key that sorts the pair ahead of the pairs it wins a tie against."""
-        rule = self.settings.tie_break
-        if rule == "first-seen":
-            return self._first_key(p)
-        if rule == "smallest-id":
-            return p
-        # lexicographic: the largest (left, right) strings win, so each token's key is
-        # its code points negated; the 1 at the end puts a string after its extensions.
+        """A key that sorts the pair ahead of the pairs it wins a tie against: the tie
+        rule's key (`TieRule.key`), turned round when its largest key wins."""
+        kind, largest = self._tie_kind, self._tie_largest
+        if kind == "first-seen":
+            key = self._first_key(p)
+            return -key if largest else key
+        if kind == "ids":
+            return (-p[0], -p[1]) if largest else p
+        # texts (the settings refuse any other kind)
+        if not largest:
+            return self.tokens[p[0]], self.tokens[p[1]]
+        # The largest (left, right) strings win, so each token's key is its code points
+        # negated; the 1 at the end puts a string after its extensions.
         keys = self._reversed
         for t in p:
             if t not in keys:

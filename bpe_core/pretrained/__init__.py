@@ -7,11 +7,10 @@ the SHA-256 it must have. Adding a tokenizer is one `Pretrained` entry here (plu
 package in requirements.txt); every page and the command line list `PRETRAINED`.
 
 Files come only from installed packages' data (nothing is downloaded); a file whose
-hash differs is a ValueError. Loaded tokenizers are built once per process and shared:
-never mutate them.
+hash differs is a ValueError, and so is a loaded tokenizer whose ids do not span the
+size its entry declares (as tiktoken checks `explicit_n_vocab`). Loaded tokenizers are
+built once per process and shared: never mutate them.
 
->>> list(PRETRAINED)
-['gpt2', 'cl100k_base', 'o200k_base', 'mistral-7b-v1', 'tekken']
 >>> PRETRAINED["cl100k_base"].short
 'GPT-4 · cl100k'
 """
@@ -47,7 +46,7 @@ class Pretrained:
     title: str
     short: str
     kind: str
-    vocab_size: int
+    vocab_size: int  # its ids run from 0 to vocab_size - 1 (tiktoken's n_vocab); checked on load
     package: str
     file: str
     sha256: str
@@ -145,7 +144,23 @@ def load_pretrained(name: str) -> Any:
     if name not in PRETRAINED:
         raise ValueError(f"Unknown tokenizer {name!r}. Choose one of: {', '.join(PRETRAINED)}.")
     entry = PRETRAINED[name]
-    return LOADERS[entry.kind](entry)
+    tok = LOADERS[entry.kind](entry)
+    size = id_range(tok)
+    if size != entry.vocab_size:
+        raise ValueError(
+            f"The {name} tokenizer's file has token ids 0 to {size - 1:,} ({size:,}), but its registry "
+            f"entry declares {entry.vocab_size:,}. Correct the entry's vocab_size, or check that the "
+            f"file ({entry.source}) is the one meant."
+        )
+    return tok
+
+
+def id_range(tok: Any) -> int:
+    """How many ids the tokenizer's vocabulary spans: the largest id plus one (tiktoken's
+    `n_vocab`; a rank table may leave gaps below its special tokens)."""
+    if isinstance(tok, Tokenizer):
+        return max(max(tok.tokens, default=-1), max(tok.special_tokens.values(), default=-1)) + 1
+    return tok.vocab_size
 
 
 def openai_tokenizer(name: str) -> Tokenizer:

@@ -4,10 +4,12 @@ a value typed in a tab survives a visit to another tab, and it saves screenshots
 desktop size (1440x900) and a phone size (390x844). Look at them."""
 from playwright.sync_api import expect
 
+from bpe_core.algorithms import ALGORITHMS
+
 from tests.browser.phone import open_phone, too_wide
 
 TITLE = "Three ways to learn a vocabulary"
-TABS = ("Side by side", "BPE", "WordPiece", "Unigram", "The course's examples")
+TABS = ("Side by side", *(a.title for a in ALGORITHMS.values()), "The course's examples")
 
 
 def _open(page, app_url, width=1440, height=900):

@@ -18,7 +18,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Mapping
 
-from bpe_core import END_OF_WORD, PRETOKENIZERS, TIE_RULES, UNITS, TrainerSettings, WordTable, decode_text_file
+from bpe_core import END_OF_WORD, PRETOKENIZERS, UNITS, TrainerSettings, WordTable, decode_text_file, tie_rules
 from bpe_core.corpus import normalize_newlines
 from bpe_core.train.trainer import MAX_MARKER_LENGTH, marker_clash
 from ui.shared.corpora import python_reference_text
@@ -287,10 +287,13 @@ _PARAM_OF = {
     "units": "units", "end_of_word": "eow", "marker": "marker", "pretokenizer": "pre",
     "tie_break": "tie", "stop": "stop", "merges": "merges", "vocab_size": "vocab", "min_count": "min",
 }
-_CHOICES = {
-    "units": UNITS, "end_of_word": END_OF_WORD, "pretokenizer": PRETOKENIZERS,
-    "tie_break": TIE_RULES, "stop": ("merges", "vocab"),
-}
+def _choices() -> dict[str, tuple[str, ...]]:
+    """The names a link may give each setting (the tie rules as registered now)."""
+    return {
+        "units": UNITS, "end_of_word": END_OF_WORD, "pretokenizer": PRETOKENIZERS,
+        "tie_break": tie_rules.TIE_RULES, "stop": ("merges", "vocab"),
+    }
+
 _NUMBERS = {"merges": (0, MAX_MERGES), "vocab_size": (1, 1_000_000), "min_count": (0, 1_000_000_000)}
 LAYOUTS = ("normal", "present")
 MODES = ("explore", "predict")
@@ -383,15 +386,16 @@ def from_params(params: Mapping[str, str]) -> Restored:
     if corpus is not None or any(k in params for k in _PARAM_OF.values()):
         base = default_settings(corpus or preset_corpus(DEFAULT_PRESET))
         changes: dict[str, object] = {}
+        choices = _choices()
         for name, key in _PARAM_OF.items():
             if key not in params:
                 continue
             raw = params[key]
-            if name in _CHOICES:
-                if raw in _CHOICES[name]:
+            if name in choices:
+                if raw in choices[name]:
                     changes[name] = raw
                 else:
-                    problems.append(f"The link's {key}={_quote(raw)} is not one of {', '.join(_CHOICES[name])}; using {getattr(base, name)!r}.")
+                    problems.append(f"The link's {key}={_quote(raw)} is not one of {', '.join(choices[name])}; using {getattr(base, name)!r}.")
             elif name in _NUMBERS:
                 lo, hi = _NUMBERS[name]
                 if _is_number(raw) and lo <= int(raw) <= hi:

@@ -19,10 +19,10 @@ from urllib.parse import urlencode
 import pandas as pd
 import streamlit as st
 
-from bpe_core import END_OF_WORD, PRETOKENIZERS, TIE_RULES, UNITS
+from bpe_core import END_OF_WORD, PRETOKENIZERS, UNITS, tie_rules
 from bpe_core.formats import merges_text, run_to_json, vocab_text
 from bpe_core.pretokenize import DESCRIPTIONS
-from bpe_core.tie_rules import TIE_RULE_EXPLANATIONS, tie_rule
+from bpe_core.tie_rules import tie_rule
 from ui.classmode import hooks as class_hooks
 from ui.train import downloads, predict as predict
 from ui.shared.markdown import md_error, md_escape
@@ -275,9 +275,9 @@ def _settings_inputs() -> None:
         st.caption("A word-count list is already split into words." if words_kind
                    else DESCRIPTIONS[ss[state.SETTING + "pretokenizer"]])
         _, kw = _setting("tie_break")
-        st.selectbox("Tie rule", TIE_RULES, **kw,
+        st.selectbox("Tie rule", tie_rules.TIE_RULES, **kw,
                      help="Which of several equally frequent pairs merges. "
-                     + " ".join(f"{r}: {TIE_RULE_EXPLANATIONS[r]}." for r in TIE_RULES))
+                     + " ".join(f"{r.name}: {r.explanation}." for r in tie_rules.RULES))
         st.caption(tie_rule(ss[state.SETTING + "tie_break"]).caption)
     with c3:
         _, kw = _setting("stop")

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from bpe_core.display import visible_text
-from bpe_core.tie_rules import TIE_RULE_EXPLANATIONS, tie_rule
+from bpe_core.tie_rules import tie_rule
 from ui.shared.a11y import scroll_box_attrs
 from ui.shared.chips import CHIP_CSS, chips_html
 from ui.shared.svg import data_url, nice_ticks
@@ -222,7 +222,7 @@ def explain_step(view: RunView, k: int, *, present: bool = False) -> Explanation
         )
         parts_h.append(
             f" Tied with {_join([_pair_html(view, p) for p in others], more)}; the "
-            f'<b title="{html.escape(TIE_RULE_EXPLANATIONS[rule], quote=True)}">{rule}</b> rule picked '
+            f'<b title="{html.escape(tie_rule(rule).explanation, quote=True)}">{rule}</b> rule picked '
             f"{_pair_html(view, ev.pair)} {reason_h}."
         )
     return Explanation("".join(parts_t), f'<div class="{cls}">{"".join(parts_h)}</div>')

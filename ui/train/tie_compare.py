@@ -25,7 +25,8 @@ import pandas as pd
 import streamlit as st
 
 from bpe_core import TrainingRun
-from bpe_core.tie_rules import RULES, tie_rule
+from bpe_core import tie_rules
+from bpe_core.tie_rules import tie_rule
 from ui.shared.markdown import md_error, md_escape
 from ui.shared.state import folded
 from ui.train import state
@@ -160,7 +161,7 @@ def train_rules(corpus: Corpus, settings: Settings, n: int) -> dict[str, Trainin
     """The corpus trained with every tie rule for `n` merges (the shared run cache
     answers runs trained before). Raises ValueError/TypeError with a user message."""
     runs = {}
-    for rule in RULES:
+    for rule in tie_rules.RULES:
         s = dataclasses.replace(settings, tie_break=rule.name, stop="merges", merges=n)
         runs[rule.name] = state.train_view(corpus, s, progress=False).run
     return runs
