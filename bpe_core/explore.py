@@ -99,7 +99,7 @@ def token_script(text: str, _cache: dict[str, str] | None = None) -> str:
         script = cache.get(ch)
         if script is None:
             m = _SCRIPT_RE.match(ch)
-            script = cache[ch] = OTHER if m is None else m.lastgroup
+            script = cache[ch] = OTHER if m is None or m.lastgroup is None else m.lastgroup
         if script == "Neutral":
             continue
         if found is None:
@@ -262,7 +262,7 @@ class VocabIndex:
             for (a, b), (rank, new) in tok.merges.items():
                 if new not in made_by or rank < made_by[new][0]:
                     made_by[new] = (rank, a, b)
-        return cls(name=name or getattr(tok, "name", "tokenizer"), kind=_kind(tok), ids=tuple(ids),
+        return cls(name=name or getattr(tok, "name", "tokenizer"), kind=_kind(tok), ids=tuple(ids),  # type: ignore[arg-type]
                    text=tuple(texts), data=tuple(datas), chars=chars, nbytes_of=nbytes, script=scripts,
                    flags=flags, position={t: i for i, t in enumerate(ids)}, made_by=made_by, prefix=prefix or "")
 
@@ -385,11 +385,13 @@ def _derive_parts(units: list, rank_of: Callable[[Any], Any], limit: Any) -> lis
 
 def _rank_tree(tok: Tokenizer, data: bytes, depth: int = 0) -> MergeTree:
     """A rank-table token's tree: its two parts by the merge loop under its own rank."""
-    rank = tok.ranks.get(data)
+    ranks = tok.ranks
+    assert ranks is not None  # a rank-table tokenizer
+    rank = ranks.get(data)
     label = bytes_label(data)
     if len(data) == 1 or rank is None or depth > 64:
         return MergeTree(rank, visible_text(label), rank)
-    parts = _derive_parts([data[i:i + 1] for i in range(len(data))], tok.ranks.get, rank)
+    parts = _derive_parts([data[i:i + 1] for i in range(len(data))], ranks.get, rank)
     if len(parts) < 2:
         return MergeTree(rank, visible_text(label), rank)
     return MergeTree(rank, visible_text(label), rank, tuple(_rank_tree(tok, p, depth + 1) for p in parts))
@@ -726,6 +728,7 @@ def _merge_list_reachable(tok: Tokenizer, tid: int) -> bool | None:
     if any(i is None for i in ids):
         return False
     merges = tok.merges
+    assert merges is not None  # a merge-list tokenizer
     parts = merge_lowest(ids, lambda x, y: merges.get((x, y), (NO_MERGE,))[0], lambda x, y: merges[(x, y)][1])
     return parts == [tid]
 
@@ -822,8 +825,7 @@ def compare(a: VocabIndex, b: VocabIndex) -> Comparison:
     for ix, t, col in ((a, ta, 0), (b, tb, 1)):
         for d, r in t.items():
             s = _SCRIPT_NAMES[ix.script[r]]
-            for bucket, key in ((scripts, s), (lengths, len(d))):
-                counts = bucket.setdefault(key, [0, 0, 0])
+            for counts in (scripts.setdefault(s, [0, 0, 0]), lengths.setdefault(len(d), [0, 0, 0])):
                 counts[col] += 1
                 if col == 0 and d in shared:
                     counts[2] += 1
@@ -835,6 +837,6 @@ def compare(a: VocabIndex, b: VocabIndex) -> Comparison:
 
     return Comparison(
         size_a=len(ta), size_b=len(tb), shared=len(shared), only_a=only(a, ta, tb), only_b=only(b, tb, ta),
-        by_script=tuple((s, *c) for s, c in sorted(scripts.items(), key=lambda kv: (-(kv[1][0] + kv[1][1]), kv[0]))),
-        by_bytes=tuple((n, *c) for n, c in sorted(lengths.items())),
+        by_script=tuple((s, c[0], c[1], c[2]) for s, c in sorted(scripts.items(), key=lambda kv: (-(kv[1][0] + kv[1][1]), kv[0]))),
+        by_bytes=tuple((n, c[0], c[1], c[2]) for n, c in sorted(lengths.items())),
     )
