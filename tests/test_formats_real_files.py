@@ -222,3 +222,23 @@ def test_precompiled_charsmap_that_is_not_one_is_refused():
     data["normalizer"] = {"type": "Precompiled", "precompiled_charsmap": "AAAA"}
     with pytest.raises(ValueError, match=r"`normalizer.precompiled_charsmap` is not a SentencePiece character map"):
         load_hf_json(json.dumps(data))
+
+
+# ---- 2: Unigram ties with user-defined pieces ----------------------------------------------------
+
+@pytest.mark.parametrize("user_defined", [["▁▁", "▁▁▁▁"], ["▁", "▁▁", "▁▁▁▁"], ["▁▁▁", "the"]])
+def test_unigram_ties_with_user_defined_pieces_fall_as_in_sentencepiece(tmp_path, user_defined):
+    """On whitespace runs the user-defined pieces tie in exact arithmetic; sentencepiece
+    0.2.3's float32 sums (with its 0.1-per-byte bonus) decide, and so must ours."""
+    import sentencepiece as spm
+
+    from bpe_core.spm.tokenizer import SentencePieceTokenizer
+
+    (tmp_path / "c.txt").write_text(CORPUS, encoding="utf-8")
+    spm.SentencePieceTrainer.train(input=str(tmp_path / "c.txt"), model_prefix=str(tmp_path / "m"), vocab_size=200,
+                                   model_type="unigram", user_defined_symbols=user_defined,
+                                   remove_extra_whitespaces=False, minloglevel=2)
+    theirs = spm.SentencePieceProcessor(model_file=str(tmp_path / "m.model"))
+    ours = SentencePieceTokenizer.from_bytes((tmp_path / "m.model").read_bytes())
+    texts = [" " * n + "x" + " " * m + "the" for n in range(0, 30, 1) for m in range(0, 10)] + [CORPUS * 3]
+    assert [t for t in texts if ours.encode(t) != theirs.encode(t)] == []

@@ -9,7 +9,8 @@
   piece that matches at every position,
   maximising the sum of scores; where no one-character piece starts, the character is
   an unknown node scored (lowest normal score - 10). User-defined pieces score
-  (length in UTF-8 bytes x highest normal score - 0.1), so they always win. Scores are
+  0.1 x (length in UTF-8 bytes - 1), in float32, as sentencepiece 0.2.3 (the version the
+  tests pin) scores them, so they win over normal pieces. Scores are
   summed and stored in 32-bit floats as the sentencepiece library's optimized encoder
   does (a path replaces the best one ending at a position only when strictly better,
   starts are tried left to right and pieces shortest first), so ties and near-ties
@@ -138,9 +139,8 @@ class UnigramLattice:
         self.max_score = max([FLT_MIN, *scores])
         self.unk_score = _f32(self.min_score - _UNK_PENALTY)
         self.score_of: dict[str, float] = dict(normal)
-        for piece in user_defined:
-            length = len(piece.encode("utf-8"))
-            self.score_of[piece] = _f32(_f32(float(length) * self.max_score) - 0.1)
+        for piece in user_defined:  # sentencepiece 0.2.3's bonus: 0.1 per UTF-8 byte past the first
+            self.score_of[piece] = _f32(0.1 * (len(piece.encode("utf-8")) - 1))
         self.table = PieceTable(self.score_of)
 
     def best_path(self, text: str) -> list[tuple[str, bool]]:
