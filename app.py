@@ -15,6 +15,8 @@ PAGES = [
     st.Page("views/tokenize.py", title="Tokenize", icon=":material/text_fields:", url_path="tokenize-text"),
     st.Page("views/vocab_size.py", title="Vocabulary size", icon=":material/bar_chart:", url_path="vocabulary-size"),
     st.Page("views/algorithms.py", title="Algorithms", icon=":material/account_tree:", url_path="algorithms"),
+    st.Page("views/explorer.py", title="Vocabulary explorer", icon=":material/manage_search:",
+            url_path="vocabulary-explorer"),
     st.Page("views/quirks.py", title="Quirks", icon=":material/psychology_alt:", url_path="tokenizer-quirks"),
     st.Page("views/teach_class.py", title="Teach a class", icon=":material/co_present:", url_path="teach"),
     st.Page("views/join_class.py", title="Join a class", icon=":material/school:", url_path="join"),

@@ -57,7 +57,7 @@ from .vocab import base_symbols
 __all__ = [
     "VocabIndex", "TokenRecord", "MergeTree", "Query", "SearchResult", "Overview", "Comparison",
     "token_record", "search", "overview", "unreachable", "never_produced", "compare", "fragment_note",
-    "token_script", "corpus_texts", "SCRIPTS", "MODES", "SORTS", "PATTERN_SECONDS", "COMMON", "MIXED", "FRAGMENT",
+    "token_script", "corpus_texts", "SCRIPTS", "SCRIPT_NAMES", "MODES", "SORTS", "PATTERN_SECONDS", "COMMON", "MIXED", "FRAGMENT",
 ]
 
 #: Unicode scripts named by the filter and the overview (any other is "Other").
@@ -70,7 +70,9 @@ COMMON = "Common"          # no letters of any script: digits, punctuation, symb
 MIXED = "Mixed"            # letters of two or more scripts
 FRAGMENT = "Byte fragment"  # not whole UTF-8 on its own
 OTHER = "Other"
-_SCRIPT_NAMES: tuple[str, ...] = SCRIPTS + (OTHER, COMMON, MIXED, FRAGMENT)
+#: Every value of a token's script (what `Query.script` takes).
+SCRIPT_NAMES: tuple[str, ...] = SCRIPTS + (OTHER, COMMON, MIXED, FRAGMENT)
+_SCRIPT_NAMES = SCRIPT_NAMES
 _SCRIPT_RE = regex.compile("|".join(f"(?P<{s}>\\p{{Script={s}}})" for s in SCRIPTS)
                            + r"|(?P<Neutral>[\p{Script=Common}\p{Script=Inherited}])")
 

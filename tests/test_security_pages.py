@@ -36,6 +36,7 @@ from ui.quirks.widgets import TAB_KEY, TRY_LABEL, open_key
 APP = "../app.py"
 HOME, TRAIN, TOKENIZE, VOCAB = "views/home.py", "views/train.py", "views/tokenize.py", "views/vocab_size.py"
 ALGORITHMS, QUIRKS = "views/algorithms.py", "views/quirks.py"
+EXPLORER = "views/explorer.py"
 #: The address every hostile URL points at (the discard port: nothing answers there).
 ADDRESS = "127.0.0.1:9"
 BASE = f"http://{ADDRESS}"
@@ -121,6 +122,7 @@ MAIN = {
     TOKENIZE: lambda at: _has(at, "tokenize_w_text") and _has(at, "tokenize_w_tokenizer"),
     VOCAB: lambda at: len(at.tabs) == 3 and _has(at, "vocab_w_source"),
     ALGORITHMS: lambda at: any(t.value == "Three ways to learn a vocabulary" for t in at.title) and _has(at, "algo_w_corpus"),
+    EXPLORER: lambda at: any(t.value == "Vocabulary explorer" for t in at.title) and _has(at, "explorer_w_tokenizer"),
     QUIRKS: lambda at: any(t.value == "Tokenizer quirks" for t in at.title)
     and len(at.tabs) == len(QUIRK_LIST) + 1 and sum(e.label == TRY_LABEL for e in at.expander) <= 1,
 }
@@ -237,6 +239,7 @@ def test_pages_that_read_no_parameters(page):
 LONG_LINKS = {
     **{f"train {k}": (TRAIN, k) for k in ("preset", "words", "text") + TRAIN_SETTINGS + TRAIN_OTHERS},
     **{f"tokenize {k}": (TOKENIZE, k) for k in TOKENIZE_PARAMS},
+    **{f"explorer {k}": (EXPLORER, k) for k in ("tokenizer", "id", "q")},
 }
 
 
@@ -341,6 +344,24 @@ def test_algorithms_inputs(length):
             at.radio(key="algo_w_trace_pick").set_value("another word").run()
         every_text_box(at, v, "algorithms")
         problems += examine(at, ALGORITHMS, f"Algorithms, {tab} tab, hostile text in every box ({length})")
+    assert_clean(problems)
+
+
+def test_explorer_link():
+    query = {k: short(k) for k in ("tokenizer", "id", "q")}
+    assert_clean(examine(open_page(EXPLORER, query), EXPLORER, "/vocabulary-explorer with every parameter hostile"))
+
+
+@pytest.mark.parametrize("length", LENGTHS)
+def test_explorer_inputs(length):
+    """The search box, as text and as a pattern (the engine's error quotes it)."""
+    v = LENGTHS[length]
+    at = open_page(EXPLORER, {"tokenizer": "gpt2"})
+    problems = []
+    for mode in ("substring", "pattern"):
+        at.selectbox(key="explorer_w_mode").set_value(mode).run()
+        every_text_box(at, v, "explorer")
+        problems += examine(at, EXPLORER, f"Explorer, hostile search as {mode} ({length})")
     assert_clean(problems)
 
 

@@ -32,6 +32,9 @@ st.page_link("views/vocab_size.py", label="**Vocabulary size** — what a bigger
 st.page_link("views/algorithms.py", label="**Algorithms** — BPE, WordPiece and Unigram trained on the same "
              "text, side by side; step WordPiece's scores and Unigram's pruning; the course's examples checked.",
              icon=":material/account_tree:")
+st.page_link("views/explorer.py", label="**Vocabulary explorer** — look inside a vocabulary: any token's bytes "
+             "and merges, search and filters, lengths and scripts, odd tokens such as ' SolidGoldMagikarp', two "
+             "vocabularies compared.", icon=":material/manage_search:")
 st.page_link("views/quirks.py", label="**Quirks** — why models trip over tokens (letters, numbers, spaces, other "
              "scripts, invisible characters), live with five real tokenizers; the source texts' worked examples.",
              icon=":material/psychology_alt:")

@@ -13,3 +13,5 @@ page_css(  # the page's CSS and this text: one block
     "recompute it for your own text. The last tab steps through the source texts' worked examples."
 )
 section_tabs()
+st.page_link("views/explorer.py", label="Look inside these tokenizers' vocabularies in the Vocabulary explorer",
+             icon=":material/manage_search:")

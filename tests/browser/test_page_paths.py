@@ -18,6 +18,7 @@ HEADINGS = {
     "algorithms": "Three ways to learn a vocabulary",
     "tokenizer-quirks": "Tokenizer quirks",
     "teach": "Teach a class",
+    "vocabulary-explorer": "Vocabulary explorer",
     "join": "Join a class",
 }
 

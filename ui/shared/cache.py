@@ -41,6 +41,9 @@ BUDGETS: dict[str, int] = {
     "tokenize.html": 64 * MB,      # ...and their drawn HTML
     "algorithms.runs": 64 * MB,    # Algorithms page: BPE, WordPiece, Unigram runs (50 kB texts at most)
     "quirks.encodings": 32 * MB,   # Quirks page: typed texts under the five real tokenizers
+    "explorer.index": 160 * MB,    # Vocabulary explorer: each built-in vocabulary's index (o200k's is ~55 MB)
+    "explorer.views": 32 * MB,     # ...its overviews and comparisons of two built-ins
+    "explorer.odd": 8 * MB,        # ...and the odd tokens found (ids only)
 }
 
 _REGISTRY: dict[str, "ByteLRU"] = {}

@@ -618,6 +618,7 @@ def view_replay(a: Analysis) -> None:
     )
     i = get("token")
     span = a.spans[i]
+    explorer_link(get("tokenizer"), span.id)
     if span.special:
         st.info(f"**{md_escape(span.label)}** is a special token (id {span.id}): it is not built by merges, it was "
                 "added to the vocabulary by hand and is matched as a whole, only when allowed.")
@@ -625,6 +626,14 @@ def view_replay(a: Analysis) -> None:
     # The token's piece: the text covered by all tokens of the same piece.
     same = [s for s in a.spans if s.piece == span.piece]
     replay_stepper(tok, get("text")[same[0].start : max(s.end for s in same)], span.id)
+
+
+def explorer_link(name: str, token_id: int | None) -> None:
+    """A link to this token in the Vocabulary explorer (its id, bytes, merge tree, neighbours)."""
+    if token_id is None or name not in TOKENIZER_CHOICES + (upload.UPLOADED,):
+        return
+    st.page_link("views/explorer.py", label=f"Look up token {token_id} in the Vocabulary explorer",
+                 icon=":material/manage_search:", query_params={"tokenizer": name, "id": str(token_id)})
 
 
 def cell(tok: Tokenizer, token_id: int | None) -> str:

@@ -1,0 +1,62 @@
+"""The Vocabulary explorer in a real browser: the two URL examples, a search typed in the
+box, a row picked in the results table, the overview's charts and a comparison; each step
+saves a screenshot to test-artifacts/ (look at them)."""
+from __future__ import annotations
+
+from playwright.sync_api import expect
+
+
+def _settled(page) -> None:
+    expect(page.locator('[data-testid="stSkeleton"]')).to_have_count(0, timeout=60_000)
+    expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning", timeout=60_000)
+
+
+def _open(page, app_url, query: str) -> None:
+    page.goto(f"{app_url}/vocabulary-explorer?{query}")
+    expect(page.get_by_role("heading", name="Vocabulary explorer")).to_be_visible(timeout=60_000)
+    _settled(page)
+
+
+def test_links_show_their_tokens(page, app_url, artifacts):
+    _open(page, app_url, "tokenizer=gpt2&q=SolidGoldMagikarp")
+    card = page.locator(".vx-card").first
+    expect(card).to_contain_text("43,453")
+    expect(page.locator(".vx-big").first).to_contain_text("·SolidGoldMagikarp")
+    expect(page.get_by_text("1 of 50,257 tokens match")).to_be_visible()
+    page.screenshot(path=str(artifacts / "explorer_magikarp.png"), full_page=True)
+    _open(page, app_url, "tokenizer=gpt2&id=50256")
+    expect(page.locator(".vx-big").first).to_contain_text("<|endoftext|>")
+    expect(page.locator(".vx-card").first).to_contain_text("Special token")
+    page.screenshot(path=str(artifacts / "explorer_endoftext.png"))
+
+
+def test_search_pick_overview_and_compare(page, app_url, artifacts):
+    _open(page, app_url, "tokenizer=cl100k_base")
+    box = page.get_by_label("Search the tokens' text")
+    box.fill(" tokeni")
+    box.press("Enter")
+    _settled(page)
+    expect(page.get_by_text("tokens match").first).to_contain_text("of 100,261 tokens match")
+    assert "q=+tokeni" in page.url or "q=%20tokeni" in page.url
+    grid = page.get_by_test_id("stDataFrame").first
+    expect(grid).to_be_visible()
+    page.screenshot(path=str(artifacts / "explorer_search.png"), full_page=True)
+    # the merge tree of a token typed into the id box
+    ident = page.get_by_label("Token id")
+    ident.fill("4037")
+    ident.press("Enter")
+    _settled(page)
+    page.get_by_text("How token 4,037 is built").click()
+    _settled(page)
+    expect(page.locator(".vx-tree").first).to_be_visible()
+    page.screenshot(path=str(artifacts / "explorer_tree.png"), full_page=True)
+    page.get_by_role("radio", name="Overview").or_(page.get_by_role("button", name="Overview")).first.click()
+    _settled(page)
+    expect(page.locator(".vega-embed").first).to_be_visible(timeout=60_000)
+    expect(page.get_by_text("Most tokens are").first).to_be_visible()
+    page.screenshot(path=str(artifacts / "explorer_overview.png"), full_page=True)
+    page.get_by_role("radio", name="Compare").or_(page.get_by_role("button", name="Compare")).first.click()
+    _settled(page)
+    expect(page.get_by_text("share", exact=False).first).to_be_visible(timeout=60_000)
+    expect(page.locator(".vega-embed").first).to_be_visible(timeout=60_000)
+    page.screenshot(path=str(artifacts / "explorer_compare.png"), full_page=True)

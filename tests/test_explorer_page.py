@@ -1,0 +1,251 @@
+"""The Vocabulary explorer page under AppTest: the URL examples, every control, every
+tokenizer kind (built-in BPE with a rank table and SentencePiece, a trained run at byte
+and character level, uploaded files: WordPiece, Unigram, a rank file with no merge list),
+hostile text escaped, and the links to the Tokenize and Train pages. Every run checks
+`at.exception` is empty."""
+from __future__ import annotations
+
+import base64
+from types import SimpleNamespace
+
+import pytest
+from streamlit.testing.v1 import AppTest
+from tokenizers import Tokenizer as HFTokenizer
+from tokenizers import models, pre_tokenizers
+
+from bpe_core import TrainerSettings, WordTable, train
+from bpe_core.algorithms.wordpiece import WordPieceTokenizer
+from bpe_core.formats import load_tokenizer_bytes
+from ui.explorer import widgets as xw
+from ui.explorer.logic import read_url, url_for
+
+APP = "../app.py"
+PAGE = "views/explorer.py"
+HOSTILE = '<img src=x onerror=alert(1)>[link](http://evil.example) :red[x]'
+
+
+def _ok(at: AppTest) -> AppTest:
+    assert not at.exception, at.exception
+    return at
+
+
+def visit(params: dict | None = None, state: dict | None = None) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=180)
+    for key, value in (state or {}).items():
+        at.session_state[key] = value
+    _ok(at.run())
+    for key, value in (params or {}).items():
+        at.query_params[key] = value
+    return _ok(at.switch_page(PAGE).run())
+
+
+def html_text(at: AppTest) -> str:
+    return "".join(h.value for h in at.html)
+
+
+def captions(at: AppTest) -> str:
+    return " ".join(c.value for c in at.caption)
+
+
+@pytest.fixture(scope="module")
+def gpt2_page() -> AppTest:
+    return visit({"tokenizer": "gpt2", "q": "SolidGoldMagikarp"})
+
+
+def test_url_search_shows_solidgoldmagikarp(gpt2_page):
+    at = gpt2_page
+    assert at.session_state["explorer.id"] == 43453
+    assert at.number_input(key="explorer_w_id").value == 43453
+    assert "·SolidGoldMagikarp" in html_text(at) and "43,453" in html_text(at)
+    assert "1 of 50,257 tokens match" in captions(at)
+    assert at.query_params["id"] == "43453" and at.query_params["q"] == "SolidGoldMagikarp"
+
+
+def test_url_id_shows_endoftext():
+    at = visit({"tokenizer": "gpt2", "id": "50256"})
+    page = html_text(at)
+    assert "&lt;|endoftext|&gt;" in page and "<|endoftext|>" not in page
+    assert "Special token</dt><dd>yes" in page
+
+
+def test_bad_url_values_warn_and_fall_back():
+    at = visit({"tokenizer": "klingon", "id": "12x"})
+    warnings = " ".join(w.value for w in at.warning)
+    assert "klingon" in warnings and "not a whole number" in warnings
+    assert at.session_state["explorer.tokenizer"] == "gpt2"
+
+
+def test_read_and_write_url():
+    assert read_url({"tokenizer": "gpt2", "id": "7"}) == ({"tokenizer": "gpt2", "id": 7}, [])
+    assert url_for(tokenizer="gpt2", token_id=None, q="x" * 500)["q"] == "x" * 200
+
+
+def test_id_box_search_mode_sort_page_and_filters(gpt2_page):
+    at = gpt2_page
+    _ok(at.number_input(key="explorer_w_id").set_value(50256).run())
+    assert "&lt;|endoftext|&gt;" in html_text(at)
+    _ok(at.text_input(key="explorer_w_q").set_value("ing").run())
+    _ok(at.selectbox(key="explorer_w_mode").set_value("suffix").run())
+    first = at.dataframe(key="explorer_w_results").value
+    assert all(t.endswith("ing") for t in first["token"])
+    _ok(at.selectbox(key="explorer_w_sort").set_value("length").run())
+    _ok(at.toggle(key="explorer_w_desc").set_value(True).run())
+    longest = at.dataframe(key="explorer_w_results").value
+    assert list(longest["characters"]) == sorted(longest["characters"], reverse=True)
+    _ok(at.number_input(key="explorer_w_page").set_value(2).run())
+    assert "page 2 of" in captions(at)
+    # the filters, drawn once their box is opened
+    at.session_state["explorer_w_filters_open"] = True
+    _ok(at.run())
+    _ok(at.selectbox(key="explorer_w_script").set_value("Latin").run())
+    assert "page 1 of" in captions(at)  # a filter goes back to the first page
+    _ok(at.slider(key="explorer_w_chars").set_value((5, 6)).run())
+    _ok(at.slider(key="explorer_w_bytes").set_value((6, 6)).run())
+    _ok(at.selectbox(key="explorer_w_space").set_value("yes").run())
+    table = at.dataframe(key="explorer_w_results").value
+    assert all(t.startswith("·") and b == 6 for t, b in zip(table["token"], table["byte count"]))
+    for key, value in (("digits", "none"), ("fragment", "none"), ("special", "none")):
+        _ok(at.selectbox(key=f"explorer_w_{key}").set_value(value).run())
+    _ok(at.checkbox(key="explorer_w_whitespace").set_value(True).run())
+    assert "0 of 50,257 tokens match" in captions(at)
+    _ok(at.checkbox(key="explorer_w_whitespace").set_value(False).run())
+    _ok(at.selectbox(key="explorer_w_mode").set_value("pattern").run())
+    _ok(at.text_input(key="explorer_w_q").set_value("(").run())
+    assert "not a valid regular expression" in at.error[0].value
+
+
+def test_overview_odd_and_compare_views(gpt2_page):
+    at = gpt2_page
+    _ok(at.segmented_control(key="explorer_w_view").set_value("overview").run())
+    assert len(at.get("vega_lite_chart")) == 2
+    assert "Most tokens are" in captions(at)
+    _ok(at.radio(key="explorer_w_unit").set_value("bytes").run())
+    _ok(at.segmented_control(key="explorer_w_view").set_value("odd").run())
+    assert "SolidGoldMagikarp" in " ".join(m.value for m in at.markdown)
+    _ok(at.button(key="explorer_w_odd_never").click().run())
+    assert "Never produced on the built-in texts" in " ".join(m.value for m in at.markdown)
+    _ok(at.segmented_control(key="explorer_w_view").set_value("compare").run())
+    _ok(at.selectbox(key="explorer_w_other").set_value("cl100k_base").run())
+    assert "share" in captions(at) and len(at.get("vega_lite_chart")) == 1
+    _ok(at.radio(key="explorer_w_cmp_by").set_value("bytes").run())
+
+
+def test_tree_box_and_tokenize_link(gpt2_page):
+    at = gpt2_page
+    _ok(at.segmented_control(key="explorer_w_view").set_value("search").run())
+    _ok(at.number_input(key="explorer_w_id").set_value(43453).run())
+    at.session_state["explorer_w_tree_open"] = True
+    _ok(at.run())
+    assert 'aria-label="Merge tree"' in html_text(at) and "·Solid" in html_text(at)
+    links = [p for p in at.get("page_link")]
+    assert any("Tokenize this token" in p.proto.label and "tokenize" in p.proto.page for p in links)
+
+
+def test_tokenizer_menu_every_builtin_kind():
+    at = visit()
+    for name in ("mistral-7b-v1", "cl100k_base"):
+        _ok(at.selectbox(key="explorer_w_tokenizer").set_value(name).run())
+        _ok(at.number_input(key="explorer_w_id").set_value(300).run())
+        assert "Bytes</dt>" in html_text(at)
+    assert "Score</dt>" not in html_text(at)
+    _ok(at.selectbox(key="explorer_w_tokenizer").set_value("mistral-7b-v1").run())
+    assert at.session_state["explorer.id"] is None  # a new vocabulary: no token chosen yet
+    _ok(at.number_input(key="explorer_w_id").set_value(300).run())
+    assert "Score</dt>" in html_text(at)
+
+
+def _published(units: str, end_of_word: str) -> dict:
+    run = train(WordTable.from_word_counts("low 5\nlower 2\nnewest 6\nwidest 3"),
+                TrainerSettings(units=units, end_of_word=end_of_word, merges=6))
+    return {"shared.run": run, "shared.step": 6, "shared.label": "toy"}
+
+
+@pytest.mark.parametrize("units,eow", [("char", "attached"), ("byte", "none")])
+def test_your_trained_tokenizer_links_to_its_training_step(units, eow):
+    at = visit({"tokenizer": "yours"}, state=_published(units, eow))
+    run = at.session_state["shared.run"]
+    third = run.events[2]
+    _ok(at.number_input(key="explorer_w_id").set_value(third.token_id).run())
+    assert f"Rank</dt><dd>{third.step}" in html_text(at)
+    _ok(at.segmented_control(key="explorer_w_view").set_value("odd").run())
+    _ok(at.button(key="explorer_w_odd_unreachable").click().run())
+    assert "Unreachable: 0 tokens" in " ".join(m.value for m in at.markdown)
+    _ok(at.button(key="explorer_w_to_train").click().run())
+    assert at.session_state["shared.step"] == 3  # the Train page opened at the step that made the token
+    assert any(t.value == "Train a BPE tokenizer" for t in at.title)
+
+
+def test_no_trained_or_uploaded_tokenizer_yet():
+    at = visit({"tokenizer": "yours"})
+    assert "No tokenizer trained yet" in " ".join(i.value for i in at.info)
+    _ok(at.selectbox(key="explorer_w_tokenizer").set_value("upload").run())
+    assert "No tokenizer file uploaded yet" in " ".join(i.value for i in at.info)
+
+
+def _uploaded(tok) -> dict:
+    return {"tokenize.upload": {"key": "k", "tok": tok, "name": HOSTILE, "seconds": 0.0}}
+
+
+def _hf_wordpiece():
+    hf = HFTokenizer(models.WordPiece({"[UNK]": 0, "un": 1, "##aff": 2, "##able": 3, HOSTILE: 4}, unk_token="[UNK]"))
+    hf.pre_tokenizer = pre_tokenizers.Whitespace()
+    return load_tokenizer_bytes("tokenizer.json", hf.to_str().encode())
+
+
+def _hf_unigram():
+    hf = HFTokenizer(models.Unigram([("<unk>", 0.0), ("▁a", -1.0), ("▁", -2.0), ("a", -2.0)], 0))
+    hf.pre_tokenizer = pre_tokenizers.Metaspace()
+    return load_tokenizer_bytes("tokenizer.json", hf.to_str().encode())
+
+
+def _rank_file():
+    ranks = [bytes([b]) for b in range(256)] + [b"ab", b"a b"]
+    data = "".join(f"{base64.b64encode(t).decode()} {i}\n" for i, t in enumerate(ranks)).encode()
+    return load_tokenizer_bytes("toy.tiktoken", data, pattern=r"\S+|\s+")
+
+
+@pytest.mark.parametrize("make,token_id,expect", [
+    (_hf_wordpiece, 2, "Continues a word (##)</dt><dd>yes"),
+    (_hf_unigram, 1, "·a"),
+    (_rank_file, 257, "Rank</dt><dd>257"),
+    (lambda: WordPieceTokenizer(["[UNK]", "h", "##s", HOSTILE]), 2, "Continues a word (##)</dt><dd>yes"),
+])
+def test_uploaded_tokenizers_of_every_kind(make, token_id, expect):
+    at = visit({"tokenizer": "upload", "id": str(token_id)}, state=_uploaded(make()))
+    assert expect in html_text(at)
+    _ok(at.segmented_control(key="explorer_w_view").set_value("odd").run())
+    _ok(at.button(key="explorer_w_odd_unreachable").click().run())
+    _ok(at.segmented_control(key="explorer_w_view").set_value("overview").run())
+    _ok(at.segmented_control(key="explorer_w_view").set_value("compare").run())
+
+
+def test_hostile_token_text_and_search_are_escaped():
+    at = visit({"tokenizer": "upload", "id": "4", "q": HOSTILE}, state=_uploaded(_hf_wordpiece()))
+    page = html_text(at)
+    assert "<img" not in page and "&lt;img" in page
+    for element in list(at.caption) + list(at.markdown) + list(at.warning):
+        assert "](http" not in element.value and ":red[" not in element.value
+
+
+def test_rank_file_unreachable_found_on_the_page():
+    at = visit({"tokenizer": "upload"}, state=_uploaded(_rank_file()))
+    _ok(at.segmented_control(key="explorer_w_view").set_value("odd").run())
+    _ok(at.button(key="explorer_w_odd_unreachable").click().run())
+    assert "Unreachable: 1 tokens" in " ".join(m.value for m in at.markdown)
+    assert list(at.dataframe(key="explorer_w_odd_table_unreachable").value["id"]) == [257]
+
+
+def test_picking_a_row_shows_that_token(monkeypatch):
+    state = {"explorer_w_results": SimpleNamespace(selection=SimpleNamespace(rows=[1])),
+             "explorer.results_ids": (10, 20, 30)}
+    monkeypatch.setattr(xw.st, "session_state", state)
+    xw._picked("explorer_w_results", "explorer.results_ids")
+    assert state["explorer.id"] == 20
+
+
+def test_other_pages_link_here():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    for source in ("views/home.py", "views/vocab_size.py", "views/quirks.py", "ui/tokenize/widgets.py"):
+        assert 'st.page_link("views/explorer.py"' in (root / source).read_text(), source

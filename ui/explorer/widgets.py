@@ -1,0 +1,446 @@
+"""The Vocabulary explorer's sections: the tokenizer, one token, and four views (search,
+overview, odd tokens, compare). Logic in ui/explorer/logic.py, HTML in html.py, charts
+in charts.py; the engine is bpe_core.explore.
+
+State: every setting lives under an `explorer.*` store and is copied into its widget each
+run (`ui.shared.state.stored`), so it survives other pages and folded boxes. The URL holds
+`tokenizer`, `id` and `q`; a new link's parameters win once, then the page writes its
+own. A trained or uploaded tokenizer's index and odd tokens stay in this session.
+"""
+from __future__ import annotations
+
+import time
+
+import pandas as pd
+import streamlit as st
+
+from bpe_core import explore
+from bpe_core.explore import Query, VocabIndex
+from bpe_core.pretrained import load_pretrained
+from ui.explorer import charts, logic
+from ui.explorer.html import EXPLORER_CSS, card_html, tree_html
+from ui.explorer.logic import CHOICES, PER_PAGE, REAL_NAMES, UPLOADED, YOURS, label_of
+from ui.shared.chips import CHIP_CSS
+from ui.shared.markdown import md_error, md_escape
+from ui.shared.state import (
+    STEP_KEY, folded, request_train_step, session_tokenizer, stored,
+)
+
+K = "explorer."
+W = "explorer_w_"
+VIEWS = {"search": "Search", "overview": "Overview", "odd": "Odd tokens", "compare": "Compare"}
+ANY = "any"
+TRI = {ANY: "any", "yes": "yes", "no": "no"}
+DIGITS = {ANY: "any", "some": "has a digit", "only": "digits only", "none": "no digit"}
+SORT_LABELS = {"id": "id", "length": "length in characters", "bytes": "length in bytes"}
+MODE_LABELS = {"substring": "contains", "prefix": "starts with", "suffix": "ends with", "pattern": "pattern (regex)"}
+LENGTH_MAX = 64
+DEFAULTS = {
+    "tokenizer": logic.DEFAULT, "id": None, "q": "", "mode": "substring", "view": "search", "page": 1,
+    "sort": "id", "desc": False, "script": ANY, "chars": (0, LENGTH_MAX), "bytes": (0, LENGTH_MAX),
+    "space": ANY, "digits": ANY, "whitespace": False, "fragment": ANY, "special": ANY, "continues": ANY,
+    "other": "o200k_base" if "o200k_base" in REAL_NAMES else REAL_NAMES[-1], "cmp_by": "script", "unit": "characters",
+}
+ODD_EXPLAINED = (
+    "Some tokens are in a vocabulary but a model almost never sees them in training, so their embeddings "
+    "stay close to where they started. Asked to repeat such a token, GPT-2 and GPT-3 models said something "
+    "else entirely: the **SolidGoldMagikarp** tokens (Rumbelow and Watkins, 2023), named after a Reddit "
+    "user whose name was frequent in the tokenizer's training text but not in the model's. "
+    "**Fishing for Magikarp** (Land and Bartolo, 2024) finds such *under-trained* tokens in many models "
+    "from the tokenizer alone and from the model's weights. Two tests that need only the tokenizer:\n\n"
+    "- **Unreachable**: encoding the token's own text does not give the token (the pre-tokenizer cuts its "
+    "text, or the merges take another path), so ordinary text rarely or never produces it.\n"
+    "- **Never produced on the built-in texts**: encoding every corpus of this app and the ten-language "
+    "paragraph never gives it. In a big vocabulary most tokens are rare, so this list is long: it is a "
+    "starting point, not a verdict."
+)
+
+
+# ---- state --------------------------------------------------------------------------------
+def get(name: str):
+    return st.session_state.get(K + name, DEFAULTS[name])
+
+
+def put(name: str, value) -> None:
+    st.session_state[K + name] = value
+
+
+def bind(name: str) -> dict:
+    """A widget's key and callbacks, kept in the store `explorer.<name>`."""
+    return stored(W + name, K + name, DEFAULTS[name])
+
+
+def _reset_page() -> None:
+    put("page", 1)
+
+
+def init_state() -> None:
+    for name, value in DEFAULTS.items():
+        st.session_state.setdefault(K + name, value)
+    sync_from_url()
+
+
+def sync_from_url() -> None:
+    """Apply a new link's parameters (not our own echo of them)."""
+    params = st.query_params.to_dict()
+    if not params or params == st.session_state.get(K + "url_written"):
+        return
+    found, warnings = logic.read_url(params)
+    if "tokenizer" in found:
+        put("tokenizer", found["tokenizer"])
+    put("q", found.get("q", ""))
+    put("id", found.get("id"))
+    put("page", 1)
+    if "q" in found:
+        put("view", "search")
+        put("pick_first", "id" not in found)
+    st.session_state[K + "url_written"] = params
+    st.session_state[K + "url_warnings"] = warnings
+
+
+def sync_to_url() -> None:
+    params = logic.url_for(tokenizer=get("tokenizer"), token_id=get("id"), q=get("q"))
+    if params != st.query_params.to_dict():
+        st.query_params.from_dict(params)
+    st.session_state[K + "url_written"] = params
+
+
+# ---- the tokenizer ------------------------------------------------------------------------
+def _session_index(tok) -> VocabIndex:
+    """A trained or uploaded tokenizer's index, kept in this session only."""
+    held = st.session_state.get(K + "session_index")
+    if held is None or held[0] is not tok:
+        held = (tok, VocabIndex.build(tok))
+        st.session_state[K + "session_index"] = held
+    return held[1]
+
+
+def _uploaded():
+    from ui.tokenize.upload import uploaded_tokenizer  # the Tokenize page's upload, this session's
+
+    return uploaded_tokenizer()
+
+
+def choose_tokenizer():
+    """The tokenizer menu; returns (name, tokenizer, index) or None (nothing to show yet)."""
+    for warning in st.session_state.pop(K + "url_warnings", []):
+        st.warning(md_escape(warning), icon=":material/link_off:")
+    st.selectbox("Tokenizer", CHOICES, format_func=label_of, on_change=_new_tokenizer, **_tok_bind())
+    name = get("tokenizer")
+    if name in REAL_NAMES:
+        with st.spinner(f"Reading the {name} vocabulary (once per server)…"):
+            return name, load_pretrained(name), logic.builtin_index(name)
+    tok = session_tokenizer() if name == YOURS else _uploaded()
+    if tok is None:
+        if name == YOURS:
+            st.info("No tokenizer trained yet in this session: train one on the Train page, then come back.",
+                    icon=":material/info:")
+            st.page_link("views/train.py", label="Go to the Train page", icon=":material/model_training:")
+        else:
+            st.info("No tokenizer file uploaded yet in this session: open “Your own tokenizer file” on the "
+                    "Tokenize page, upload one, then come back.", icon=":material/info:")
+            st.page_link("views/tokenize.py", label="Go to the Tokenize page", icon=":material/text_fields:")
+        return None
+    return name, tok, _session_index(tok)
+
+
+def _tok_bind() -> dict:
+    kw = bind("tokenizer")
+    kw.pop("on_change")
+    kw.pop("args")
+    return kw
+
+
+def _new_tokenizer() -> None:
+    put("tokenizer", st.session_state[W + "tokenizer"])
+    put("id", None)
+    put("page", 1)
+
+
+# ---- one token ----------------------------------------------------------------------------
+def token_panel(name: str, tok, index: VocabIndex) -> None:
+    """The id box, then the chosen token's card, merge tree and links."""
+    st.number_input("Token id", min_value=0, max_value=max(index.ids), step=1, placeholder="Type an id, or pick "
+                    "a token in the results below", **bind("id"))
+    token_id = get("id")
+    if token_id is None:
+        return
+    try:
+        rec = explore.token_record(index, tok, int(token_id))
+    except (ValueError, TypeError) as exc:
+        st.error(md_error(str(exc)), icon=":material/error:")
+        return
+    st.html(card_html(rec))
+    if rec.tree is not None and rec.tree.parts:
+        box = folded(f"How token {rec.id:,} is built: {rec.tree.depth() - 1} levels of merges", W + "tree_open")
+        if box is not None:
+            with box:
+                st.html(CHIP_CSS + EXPLORER_CSS + tree_html(rec.tree, rec.tree_note))
+    links(name, rec)
+
+
+def links(name: str, rec) -> None:
+    params = {"text": rec.text} if rec.utf8 else {}
+    if name in REAL_NAMES or name == YOURS:
+        params["tokenizer"] = name
+    if params.get("text"):
+        st.page_link("views/tokenize.py", label="Tokenize this token's text on the Tokenize page",
+                     icon=":material/text_fields:", query_params=params)
+    if name == YOURS and rec.rank:
+        if st.button(f"Open training step {rec.rank} on the Train page (the merge that made this token)",
+                     key=W + "to_train", icon=":material/model_training:"):
+            st.session_state[STEP_KEY] = rec.rank
+            request_train_step(rec.rank)
+            st.switch_page("views/train.py")
+
+
+# ---- views --------------------------------------------------------------------------------
+def view_selector() -> str:
+    st.segmented_control("View", list(VIEWS), format_func=VIEWS.get, required=True, **bind("view"))
+    return get("view")
+
+
+def _tri(value: str) -> bool | None:
+    return None if value == ANY else value in ("yes", "only")
+
+
+def current_query() -> Query:
+    chars, nbytes = get("chars"), get("bytes")
+    digits = get("digits")
+    return Query(
+        text=get("q"), mode=get("mode"), script=None if get("script") == ANY else get("script"),
+        min_chars=chars[0] or None, max_chars=None if chars[1] >= LENGTH_MAX else chars[1],
+        min_bytes=nbytes[0] or None, max_bytes=None if nbytes[1] >= LENGTH_MAX else nbytes[1],
+        leading_space=_tri(get("space")), digits=None if digits == ANY else digits,
+        whitespace=True if get("whitespace") else None, fragment=_tri(get("fragment")),
+        special=_tri(get("special")), continues=_tri(get("continues")),
+        sort=get("sort"), descending=get("desc"),
+    )
+
+
+def _filters(index: VocabIndex) -> None:
+    box = folded("Filters: script, length, spaces, digits, fragments, special tokens", W + "filters_open")
+    if box is None:
+        return
+    with box:
+        left, right = st.columns(2)
+        left.selectbox("Script", (ANY,) + explore.SCRIPT_NAMES, **_paged("script"))
+        left.slider("Length in characters (64 means 64 or more)", 0, LENGTH_MAX, **_paged("chars"))
+        left.slider("Length in bytes (64 means 64 or more)", 0, LENGTH_MAX, **_paged("bytes"))
+        right.selectbox("Starts with a space", list(TRI), format_func=TRI.get, **_paged("space"))
+        right.selectbox("Digits", list(DIGITS), format_func=DIGITS.get, **_paged("digits"))
+        right.selectbox("Byte fragments (not whole UTF-8)", ("any", "only", "none"), **_paged("fragment"))
+        right.selectbox("Special tokens", ("any", "only", "none"), **_paged("special"))
+        if index.prefix:
+            right.selectbox(f"Continues a word ({index.prefix})", list(TRI), format_func=TRI.get,
+                            **_paged("continues"))
+        left.checkbox("Whitespace only (spaces, tabs, newlines)", **_paged("whitespace"))
+
+
+def _paged(name: str) -> dict:
+    """A filter's binding that also goes back to page 1 when it changes."""
+    kw = bind(name)
+
+    def changed(widget_key: str, store_key: str) -> None:
+        st.session_state[store_key] = st.session_state[widget_key]
+        _reset_page()
+
+    kw["on_change"] = changed
+    return kw
+
+
+def _active_filters(q: Query) -> str:
+    parts = []
+    if q.script:
+        parts.append(f"script {q.script}")
+    if q.min_chars or q.max_chars is not None:
+        parts.append(f"{q.min_chars or 0}-{q.max_chars if q.max_chars is not None else '∞'} characters")
+    if q.min_bytes or q.max_bytes is not None:
+        parts.append(f"{q.min_bytes or 0}-{q.max_bytes if q.max_bytes is not None else '∞'} bytes")
+    for label, value in (("leading space", q.leading_space), ("byte fragments", q.fragment),
+                         ("special", q.special), ("continues a word", q.continues)):
+        if value is not None:
+            parts.append(f"{label}: {'only' if value else 'none'}")
+    if q.digits:
+        parts.append(DIGITS[q.digits])
+    if q.whitespace:
+        parts.append("whitespace only")
+    return ", ".join(parts)
+
+
+def _rows(index: VocabIndex, ids) -> pd.DataFrame:
+    rows = [index.row(i) for i in ids]
+    return pd.DataFrame({
+        "id": list(ids),
+        "token": [index.visible(r) for r in rows],
+        "bytes": [index.data[r].hex(" ").upper()[:60] for r in rows],
+        "characters": [index.chars[r] for r in rows],
+        "byte count": [index.nbytes_of[r] for r in rows],
+        "script": [index.script_name(r) for r in rows],
+    })
+
+
+def _picked(table_key: str, ids_key: str) -> None:
+    """A row picked in a results table shows that token."""
+    rows = st.session_state[table_key].selection.rows
+    ids = st.session_state.get(ids_key, ())
+    if rows and rows[0] < len(ids):
+        put("id", ids[rows[0]])
+
+
+def token_table(index: VocabIndex, ids, key: str, *, height: int | None = None) -> None:
+    """Tokens as a table; picking a row shows that token above."""
+    st.session_state[K + key + "_ids"] = tuple(ids)
+    st.dataframe(_rows(index, ids), hide_index=True, key=W + key, on_select=lambda: _picked(W + key, K + key + "_ids"),
+                 selection_mode="single-row", height=height or "auto",
+                 column_config={"id": st.column_config.NumberColumn("id", format="%d")})
+
+
+def view_search(name: str, tok, index: VocabIndex) -> None:
+    left, mid = st.columns([3, 1])
+    left.text_input("Search the tokens' text", placeholder="e.g. Magikarp,  the, ing", max_chars=logic.URL_TEXT_LIMIT,
+                    **_paged("q"))
+    mid.selectbox("Match", list(MODE_LABELS), format_func=MODE_LABELS.get, **_paged("mode"))
+    _filters(index)
+    a, b = st.columns([3, 1])
+    a.selectbox("Sort by", list(SORT_LABELS), format_func=SORT_LABELS.get, **bind("sort"))
+    b.toggle("Reverse (longest or highest id first)", **bind("desc"))
+    q = current_query()
+    try:
+        found = explore.search(index, q, page=get("page"), per_page=PER_PAGE)
+    except ValueError as exc:
+        st.error(md_error(str(exc)), icon=":material/error:")
+        return
+    if st.session_state.pop(K + "pick_first", False) and found.ids:
+        exact = [i for i in found.ids if index.text[index.row(i)].strip() == q.text.strip()]
+        put("id", (exact or list(found.ids))[0])
+        st.rerun()
+    filters = _active_filters(q)
+    st.caption(md_escape(f"{found.total:,} of {len(index):,} tokens match" + (f" ({filters})" if filters else "")
+                         + f"; page {found.page} of {found.pages}; {found.seconds * 1000:.0f} ms. "
+                         "Pick a row to see that token above."))
+    if found.ids:
+        token_table(index, found.ids, "results")
+    if found.pages > 1:
+        st.number_input("Page", min_value=1, max_value=found.pages, step=1, **bind("page"))
+
+
+def _overview(name: str, index: VocabIndex):
+    return logic.builtin_overview(name) if name in REAL_NAMES else explore.overview(index)
+
+
+def view_overview(name: str, tok, index: VocabIndex) -> None:
+    o = _overview(name, index)
+    st.markdown(md_escape(
+        f"{o.size:,} tokens ({index.kind}): {o.specials:,} special, {o.fragments:,} byte fragments (not whole "
+        f"UTF-8 on their own), {o.leading_space:,} start with a space."))
+    st.radio("Count length in", ("characters", "bytes"), horizontal=True, **bind("unit"))
+    unit = get("unit")
+    st.altair_chart(charts.length_chart(o, unit), width="stretch")
+    st.caption(md_escape(charts.length_summary(o, unit)))
+    st.altair_chart(charts.script_chart(o), width="stretch")
+    st.caption(md_escape("Scripts: " + charts.script_summary(o) + " Common means no letters (digits, "
+                         "punctuation, spaces); Mixed, letters of two scripts."))
+    st.markdown("**The longest tokens** (pick one to see it above)")
+    token_table(index, o.longest, "longest")
+    st.markdown("**Digit groups**: tokens made only of ASCII digits, by how many digits")
+    if o.digit_groups:
+        st.dataframe(pd.DataFrame([{"digits": n, "tokens": have, "possible strings": possible,
+                                    "all there": "yes" if have == possible else "no"}
+                                   for n, have, possible in o.digit_groups]), hide_index=True)
+    else:
+        st.caption("None: this vocabulary has no token made only of digits.")
+    st.markdown(f"**Whitespace tokens**: {len(o.whitespace):,} (runs of spaces, tabs and newlines, for code)")
+    if o.whitespace:
+        token_table(index, o.whitespace[:200], "whitespace", height=250)
+
+
+def _odd(name: str, tok, index: VocabIndex, which: str, progress) -> tuple[int, ...]:
+    if name in REAL_NAMES:
+        fn = logic.builtin_unreachable if which == "unreachable" else logic.builtin_never
+        return fn(name, progress)
+    held = st.session_state.setdefault(K + "odd", {})
+    key = (id(tok), which)
+    if key not in held or held[key][0] is not tok:
+        ids = (explore.unreachable(index, tok, progress=progress) if which == "unreachable"
+               else explore.never_produced(index, tok, logic.corpus_texts(), progress=progress))
+        held.clear() if len(held) > 4 else None
+        held[key] = (tok, ids)
+    return held[key][1]
+
+
+def _odd_done(name: str, tok, which: str) -> bool:
+    return bool(st.session_state.get(K + f"odd_asked.{name}.{which}.{id(tok)}"))
+
+
+def view_odd(name: str, tok, index: VocabIndex) -> None:
+    st.markdown(ODD_EXPLAINED)
+    for which, label, what in (
+        ("unreachable", "Find the unreachable tokens", "encoding each token's own text"),
+        ("never", "Find the tokens the built-in texts never produce", "encoding the built-in texts"),
+    ):
+        asked = K + f"odd_asked.{name}.{which}.{id(tok)}"
+        if st.button(label, key=W + "odd_" + which, icon=":material/search:"):
+            st.session_state[asked] = True
+        if not st.session_state.get(asked):
+            continue
+        bar = st.progress(0.0, text=f"{label}: {what}…")
+        started = time.perf_counter()
+
+        def progress(done: int, total: int, bar=bar, label=label) -> None:
+            bar.progress(done / max(total, 1), text=f"{label}: {done:,} of {total:,}")
+
+        ids = _odd(name, tok, index, which, progress)
+        bar.empty()
+        heading = ("Unreachable" if which == "unreachable" else "Never produced on the built-in texts")
+        st.markdown(f"**{heading}: {len(ids):,} tokens** ({time.perf_counter() - started:.1f} s; "
+                    "kept for the next visit)")
+        if ids:
+            shown = ids if which == "unreachable" else sorted(ids, key=lambda i: (-index.nbytes_of[index.row(i)], i))
+            token_table(index, shown[:500], "odd_table_" + which, height=300)
+            if len(ids) > 500:
+                st.caption(f"The first 500 shown ({'by id' if which == 'unreachable' else 'longest first'}).")
+
+
+def view_compare(name: str, tok, index: VocabIndex) -> None:
+    others = [n for n in CHOICES if n != name and (n in REAL_NAMES or n == YOURS and session_tokenizer() is not None
+                                                    or n == UPLOADED and _uploaded() is not None)]
+    if get("other") not in others:
+        put("other", others[0] if others else None)
+    if not others:
+        st.info("No other tokenizer to compare with.")
+        return
+    st.selectbox("Compare with", others, format_func=label_of, **bind("other"))
+    other = get("other")
+    if other in REAL_NAMES and name in REAL_NAMES:
+        with st.spinner("Comparing the two vocabularies…"):
+            c = logic.builtin_compare(name, other)
+        other_index = logic.builtin_index(other)
+    else:
+        other_tok = load_pretrained(other) if other in REAL_NAMES else (
+            session_tokenizer() if other == YOURS else _uploaded())
+        other_index = logic.builtin_index(other) if other in REAL_NAMES else VocabIndex.build(other_tok)
+        c = explore.compare(index, other_index)
+    a, b = _short(name), _short(other)
+    st.markdown(md_escape(charts.compare_summary(c, a, b)) + " Tokens are compared by their bytes "
+                "(GPT-2's `Ġthe` and SentencePiece's `▁the` are both the bytes of “ the”); special tokens are left out.")
+    st.radio("Group by", ("script", "bytes"), format_func={"script": "script", "bytes": "length in bytes"}.get,
+             horizontal=True, **bind("cmp_by"))
+    st.altair_chart(charts.compare_chart(c, a, b, get("cmp_by")), width="stretch")
+    st.caption(md_escape(charts.compare_summary(c, a, b)))
+    left, right = st.columns(2)
+    with left:
+        st.markdown(f"**Only in {md_escape(a)}** (longest first; pick one to see it above)")
+        token_table(index, c.only_a[:300], "only_a", height=300)
+    with right:
+        st.markdown(f"**Only in {md_escape(b)}** (longest first)")
+        st.dataframe(_rows(other_index, c.only_b[:300]), hide_index=True, height=300, key=W + "only_b")
+
+
+def _short(name: str) -> str:
+    from bpe_core.pretrained import PRETRAINED
+
+    return PRETRAINED[name].short if name in PRETRAINED else ("your tokenizer" if name == YOURS else "your file")
+
+
+PANELS = {"search": view_search, "overview": view_overview, "odd": view_odd, "compare": view_compare}
