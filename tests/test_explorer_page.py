@@ -75,6 +75,12 @@ def test_bad_url_values_warn_and_fall_back():
     assert at.session_state["explorer.tokenizer"] == "gpt2"
 
 
+def test_an_id_beyond_the_vocabulary_is_an_error_not_a_crash():
+    at = visit({"tokenizer": "gpt2", "id": "99999"})
+    assert "is not in the gpt2 vocabulary" in at.error[0].value
+    assert at.session_state["explorer.id"] is None
+
+
 def test_read_and_write_url():
     assert read_url({"tokenizer": "gpt2", "id": "7"}) == ({"tokenizer": "gpt2", "id": 7}, [])
     assert url_for(tokenizer="gpt2", token_id=None, q="x" * 500)["q"] == "x" * 200

@@ -12,7 +12,7 @@ __all__ = ["EXPLORER_CSS", "card_html", "tree_html"]
 
 EXPLORER_CSS = """<style>
 .vx-card { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; margin: .25rem 0 .75rem; }
-.vx-card dt { font-weight: 600; color: #1a1a1a; }
+.vx-card dt { font-weight: 600; }
 .vx-card dd { margin: 0; overflow-wrap: anywhere; }
 .vx-big { font-size: 1.6rem; }
 .vx-hex { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
@@ -20,8 +20,7 @@ EXPLORER_CSS = """<style>
 .vx-tree { padding-left: .6rem; }
 .vx-tree li { margin: .15rem 0; }
 .vx-tree .bpe-tokens { font-size: 1rem; line-height: 1.6; }
-.vx-note { color: #333; font-size: .9rem; }
-@media (prefers-color-scheme: dark) { .vx-card dt { color: inherit; } .vx-note { color: inherit; } }
+.vx-note { font-size: .9rem; font-style: italic; }
 </style>"""
 
 

@@ -128,8 +128,12 @@ def choose_tokenizer():
     st.selectbox("Tokenizer", CHOICES, format_func=label_of, on_change=_new_tokenizer, **_tok_bind())
     name = get("tokenizer")
     if name in REAL_NAMES:
-        with st.spinner(f"Reading the {name} vocabulary (once per server)…"):
-            return name, load_pretrained(name), logic.builtin_index(name)
+        try:
+            with st.spinner(f"Reading the {name} vocabulary (once per server)…"):
+                return name, load_pretrained(name), logic.builtin_index(name)
+        except ValueError as exc:  # its package is missing, or its file is not the pinned one
+            st.error(md_error(str(exc)), icon=":material/error:")
+            return None
     tok = session_tokenizer() if name == YOURS else _uploaded()
     if tok is None:
         if name == YOURS:
@@ -160,6 +164,11 @@ def _new_tokenizer() -> None:
 # ---- one token ----------------------------------------------------------------------------
 def token_panel(name: str, tok, index: VocabIndex) -> None:
     """The id box, then the chosen token's card, merge tree and links."""
+    wanted = get("id")
+    if wanted is not None and not 0 <= wanted <= max(index.ids):
+        st.error(md_escape(f"Token id {wanted:,} is not in the {index.name} vocabulary (ids 0 to "
+                           f"{max(index.ids):,}). Type one of its ids."), icon=":material/error:")
+        put("id", None)
     st.number_input("Token id", min_value=0, max_value=max(index.ids), step=1, placeholder="Type an id, or pick "
                     "a token in the results below", **bind("id"))
     token_id = get("id")
