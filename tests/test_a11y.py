@@ -9,7 +9,7 @@ import re
 
 from streamlit.testing.v1 import AppTest
 
-from ui.shared.a11y import A11Y_CSS, ANNOUNCER_SCRIPT, scroll_box_attrs
+from ui.shared.a11y import A11Y_CSS, A11Y_SCRIPT, scroll_box_attrs
 from ui.train import state as state
 from ui.train.config import load_presets
 
@@ -34,7 +34,7 @@ def test_a_scroll_box_is_a_named_tab_stop_and_its_label_is_escaped():
 
 def test_the_announcer_holds_nothing_the_sanitizer_drops_and_speaks_politely():
     """DOMPurify drops a script holding "<" before "!", "/" or a letter (tests/test_guard.py)."""
-    body = ANNOUNCER_SCRIPT.split("<script>", 1)[1].rsplit("</script>", 1)[0]
+    body = A11Y_SCRIPT.split("<script>", 1)[1].rsplit("</script>", 1)[0]
     assert re.findall(r"<[/\w!]", body) == []
     assert '"aria-live", "polite"' in body and "data-announce" in body
     assert "prefers-reduced-motion: reduce" in A11Y_CSS and ":focus-visible" in A11Y_CSS

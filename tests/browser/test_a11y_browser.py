@@ -29,7 +29,8 @@ def ready(page: Page) -> None:
     """Every widget drawn (no skeleton) and no script run in progress."""
     expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning", timeout=60_000)
     expect(page.get_by_test_id("stSkeleton")).to_have_count(0, timeout=60_000)
-    page.wait_for_timeout(300)  # the last run's elements settle (a fragment can redraw once)
+    page.wait_for_timeout(400)  # the last run's elements settle (a fragment can redraw once; the
+    # page script makes scroll boxes tab stops 150 ms after the page stops changing)
     expect(page.get_by_test_id("stApp")).to_have_attribute("data-test-script-state", "notRunning", timeout=60_000)
 
 
@@ -97,8 +98,8 @@ def test_every_page_passes_axe_and_fits_the_width(browser, app_url, artifacts, s
 
 @pytest.mark.parametrize("size", list(SIZES))
 def test_train_states_pass_axe(browser, app_url, artifacts, size):
-    """Train after a Step, at the last step, and a predict-mode question; a class code that
-    does not exist (an error)."""
+    """Train after a Step, at the last step, with a predict-mode question and in the
+    presentation view; a class code that does not exist (an error)."""
     context = browser.new_context(**SIZES[size])
     page = context.new_page()
     page.set_default_timeout(60_000)
@@ -115,6 +116,9 @@ def test_train_states_pass_axe(browser, app_url, artifacts, size):
         page.goto(f"{app_url}/train-bpe?preset=sennrich&step=0&mode=predict")
         expect(page.get_by_text("Which pair merges next")).to_be_visible()
         checker.check("train-predict")
+        page.goto(f"{app_url}/train-bpe?preset=sennrich&step=4&view=present")
+        expect(page.locator(".tp-sentence")).to_contain_text("Merged")
+        checker.check("train-present")
         page.goto(f"{app_url}/join?code=ZZZZ-ZZZZ")
         expect(page.get_by_test_id("stAlertContentError")).to_be_visible()
         checker.check("join-error")

@@ -3,14 +3,19 @@
 - `scroll_box_attrs(label)`: the attributes of a box that scrolls sideways (a wide table
   on a phone). A keyboard reader can only scroll a box it can focus, so the box is a tab
   stop (`tabindex="0"`) and a named region, so a screen reader says what it is entering.
-- `ANNOUNCER_SCRIPT`: one polite live region for the whole page (`#bpe-live`,
-  `aria-live="polite"`, visually hidden). Whenever the element marked `data-announce`
-  changes (the Train page's step sentence: the attribute holds it as plain words, its
-  chips spelled out; an empty attribute means the element's own text), the region gets it and
-  a screen reader reads it once the reader is idle. The region is made once and kept: a
-  live region that is itself replaced (as Streamlit replaces an st.html at each step) is
-  not announced. The script runs in the page (st.html with `unsafe_allow_javascript`,
-  like ui/shared/guard.py); it holds no user text.
+- `A11Y_SCRIPT`, two things the page's own markup cannot do (it runs in the page: st.html
+  with `unsafe_allow_javascript`, like ui/shared/guard.py; it holds no user text):
+  - one polite live region for the whole page (`#bpe-live`, `aria-live="polite"`,
+    visually hidden). Whenever the element marked `data-announce` changes (the Train
+    page's step sentence: the attribute holds it in plain words, its chips spelled out;
+    an empty attribute means the element's own text), the region gets it and a screen
+    reader reads it once the reader is idle. The region is made once and kept: a live
+    region that is itself replaced (as Streamlit replaces an st.html at each step) is not
+    announced;
+  - every box in the page that scrolls (overflow auto or scroll, and more content than
+    room) but cannot take the focus is made a tab stop, so the keyboard can scroll it:
+    boxes the app's CSS makes scroll (the presentation view's columns, a wide table) and
+    Streamlit's own. Checked 150 ms after the page stops changing, and on a resize.
 - `A11Y_CSS` (both installed once per page by app.py, `install_a11y`):
   - captions: Streamlit draws them at 60% of the text colour, #828180 on white, a contrast
     of 3.9:1 (WCAG 2.1 AA asks 4.5:1 for text this size). They keep the text colour at
@@ -27,7 +32,7 @@ from __future__ import annotations
 
 import html
 
-__all__ = ["A11Y_CSS", "ANNOUNCER_SCRIPT", "install_a11y", "scroll_box_attrs"]
+__all__ = ["A11Y_CSS", "A11Y_SCRIPT", "install_a11y", "scroll_box_attrs"]
 
 A11Y_CSS = """<style>
 .stApp [data-testid="stCaptionContainer"] { color: inherit; opacity: .8; }
@@ -44,7 +49,7 @@ A11Y_CSS = """<style>
   white-space: nowrap; }
 </style>"""
 
-ANNOUNCER_SCRIPT = """<script>
+A11Y_SCRIPT = """<script>
 (function () {
   const win = window, doc = win.document;
   if (win.__bpeAnnouncer) return;
@@ -54,17 +59,29 @@ ANNOUNCER_SCRIPT = """<script>
   region.setAttribute("aria-live", "polite");
   region.setAttribute("role", "status");
   doc.body.appendChild(region);
-  let said = "", queued = false;
-  const update = () => {
-    queued = false;
+  let said = "", timer = 0;
+  const announce = () => {
     const el = doc.querySelector("[data-announce]");
     const text = !el ? "" : (el.getAttribute("data-announce") || el.textContent).replace(/\\s+/g, " ").trim();
     if (text && text !== said) { said = text; region.textContent = text; }
   };
+  const scrolls = (el, cs) => (/auto|scroll/.test(cs.overflowY) && el.scrollHeight > el.clientHeight + 1) ||
+                              (/auto|scroll/.test(cs.overflowX) && el.scrollWidth > el.clientWidth + 1);
+  const reachable = () => {
+    const main = doc.querySelector("[data-testid=stMain]");
+    if (!main) return;
+    for (const el of main.querySelectorAll("div")) {
+      if (el.hasAttribute("tabindex") || !el.firstElementChild) continue;
+      if (scrolls(el, win.getComputedStyle(el))) el.setAttribute("tabindex", "0");
+    }
+  };
+  const settle = () => { timer = 0; announce(); reachable(); };
   new MutationObserver(() => {
-    if (!queued) { queued = true; win.requestAnimationFrame(update); }
+    announce();
+    if (!timer) timer = win.setTimeout(settle, 150);
   }).observe(doc.body, {childList: true, subtree: true, characterData: true});
-  update();
+  win.addEventListener("resize", () => { if (!timer) timer = win.setTimeout(settle, 150); });
+  settle();
 })();
 </script>"""
 
@@ -85,4 +102,4 @@ def install_a11y() -> None:
     import streamlit as st
 
     with st.sidebar:
-        st.html(A11Y_CSS + ANNOUNCER_SCRIPT, unsafe_allow_javascript=True, width="content")
+        st.html(A11Y_CSS + A11Y_SCRIPT, unsafe_allow_javascript=True, width="content")
