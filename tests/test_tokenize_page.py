@@ -500,7 +500,7 @@ def test_typing_helper_watches_the_text_box_and_marks_the_tokens():
 
     text = "typed 😀 text"
     at = open_page(params={"tokenizer": "cl100k_base", "text": text})
-    helper = at.get("bidi_component")
+    helper = [h for h in at.get("bidi_component") if h.proto.component_name == "bpe_live_text"]
     assert len(helper) == 1
     data = json.loads(helper[0].proto.json)
     assert data["input"] == "tokenize_w_text" and data["output"] == "tokenize-tokens"
@@ -511,5 +511,19 @@ def test_typing_helper_watches_the_text_box_and_marks_the_tokens():
     first_run = data["run"]
     at.text_area(key="tokenize_w_text").input("other").run()
     assert not at.exception
-    data = json.loads(at.get("bidi_component")[0].proto.json)
+    data = json.loads(next(h for h in at.get("bidi_component") if h.proto.component_name == "bpe_live_text").proto.json)
     assert data["length"] == 5 and data["run"] > first_run  # a new run: the helper is called again
+
+
+def test_chips_open_their_replay():
+    """The page mounts the chip listener (ui/shared/chip_pick.py) for its text's drawing
+    only (the run in a scroll box inside "tokenize-tokens"); what a pick then does is
+    checked in the browser (tests/browser/test_tokenize_browser.py), and what the browser
+    may send by pick_of's doctest."""
+    import json
+
+    at = open_page(params={"tokenizer": "gpt2", "text": "unbelievable tokenization"})
+    helper = [h for h in at.get("bidi_component") if h.proto.component_name == "bpe_chip_pick"]
+    assert len(helper) == 1
+    assert json.loads(helper[0].proto.json) == {"scope": "tokenize-tokens", "runs": ".bpe-tokens.bpe-scroll"}
+    assert "Tab to it and press Enter) to replay" in "".join(h.value for h in at.html)

@@ -35,4 +35,5 @@ if ready:
             tw.view_decode(None)
 
 tw.sync_to_url()
+tw.chips_open_replay()
 tw.live_typing()  # last: after the tokens are drawn (ui/shared/live_text.py)

@@ -299,3 +299,22 @@ def test_typing_updates_tokens_without_ctrl_enter(page: Page, app_url, artifacts
     box.press("Backspace")
     expect(tokens).not_to_have_attribute("data-bpe-stale", "")
     expect(box).to_have_value("a pasted sentence")
+
+
+def test_a_click_or_enter_on_a_chip_opens_its_replay(page: Page, app_url, artifacts):
+    """A click on the third chip opens the Replay view of token #3 (outlined in the text);
+    from the keyboard, Tab to a chip and Enter does the same (ui/shared/chip_pick.py)."""
+    open_tokenize(page, app_url, "?tokenizer=gpt2&text=unbelievable%20tokenization%20again")
+    idle(page)
+    chips(page).nth(2).click()
+    replay = page.get_by_role("radio", name="Replay merges")
+    expect(replay).to_be_checked()
+    token = page.get_by_role("combobox", name=re.compile("^Token to replay"))
+    expect(token).to_have_value(re.compile(r"^#3 "))
+    expect(chips(page).nth(2)).to_have_class(re.compile(r"\bhl\b"))
+    page.screenshot(path=str(artifacts / "tokenize_chip_click_replay.png"))
+    idle(page)
+    chips(page).nth(4).focus()
+    page.keyboard.press("Enter")
+    expect(token).to_have_value(re.compile(r"^#5 "))
+    expect(chips(page).nth(4)).to_have_class(re.compile(r"\bhl\b"))

@@ -28,6 +28,7 @@ from bpe_core.display import visible_text
 from bpe_core.formats.pipeline import PipelineTokenizer
 from bpe_core.pretrained import PRETRAINED, TITLES, load_pretrained
 from ui.shared.cache import byte_cached
+from ui.shared.chip_pick import chip_pick
 from ui.shared.live_text import live_text, stale_css
 from ui.shared.markdown import md_error, md_escape
 from ui.shared.tables import table_html
@@ -303,6 +304,24 @@ def controls() -> None:
         )
 
 
+def chips_open_replay() -> None:
+    """A click, tap or Enter on a chip of the text opens that token's replay
+    (ui/shared/chip_pick.py)."""
+    chip_pick("tokenize-tokens", key=W + "pick", on_pick=open_replay, runs=".bpe-tokens.bpe-scroll")
+
+
+def open_replay(i: int, run: int = 0) -> None:
+    """The Replay view of the text's token number i (0-based), if it is listed there."""
+    if run != 0 or not 0 <= i < OPTION_LIMIT:
+        return
+    put("view", "replay")
+    put("replay_source", "text")
+    st.session_state[explain.K + "source"] = "text"
+    put("token", i)
+    put("replay_step", 0)
+    st.session_state[K + "token_for"] = _signature()
+
+
 def live_typing() -> None:
     """Tokenize as the user types: the Text box applies itself after a pause (ui/shared/live_text.py)."""
     live_text(W + "text", "tokenize-tokens", get("text"), key=W + "live")
@@ -423,7 +442,8 @@ def tokens(a: Analysis, *, highlight: int | None) -> None:
 
 CHIPS_NOTE = (
     "Each coloured chip is one token; neighbours always differ in colour and every chip has a "
-    "border. Tap or click a chip (or Tab to it) for its id, bytes and rank. Italic chips such as "
+    "border. Tap or click a chip (or Tab to it and press Enter) to replay how it is built; focused, it shows its "
+    "id, bytes and rank. Italic chips such as "
     "<E4><BD> are tokens that hold only part of a character (shown as bytes); bold chips are "
     "special tokens; dashed chips have no id."
 )
