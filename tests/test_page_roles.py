@@ -18,6 +18,7 @@ from streamlit.testing.v1 import AppTest
 
 from classroom import Limit
 from classroom.memory import MemoryClassStore
+from train_settings import open_settings
 from ui.classmode import session
 from ui.train.config import _PARAM_OF
 
@@ -152,3 +153,21 @@ def test_every_page_opens_in_every_role_with_every_parameter(store, role):
                 assert _role(at) == expected, (path, params)
     # after all that, the class still answers the instructor, and nobody else took control
     assert store.is_instructor(code, teach)
+
+
+def test_back_to_the_class_run_restores_its_corpus_and_step(store):
+    """The other caller of the missing name (issue 27, defect 1): "Back to the class's
+    corpus and settings" after the instructor moved to another preset."""
+    teacher = _instructor()
+    teacher.button(key="train_w_btn_step").click().run()
+    teacher.button(key="train_w_btn_step").click().run()
+    state = teacher.session_state["class.state"]
+    assert state.step == 2
+    open_settings(teacher)  # the folded "Corpus and settings" box
+    teacher.selectbox(key="train_w_preset").set_value("classroom").run()
+    assert teacher.session_state["train.preset"] == "classroom"
+    teacher.button(key="class_btn_back_to_class").click().run()
+    teacher.run()  # the Train page applies the requested step once the run is ready
+    assert teacher.session_state["train.preset"] == "sennrich"
+    assert teacher.session_state["train.step"] == 2
+    assert not [w for w in teacher.warning if "another corpus" in w.value]
