@@ -158,6 +158,22 @@ def test_tokenize_upload_and_error_pass_axe(browser, app_url, artifacts, size, t
     assert not checker.found, checker.report()
 
 
+@pytest.mark.parametrize("size", list(SIZES))
+def test_explorer_card_and_search_pass_axe(browser, app_url, artifacts, size):
+    """The Vocabulary explorer with one token's card and a search's results."""
+    context = browser.new_context(**SIZES[size])
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    checker = Checker(page, size, artifacts)
+    try:
+        page.goto(f"{app_url}/vocabulary-explorer?tokenizer=gpt2&id=1000&q=ing")
+        expect(page.locator("h1").first).to_be_visible(timeout=60_000)
+        checker.check("explorer-card-search")
+    finally:
+        context.close()
+    assert not checker.found, checker.report()
+
+
 # ---- the student on a phone: Step and its sentence on screen, the bar stays -------------------
 def _inside(page: Page, selector: str, width: int, height: int) -> bool:
     b = page.locator(selector).first.bounding_box()
