@@ -428,6 +428,19 @@ def _score_tree(tok: Any, piece: str, depth: int = 0) -> MergeTree:
     return MergeTree(tid, label, None, tuple(_score_tree(tok, p, depth + 1) for p in parts))
 
 
+def _replay_tree(tok: Any, index: VocabIndex, tid: int, depth: int = 0) -> MergeTree:
+    """A file's BPE token (tokenizer.json): its model's replay of the token's own form;
+    the last merge names its two parts, and theirs in turn."""
+    label = index.visible(index.row(tid)) if tid in index.position else str(tid)
+    replay = tok.work.replay(tok.token_text(tid)) if depth < 256 else None
+    if replay is None or not replay.steps or tuple(replay.ids) != (tid,):
+        return MergeTree(tid, label, None)
+    last = replay.steps[-1]
+    parts = tuple(_replay_tree(tok, index, p, depth + 1) if isinstance(p, int) else MergeTree(None, str(p), None)
+                  for p in (last.left, last.right))
+    return MergeTree(tid, label, int(last.rank), parts)
+
+
 def _tree(index: VocabIndex, tok: Any, tid: int) -> tuple[MergeTree | None, str]:
     if isinstance(tok, Tokenizer) and tid not in tok.special_tokens.values():
         if tok.ranks is not None:
@@ -439,6 +452,12 @@ def _tree(index: VocabIndex, tok: Any, tid: int) -> tuple[MergeTree | None, str]
         return _score_tree(tok, tok.pieces[tid]), (
             "SentencePiece BPE keeps scores, not merges: the parts are found by merging the piece's characters, "
             "highest score first, with only the pieces scored above it.")
+    work = getattr(tok, "work", None)
+    if (type(tok).__name__ == "PipelineTokenizer" and work is not None and work.algorithm == "BPE"
+            and work.replay is not None and tid not in getattr(tok, "_added_ids", ())):
+        return _replay_tree(tok, index, tid), (
+            "From the file's merge list: the model's own replay of the token's text; its last merge names the "
+            "two tokens that made it.")
     return None, ""
 
 
@@ -515,6 +534,8 @@ def _text_rows(index: VocabIndex, q: Query, deadline_s: float) -> Iterable[int]:
     texts, needle = index.text, q.text
     if not needle:
         return range(len(texts))
+    if q.mode in ("substring", "prefix", "suffix") and "\n" not in needle:
+        return _find_rows(index, needle, q.mode)
     if q.mode == "substring":
         return [r for r, t in enumerate(texts) if needle in t]
     if q.mode == "prefix":
@@ -534,6 +555,30 @@ def _text_rows(index: VocabIndex, q: Query, deadline_s: float) -> Iterable[int]:
         raise ValueError(f"The pattern {needle!r} took longer than {deadline_s:g} s over the vocabulary, so it "
                          "was stopped. Use a simpler pattern (fewer nested repeats, not one that matches "
                          "every token), or plain text.") from None
+
+
+def _find_rows(index: VocabIndex, needle: str, mode: str) -> list[int]:
+    """Rows whose text contains, starts or ends with `needle` (no newline in it): C-speed
+    `str.find` over the texts joined by newlines, one Python step per matching token."""
+    hay, starts, rows, lonely = index.haystack()
+    framed = "\n" + hay + "\n"  # framed[p + 1] is hay[p]; each token sits between two newlines
+    pattern = "\n" + needle if mode == "prefix" else needle + "\n" if mode == "suffix" else needle
+    shift = 0 if mode == "prefix" else 1  # from where the match starts to the hay offset inside its token
+    found, n, pos = [], len(rows), 0
+    find = framed.find
+    while True:
+        at = find(pattern, pos)
+        if at < 0:
+            break
+        i = bisect_right(starts, at - shift) - 1
+        found.append(rows[i])
+        if i + 1 >= n:
+            break
+        pos = starts[i + 1]
+    test = {"prefix": str.startswith, "suffix": str.endswith}.get(mode, lambda t, x: x in t)
+    found += [r for r in lonely if test(index.text[r], needle)]
+    found.sort()
+    return found
 
 
 def _pattern_rows(index: VocabIndex, pattern: Any, deadline_s: float) -> list[int]:

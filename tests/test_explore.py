@@ -8,6 +8,7 @@ Unigram piece that scores below its own parts, a WordPiece entry the pre-tokeniz
 """
 from __future__ import annotations
 
+import functools
 import json
 
 import pytest
@@ -25,6 +26,11 @@ from bpe_core.formats import load_tokenizer_bytes
 from bpe_core.pretrained import PRETRAINED, load_pretrained
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parents[1]
+
+
+@functools.lru_cache(maxsize=1)
+def gpt2_index() -> VocabIndex:
+    return VocabIndex.build(load_pretrained("gpt2"))
 
 
 def rank_toy() -> Tokenizer:
@@ -106,6 +112,20 @@ def test_hf_wordpiece_and_unigram_files():
     assert unreachable(uindex, utok) == ()
 
 
+def test_hf_byte_level_bpe_tree_from_its_merges():
+    alphabet = sorted(pre_tokenizers.ByteLevel.alphabet())
+    vocab = {ch: i for i, ch in enumerate(alphabet)}
+    for token in ("Ġl", "Ġlo", "Ġlow"):
+        vocab[token] = len(vocab)
+    hf = HFTokenizer(models.BPE(vocab, [("Ġ", "l"), ("Ġl", "o"), ("Ġlo", "w")]))
+    hf.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tok = load_tokenizer_bytes("tokenizer.json", hf.to_str().encode())
+    index = VocabIndex.build(tok)
+    rec = token_record(index, tok, vocab["Ġlow"])
+    assert rec.text == " low" and rec.tree.rank == 2  # the merge list's index, 0-based as the file counts
+    assert [leaf.text for leaf in rec.tree.leaves()] == ["·", "l", "o", "w"]
+
+
 def test_gpt2_parity_solidgoldmagikarp_and_endoftext():
     tok = load_pretrained("gpt2")
     index = VocabIndex.build(tok)
@@ -158,6 +178,17 @@ def test_search_modes_filters_sort_and_pages():
     spaces = search(index, Query(text=r"\s\s", mode="pattern"), per_page=100, pattern_seconds=30)  # matches across joints, checked
     every = [i for i, t in zip(index.ids, index.text) if __import__("regex").search(r"\s\s", t)]
     assert spaces.total == len(every) and spaces.ids == tuple(every[:100])
+
+
+@pytest.mark.parametrize("mode", ["substring", "prefix", "suffix"])
+@pytest.mark.parametrize("needle", [" the", "e", "ing", " ", "\n", "\t", "a\nb", "ĠSolid", "\u00e9"])
+def test_joined_find_equals_a_scan(mode, needle):
+    """The search over the texts joined by newlines finds what testing each text finds."""
+    index = gpt2_index()
+    test = {"substring": lambda t: needle in t, "prefix": lambda t: t.startswith(needle),
+            "suffix": lambda t: t.endswith(needle)}[mode]
+    found = search(index, Query(text=needle, mode=mode), per_page=100_000).ids
+    assert found == tuple(i for i, t in zip(index.ids, index.text) if test(t))
 
 
 def test_bad_and_slow_patterns_are_value_errors():

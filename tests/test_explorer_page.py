@@ -204,6 +204,16 @@ def _hf_unigram():
     return load_tokenizer_bytes("tokenizer.json", hf.to_str().encode())
 
 
+def _hf_byte_bpe():
+    alphabet = pre_tokenizers.ByteLevel.alphabet()
+    vocab = {ch: i for i, ch in enumerate(sorted(alphabet))}
+    for token in ("Ġl", "Ġlo", "Ġlow"):
+        vocab[token] = len(vocab)
+    hf = HFTokenizer(models.BPE(vocab, [("Ġ", "l"), ("Ġl", "o"), ("Ġlo", "w")]))
+    hf.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    return load_tokenizer_bytes("tokenizer.json", hf.to_str().encode())
+
+
 def _rank_file():
     ranks = [bytes([b]) for b in range(256)] + [b"ab", b"a b"]
     data = "".join(f"{base64.b64encode(t).decode()} {i}\n" for i, t in enumerate(ranks)).encode()
@@ -214,6 +224,7 @@ def _rank_file():
     (_hf_wordpiece, 2, "Continues a word (##)</dt><dd>yes"),
     (_hf_unigram, 1, "·a"),
     (_rank_file, 257, "Rank</dt><dd>257"),
+    (_hf_byte_bpe, 258, "·low"),
     (lambda: WordPieceTokenizer(["[UNK]", "h", "##s", HOSTILE]), 2, "Continues a word (##)</dt><dd>yes"),
 ])
 def test_uploaded_tokenizers_of_every_kind(make, token_id, expect):

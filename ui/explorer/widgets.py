@@ -313,7 +313,7 @@ def view_search(name: str, tok, index: VocabIndex) -> None:
     _filters(index)
     a, b = st.columns([3, 1])
     a.selectbox("Sort by", list(SORT_LABELS), format_func=SORT_LABELS.get, **bind("sort"))
-    b.toggle("Reverse (longest or highest id first)", **bind("desc"))
+    b.toggle("Reverse order", help="Longest first, or the highest id first.", **bind("desc"))
     q = current_query()
     try:
         found = explore.search(index, q, page=get("page"), per_page=PER_PAGE)
