@@ -286,9 +286,6 @@ class Lattice:
     def best_pieces(self) -> list[str]:
         return [self.nodes[k].piece for k in self.best_path]
 
-    def nodes_starting_at(self, start: int) -> list[LatticeNode]:
-        return [node for node in self.nodes if node.start == start]
-
 
 def build_lattice(
     text: str,
@@ -1019,12 +1016,6 @@ def _check_words(words: Mapping[str, int]) -> None:
             raise ValueError(f"Word {word!r} is not a non-empty str.")
         if not isinstance(count, int) or isinstance(count, bool) or count < 1:
             raise ValueError(f"Word {word!r} has count {count!r}; counts must be whole numbers of 1 or more.")
-
-
-def iter_unigram_training(words: Mapping[str, int], settings: UnigramSettings) -> Iterator[tuple[UnigramEvent, tuple[array, array]]]:
-    """Train, yielding each event with a snapshot (seed indexes, scores) of the pieces
-    it leaves. The snapshots index `seed_pieces(words, settings)`."""
-    return _steps(_Trainer(words, settings))
 
 
 def _steps(trainer: _Trainer) -> Iterator[tuple[UnigramEvent, tuple[array, array]]]:

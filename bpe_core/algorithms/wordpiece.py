@@ -70,6 +70,7 @@ import regex
 
 from bpe_core import PRETOKENIZERS, Piece, TokenSpan, WordTable, pretokenize
 from bpe_core.tie_rules import tie_rule
+from bpe_core.train.steps import MergeSteps
 from bpe_core.encode.special import allowed_specials, split_specials
 
 __all__ = [
@@ -653,7 +654,7 @@ class WordPieceTrainer:
 
 # ---- a finished run ------------------------------------------------------------------
 @dataclass(frozen=True, eq=False)
-class WordPieceRun:
+class WordPieceRun(MergeSteps):
     """Immutable result of WordPiece training: settings, corpus, tokens, events.
 
     `tokens` is the whole vocabulary in id order; the first `base_size` are the special
@@ -667,23 +668,6 @@ class WordPieceRun:
     initial_corpus_length: int
     events: tuple[WordPieceEvent, ...]
     stop_reason: str
-
-    @property
-    def steps(self) -> int:
-        return len(self.events)
-
-    def _check_step(self, k: int) -> int:
-        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= len(self.events):
-            raise ValueError(f"Step {k!r} is out of range: choose 0 to {len(self.events)}.")
-        return k
-
-    def vocab_size(self, k: int) -> int:
-        k = self._check_step(k)
-        return self.events[k - 1].vocab_size if k else self.base_size
-
-    def corpus_length(self, k: int) -> int:
-        k = self._check_step(k)
-        return self.events[k - 1].corpus_length if k else self.initial_corpus_length
 
     def vocab(self, k: int | None = None) -> tuple[str, ...]:
         """The vocabulary after step k (all steps if None), in id order."""

@@ -27,7 +27,7 @@ from .openai_files import OPENAI_ENCODINGS, load_openai_encoding
 from ..encode.tokenizer import Tokenizer
 
 __all__ = ["Pretrained", "PRETRAINED", "LOADERS", "load_pretrained", "package_file", "openai_tokenizer",
-           "OPENAI_ENCODINGS", "PRETOKENIZER_OF", "TITLES"]
+           "OPENAI_ENCODINGS", "PRETOKENIZER_OF"]
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,6 @@ PRETRAINED: dict[str, Pretrained] = {
 
 #: encoding name -> its pre-tokenizer's name in pretokenize (the rank-table tokenizers)
 PRETOKENIZER_OF = {n: p.pretokenizer for n, p in PRETRAINED.items() if p.pretokenizer}
-TITLES = {n: p.title for n, p in PRETRAINED.items()}
 
 
 def package_file(entry: Pretrained) -> Path:

@@ -16,6 +16,7 @@ from typing import Callable
 from ..corpus import WordTable
 from ..encode.tokenizer import Tokenizer
 from .events import MergeEvent, Pair
+from .steps import MergeSteps
 from .trainer import BPETrainer, TrainerSettings
 from ..vocab import Body, base_symbols
 
@@ -25,7 +26,7 @@ DEFAULT_SPECIAL = "<|endoftext|>"
 
 
 @dataclass(frozen=True, eq=False)
-class TrainingRun:
+class TrainingRun(MergeSteps):
     """Immutable result of training: settings, corpus, base vocabulary, events.
 
     `tokens` is the full vocabulary in id order as (body, eow); the first `base_size`
@@ -42,24 +43,7 @@ class TrainingRun:
     events: tuple[MergeEvent, ...]
     stop_reason: str
 
-    # ---- sizes -------------------------------------------------------------------------
-    @property
-    def steps(self) -> int:
-        return len(self.events)
-
-    def _check_step(self, k: int) -> int:
-        if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k <= len(self.events):
-            raise ValueError(f"Step {k!r} is out of range: choose 0 to {len(self.events)}.")
-        return k
-
-    def vocab_size(self, k: int) -> int:
-        k = self._check_step(k)
-        return self.events[k - 1].vocab_size if k else self.base_size
-
-    def corpus_length(self, k: int) -> int:
-        k = self._check_step(k)
-        return self.events[k - 1].corpus_length if k else self.initial_corpus_length
-
+    # ---- sizes (steps, vocab_size and corpus_length: MergeSteps) -----------------------
     def tokens_in_use(self, k: int) -> int:
         k = self._check_step(k)
         return self.events[k - 1].tokens_in_use if k else self.base_tokens_in_use
@@ -78,13 +62,6 @@ class TrainingRun:
         """The first k merges (all if None), in rank order."""
         k = len(self.events) if k is None else self._check_step(k)
         return [ev.pair for ev in self.events[:k]]
-
-    def merge_ranks(self, k: int | None = None) -> dict[Pair, tuple[int, int]]:
-        """pair -> (rank, new token id) for the first k merges."""
-        out: dict[Pair, tuple[int, int]] = {}
-        for ev in self.events[: len(self.events) if k is None else self._check_step(k)]:
-            out.setdefault(ev.pair, (ev.step, ev.token_id))
-        return out
 
     def base_segmentation(self, word_index: int) -> tuple[int, ...]:
         s = self.settings

@@ -111,8 +111,9 @@ def base_sizes(corpus: PageCorpus) -> dict[str, int]:
     BPE: the characters; WordPiece: BERT's 5 special tokens, each first character and
     each `##` continuation; Unigram: the characters, `▁` and `<unk>`.
 
-    >>> base_sizes(page_corpus("hf_course"))
-    {'bpe': 7, 'wordpiece': 12, 'unigram': 9}
+    >>> sizes = base_sizes(page_corpus("hf_course"))
+    >>> sizes["bpe"], sizes["wordpiece"], sizes["unigram"]
+    (7, 12, 9)
     """
     return {name: algo.base_size(algo.words(corpus.text, kind=corpus.kind)) for name, algo in ALGORITHMS.items()}
 
@@ -131,8 +132,8 @@ def target_sizes(corpus: PageCorpus, extra: int) -> dict[str, int]:
     """Each algorithm's target vocabulary: its start plus `extra` tokens, so all three
     learn (or keep) the same number of tokens beyond their alphabets.
 
-    >>> target_sizes(page_corpus("hf_course"), 3)
-    {'bpe': 10, 'wordpiece': 15, 'unigram': 12}
+    >>> target_sizes(page_corpus("hf_course"), 3)["wordpiece"]
+    15
     """
     return {name: size + extra for name, size in base_sizes(corpus).items()}
 

@@ -29,7 +29,7 @@ __all__ = ["ByteLRU", "byte_cached", "approx_size", "BUDGETS", "all_caches"]
 T = TypeVar("T")
 MB = 1024 * 1024
 
-#: The byte budget of each shared cache (what the README's memory figures add up).
+#: The byte budget of each shared cache (what docs/performance.md's memory figures add up).
 BUDGETS: dict[str, int] = {
     "train.runs": 256 * MB,        # Train page runs (RunViews): the biggest is about 30 MB
     "vocab.runs": 96 * MB,         # Vocabulary size page: runs on the built-in corpora

@@ -26,6 +26,7 @@ from typing import Callable
 import pandas as pd
 import streamlit as st
 
+from bpe_core.contracts import ShowsModelWork
 from bpe_core.display import bytes_label, visible_text
 from bpe_core.formats.pipeline import PipelineTokenizer, byte_chars_to_bytes
 from bpe_core.model_work import ModelWord
@@ -74,7 +75,7 @@ def _by_score(tok) -> bool:
 
 def explains(tok) -> bool:
     """Whether the tokenizer's model can show its work here (uploaded files)."""
-    return getattr(tok, "work", None) is not None
+    return isinstance(tok, ShowsModelWork) and tok.work is not None
 
 
 def from_text() -> bool:

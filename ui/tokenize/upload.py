@@ -29,6 +29,7 @@ import time
 
 import streamlit as st
 
+from bpe_core.contracts import ShowsModelWork
 from bpe_core.formats import PATTERN_CHOICES, load_tokenizer_bytes
 from ui.shared.markdown import md_error, md_escape
 from ui.shared.state import folded
@@ -282,7 +283,7 @@ _WORK = {"BPE": "its merges, one by one", "WordPiece": "its longest-match trace"
 
 def merges_note(tok, what: str) -> str:
     """Why a view needing a merge list (`what`) is not shown for this uploaded tokenizer."""
-    work = getattr(tok, "work", None)
+    work = tok.work if isinstance(tok, ShowsModelWork) else None
     if work is not None:
         return (f"Your file's tokenizer ({md_escape(kind_of(tok))}) cuts text with its own normalizer and "
                 f"pre-tokenizer, which this view does not draw, so there is no {what} to show here. "

@@ -26,7 +26,7 @@ import streamlit as st
 from bpe_core import Tokenizer
 from bpe_core.display import visible_text
 from bpe_core.formats.pipeline import PipelineTokenizer
-from bpe_core.pretrained import PRETRAINED, TITLES, load_pretrained
+from bpe_core.pretrained import PRETRAINED, load_pretrained
 from ui.shared.cache import byte_cached
 from ui.shared.chip_pick import chip_pick
 from ui.shared.live_text import live_text, stale_css
@@ -239,7 +239,7 @@ def title_of(choice: str) -> str:
             return "Your tokenizer (none trained yet)"
         step = session_step()
         return f"Your tokenizer: {session_label() or 'trained on the Train page'} — step {step}, vocabulary {run.vocab_size(step):,}"
-    return TITLES[choice]
+    return PRETRAINED[choice].title
 
 
 # ---- controls ----------------------------------------------------------------------------
@@ -829,7 +829,7 @@ def view_decode(a: Analysis | None) -> None:
     try:
         ids = parse_ids(raw)
         data = tok.decode_bytes(ids)
-    except (ValueError, TypeError) as exc:
+    except ValueError as exc:  # the engine's message about these ids (a TypeError is a bug)
         st.error(md_error(exc))
         return
     st.markdown(f"**{len(ids):,} ids → {len(data):,} bytes**")

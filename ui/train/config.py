@@ -57,7 +57,7 @@ TOP_N = 20
 #: Training stops once the tokens' text adds up to this many characters: each merged
 #: token keeps its text, and long words merged pair by pair (a text with no
 #: pre-tokenizer) would otherwise build tokens as long as the text, thousands of times.
-#: With it, a run holds about 30 MB at most (README, "Memory").
+#: With it, a run holds about 30 MB at most (docs/performance.md, "Memory").
 TOKEN_TEXT_LIMIT = 2_000_000
 
 SOURCES: tuple[str, ...] = ("preset", "text", "words", "upload")

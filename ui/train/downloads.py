@@ -15,6 +15,7 @@ import streamlit as st
 
 from bpe_core.formats import EXPORT_FORMATS, export_bytes, export_problem
 from ui.shared.markdown import md_error
+from ui.train.step_cache import format_problems_cached
 
 #: format -> (button label, what the file is for)
 FORMAT_LABELS: dict[str, tuple[str, str]] = {
@@ -28,6 +29,7 @@ FORMAT_LABELS: dict[str, tuple[str, str]] = {
 _MEMO = "train.export_problems"
 
 
+@format_problems_cached
 def format_problems(run, n: int) -> dict[str, str | None]:
     """Why each format cannot hold the first n merges of `run` (None where it can).
 

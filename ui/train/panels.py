@@ -27,7 +27,6 @@ from ui.classmode import hooks as class_hooks
 from ui.train import downloads, predict as predict
 from ui.shared.markdown import md_error, md_escape
 from ui.train import render as render
-from ui.train import step_cache
 from ui.train import state as state
 from ui.train.run_view import RunView
 from ui.shared.state import folded, persist, sidebar_caption
@@ -36,7 +35,6 @@ from ui.train.config import (
 )
 
 ss = st.session_state
-step_cache.install()  # the drawing helpers below go through the shared step cache
 
 UNIT_LABELS = {"char": "characters", "byte": "bytes (UTF-8)"}
 EOW_LABELS = {"none": "none", "separate": "separate marker", "attached": "attached to last symbol"}

@@ -29,6 +29,7 @@ from ui.shared.a11y import scroll_box_attrs
 from ui.shared.chips import CHIP_CSS, chips_html
 from ui.shared.svg import data_url, nice_ticks
 from ui.train.run_view import RECENT_SHOWN, RunView, symbol_label
+from ui.train.step_cache import step_cached
 
 __all__ = [
     "RunView", "PAGE_CSS", "explain_step", "pair_table_html", "merge_list_html", "merge_effect_html",
@@ -178,6 +179,7 @@ class Explanation:
 TIES_NAMED = 5
 
 
+@step_cached
 def explain_step(view: RunView, k: int, *, present: bool = False) -> Explanation:
     """One sentence for step k: the merge, its count, its ties and how the rule chose.
 
@@ -378,6 +380,7 @@ def pair_table_html(
     return "".join(out)
 
 
+@step_cached
 def pair_section_html(view: RunView, k: int, *, present: bool = False, max_rows: int | None = None,
                       hidden_order: Sequence[int] | None = None) -> str:
     """The heading and the pair table after merge k (the table merge k+1 is picked
@@ -424,6 +427,7 @@ def _mark_pair(tokens: Sequence[int], pair: tuple[int, int]) -> list[tuple[str, 
     return classes
 
 
+@step_cached
 def merge_effect_html(view: RunView, k: int, *, present: bool = False, examples: int = EFFECT_EXAMPLES) -> str:
     """Merge k's own effect: how many places it merged, the corpus's change in tokens,
     and a few of the words it changed before and after (the most frequent first), the
@@ -460,6 +464,7 @@ def merge_effect_html(view: RunView, k: int, *, present: bool = False, examples:
 
 
 # ---- the merge list -----------------------------------------------------------------------
+@step_cached
 def merge_list_html(view: RunView, k: int, *, window: int = MERGES_SHOWN, present: bool = False) -> str:
     """The merges so far (the last `window`), the current one highlighted.
 
@@ -497,6 +502,7 @@ def merge_list_html(view: RunView, k: int, *, window: int = MERGES_SHOWN, presen
 MERGE_LABEL_CHARS = 60
 
 
+@step_cached
 def merge_row_label(view: RunView, rank: int, max_chars: int = MERGE_LABEL_CHARS) -> str:
     """One merge as plain text for the merge list's buttons (cut to `max_chars`).
 
@@ -516,6 +522,7 @@ def merge_window(k: int, window: int = MERGES_SHOWN) -> range:
     return range(max(1, k - window + 1), k + 1)
 
 
+@step_cached
 def tables_html(view: RunView, k: int, *, present: bool = False, max_rows: int | None = None,
                 window: int = MERGES_SHOWN) -> str:
     """The pair table after merge k and the merge list side by side; they wrap under
@@ -538,6 +545,7 @@ class CorpusSample:
     caption: str
 
 
+@step_cached
 def corpus_sample(view: RunView, k: int) -> CorpusSample:
     """Which words to draw at step k: all of a small corpus (in order), else the words
     the latest merges changed and the most frequent ones."""
@@ -559,6 +567,7 @@ def corpus_sample(view: RunView, k: int) -> CorpusSample:
     return CorpusSample(tuple(groups), shown, cap)
 
 
+@step_cached
 def corpus_html(view: RunView, k: int, *, present: bool = False, sample: CorpusSample | None = None) -> str:
     """The sampled words at step k, each split into token chips with its count; the
     words merge k changed are outlined and their new tokens highlighted."""
@@ -590,6 +599,7 @@ def corpus_html(view: RunView, k: int, *, present: bool = False, sample: CorpusS
 
 
 # ---- the vocabulary -----------------------------------------------------------------------
+@step_cached
 def vocab_summary(view: RunView, k: int) -> str:
     """Why the vocabulary size is not base + merges, in words.
 
@@ -623,6 +633,7 @@ def vocab_summary(view: RunView, k: int) -> str:
     return " ".join(parts)
 
 
+@step_cached
 def vocab_html(view: RunView, k: int) -> str:
     """Base symbols and merged tokens at step k; tokens the corpus no longer uses are
     struck through, the newest token is highlighted."""
@@ -669,6 +680,7 @@ class Figures:
     tokens_in_use: int
 
 
+@step_cached
 def figures(view: RunView, k: int) -> Figures:
     """Vocabulary size, corpus length in tokens and compression at step k."""
     run = view.run
@@ -688,6 +700,7 @@ def figures(view: RunView, k: int) -> Figures:
     )
 
 
+@step_cached
 def figures_html(view: RunView, k: int) -> str:
     """The four figures at step k (vocabulary, tokens in use, corpus length, compression)
     as one HTML row: one element a step instead of four metrics in four columns.
@@ -721,6 +734,7 @@ def figures_html(view: RunView, k: int) -> str:
 
 
 
+@step_cached
 def vocab_section_html(view: RunView, k: int) -> str:
     """"Vocabulary and figures" under its heading, as one HTML block: the figures, the
     note on characters per token at step 0, the vocabulary (its summary and chips) and the
@@ -761,6 +775,7 @@ _PAD_L, _PAD_R, _PAD_T, _PAD_B = 62, 14, 10, 46
 SVG_POINTS = 400
 
 
+@step_cached
 def _chart_frame(view: RunView) -> tuple[str, tuple[float, float, float, float]]:
     """The chart's part that is the same at every step of a run (axes, grid, curve) as
     SVG markup, and its scale (x0, x-per-step, y0, y-per-token)."""
@@ -796,6 +811,7 @@ _CHART_STYLE = ("<style>text{font:14px sans-serif;fill:#555}.g{stroke:#ddd;strok
                 "@media (prefers-color-scheme: dark){text{fill:#bbb}.g{stroke:#444}}</style>")
 
 
+@step_cached
 def chart_html(view: RunView, k: int) -> str:
     """Corpus length in tokens against step, step k marked (a dashed rule and a dot), as
     an SVG image in an <img> (st.html keeps a data: image; it strips inline SVG). One

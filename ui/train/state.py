@@ -90,7 +90,7 @@ def shared_runs() -> ByteLRU:
 
 def train_view(corpus: Corpus, settings: Settings, *, key: str | None = None, progress: bool = True) -> RunView:
     """The run of `corpus` under `settings`, from the shared cache or trained now (with a
-    progress bar for a large corpus). Raises ValueError/TypeError with a user message."""
+    progress bar for a large corpus). Raises ValueError with a user message."""
     key = key or run_key(corpus, settings)
     cache = shared_runs()
     view = cache.get(key)
@@ -187,7 +187,7 @@ def ensure_run() -> RunView:
         s = settings()
         try:
             key = run_key(corpus, s)
-        except (ValueError, TypeError) as exc:
+        except ValueError as exc:  # the engine's message about this input (a TypeError is a bug)
             key, ss[ERROR] = None, str(exc)
         if key is not None and active is not None and key == active[0]:
             ss[ERROR] = None
@@ -197,7 +197,7 @@ def ensure_run() -> RunView:
             else:
                 try:
                     view = train_view(corpus, s, key=key)
-                except (ValueError, TypeError) as exc:
+                except ValueError as exc:
                     ss[FAILED][key] = ss[ERROR] = str(exc)
                     ss[RESET_STEP] = False
                 else:

@@ -6,11 +6,11 @@ replays the first k merges (a tokenizer built per session and step), draws the c
 the tables and the vocabulary as HTML, and checks which export formats can hold the run,
 once per session. With it the first session draws and the others get the same strings.
 
-How: `install()` (called once by ui/train/panels.py) wraps, by name, the drawing helpers
-of ui/train/render.py listed in `CACHED` and `downloads.format_problems` with versions
-that go through the byte-bounded shared cache "train.steps" (ui/shared/cache.py BUDGETS).
-The helpers' bodies are not touched; a name that is gone (the page was redesigned) is
-skipped, and a call whose arguments cannot be hashed is passed straight through.
+How: each drawing helper of ui/train/render.py that a step draws is decorated
+`@step_cached`, and `downloads.format_problems` `@format_problems_cached`: their calls go
+through the byte-bounded shared cache "train.steps" (ui/shared/cache.py BUDGETS). The
+helpers' bodies are not touched, a renamed helper keeps its decorator, and a call whose
+arguments cannot be hashed is passed straight through. `cached_helpers()` lists them.
 
 What is shared, and why that is safe: an entry's key is the run's content key
 (`RunView.key`: a hash of the corpus and the settings, never a file name or a label),
@@ -25,27 +25,19 @@ predict-mode answers). Views without a key (tests build `RunView(run)`) are not 
 from __future__ import annotations
 
 import functools
-import threading
 import weakref
 from collections.abc import Callable, Hashable
 from typing import Any
 
 from ui.shared.cache import approx_size, cache_named
 
-__all__ = ["install", "CACHED", "CACHE_NAME", "stats"]
+__all__ = ["step_cached", "format_problems_cached", "cached_helpers", "CACHE_NAME", "stats"]
 
 #: The shared cache (its byte budget is in ui/shared/cache.py BUDGETS).
 CACHE_NAME = "train.steps"
 
-#: render.py helpers whose first argument is the RunView and whose result depends only
-#: on the run and the other (plain) arguments.
-#: (`pair_table_html` is left out: predict mode passes it a row order as a list.)
-CACHED = ("explain_step", "tables_html", "merge_list_html", "corpus_sample", "corpus_html",
-          "vocab_summary", "vocab_html", "figures", "figures_html", "merge_effect_html", "pair_section_html",
-          "merge_row_label", "_chart_frame", "chart_html", "vocab_section_html")
-
-_installed = False
-_lock = threading.Lock()
+#: The names of the helpers decorated so far (`cached_helpers`).
+_CACHED: list[str] = []
 _hits = {"hit": 0, "miss": 0}
 
 
@@ -79,7 +71,19 @@ def _get_or_draw(key: Hashable, draw: Callable[[], Any], weigh: Callable[[Any], 
     return value
 
 
-def _wrap_view_helper(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+def cached_helpers() -> tuple[str, ...]:
+    """The names of the helpers that go through the cache."""
+    return tuple(_CACHED)
+
+
+def step_cached(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Decorate a render.py helper whose first argument is the RunView and whose result
+    depends only on the run and the other (plain) arguments: its result is drawn once per
+    run key and arguments for every session. (Not for a helper given session state, nor
+    one given lists: `pair_table_html` takes predict mode's row order.)"""
+    name = fn.__name__
+    _CACHED.append(name)
+
     @functools.wraps(fn)
     def cached(view, *args, **kwargs):
         key = _key(name, view, args, kwargs)
@@ -87,11 +91,10 @@ def _wrap_view_helper(name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
             return fn(view, *args, **kwargs)
         return _get_or_draw(key, lambda: fn(view, *args, **kwargs), lambda v: approx_size(v) + approx_size(key))
 
-    cached.__wrapped_by_step_cache__ = True  # type: ignore[attr-defined]
     return cached
 
 
-def _wrap_format_problems(fn: Callable[..., Any]) -> Callable[..., Any]:
+def format_problems_cached(fn: Callable[..., Any]) -> Callable[..., Any]:
     """`downloads.format_problems(run, n)`: which export formats can hold the first n merges
     (it builds the step's tokenizer and replays tiktoken's ranks: ~20 ms a step). Keyed by
     the run object (runs are shared by every session with the same corpus and settings),
@@ -113,23 +116,5 @@ def _wrap_format_problems(fn: Callable[..., Any]) -> Callable[..., Any]:
         cache.put(key, (ref, problems), approx_size(problems) + 100)
         return problems
 
-    cached.__wrapped_by_step_cache__ = True  # type: ignore[attr-defined]
+    _CACHED.append(fn.__name__)
     return cached
-
-
-def install() -> None:
-    """Wrap the helpers by name (once per process; later calls do nothing)."""
-    global _installed
-    with _lock:
-        if _installed:
-            return
-        from ui.train import downloads, render
-
-        for name in CACHED:
-            fn = getattr(render, name, None)
-            if callable(fn) and not getattr(fn, "__wrapped_by_step_cache__", False):
-                setattr(render, name, _wrap_view_helper(name, fn))
-        fn = getattr(downloads, "format_problems", None)
-        if callable(fn) and not getattr(fn, "__wrapped_by_step_cache__", False):
-            downloads.format_problems = _wrap_format_problems(fn)
-        _installed = True

@@ -159,7 +159,7 @@ def bounded(corpus: Corpus, settings: Settings, merges: int) -> tuple[Corpus, in
 
 def train_rules(corpus: Corpus, settings: Settings, n: int) -> dict[str, TrainingRun]:
     """The corpus trained with every tie rule for `n` merges (the shared run cache
-    answers runs trained before). Raises ValueError/TypeError with a user message."""
+    answers runs trained before). Raises ValueError with a user message."""
     runs = {}
     for rule in tie_rules.RULES:
         s = dataclasses.replace(settings, tie_break=rule.name, stop="merges", merges=n)
@@ -198,7 +198,7 @@ def show() -> None:
         try:
             with st.spinner("Training with each tie rule…"):
                 result = compare(train_rules(corpus, settings, n), n)
-        except (ValueError, TypeError) as exc:
+        except ValueError as exc:  # the engine's message about this input (a TypeError is a bug)
             st.error(md_error(exc))
             return
         if note:
