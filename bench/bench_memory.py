@@ -1,4 +1,4 @@
-"""What one Train-page run holds in memory, at the page's own limits (README, "Memory").
+"""What one Train-page run holds in memory, at the page's own limits (docs/performance.md, "Memory").
 
 For the largest corpora the page accepts (a 2 MB upload; a 10,000-character text with no
 pre-tokenizer, char and byte units) trained with 5,000 merges at most, it prints the
