@@ -174,6 +174,38 @@ def test_explorer_card_and_search_pass_axe(browser, app_url, artifacts, size):
     assert not checker.found, checker.report()
 
 
+def _tab_addresses() -> list[tuple[str, str]]:
+    """(name, address) of every tab of the pages drawn in tabs (only the open tab is drawn,
+    so each is a state of its own): Quirks (`?quirk=`) and Vocabulary size (`?section=`)."""
+    from urllib.parse import quote_plus
+
+    from ui.quirks.logic import QUIRKS
+    from ui.quirks.widgets import EXAMPLES_TAB, TAB_KEY
+
+    quirks = [q.tab for q in QUIRKS] + [EXAMPLES_TAB]
+    sections = ("1. Sequence length", "2. What it costs", "3. Ten languages")  # views/vocab_size.py TABS
+    return ([(f"quirks-{i}", f"/tokenizer-quirks?{TAB_KEY}={quote_plus(t)}") for i, t in enumerate(quirks)]
+            + [(f"vocab-{i}", f"/vocabulary-size?section={quote_plus(t)}") for i, t in enumerate(sections)])
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_every_tab_passes_axe(browser, app_url, artifacts, size):
+    """Each tab of Quirks and Vocabulary size, opened by its link."""
+    context = browser.new_context(**SIZES[size])
+    page = context.new_page()
+    page.set_default_timeout(60_000)
+    checker = Checker(page, size, artifacts)
+    try:
+        for name, address in _tab_addresses():
+            page.goto(app_url + address)
+            expect(page.locator("h1").first).to_be_visible(timeout=60_000)
+            expect(page.get_by_role("tab", selected=True).first).to_be_visible()
+            checker.check(name)
+    finally:
+        context.close()
+    assert not checker.found, checker.report()
+
+
 # ---- the student on a phone: Step and its sentence on screen, the bar stays -------------------
 def _inside(page: Page, selector: str, width: int, height: int) -> bool:
     b = page.locator(selector).first.bounding_box()
