@@ -336,7 +336,8 @@ def test_keyboard_alone_steps_through_training_and_opens_a_chip(browser, app_url
     """1440x900, no mouse: Tab to Step (a visible focus ring), Enter steps; the → and ←
     keys step and step back; Tab reaches the merge list and Enter jumps to a merge; the
     slider moves with the arrow keys; predict mode is answered with the keyboard; on
-    Tokenize, Tab reaches a chip and its details (id, bytes, rank) open."""
+    Tokenize, Tab reaches a chip and its details (id, bytes, rank) open, Enter opens its
+    replay, and Tab and Enter on Next replay its first merge."""
     context = browser.new_context(**SIZES["desktop"])
     page = context.new_page()
     page.set_default_timeout(60_000)
@@ -382,12 +383,23 @@ def test_keyboard_alone_steps_through_training_and_opens_a_chip(browser, app_url
         ready(page)
         page.screenshot(path=str(artifacts / "a11y-keyboard-predict.png"))
 
-        page.goto(f"{app_url}/tokenize-text")
+        page.goto(f"{app_url}/tokenize-text?tokenizer=gpt2&text=unbelievable%20tokenization")
         ready(page)
         _tab_to(page, ".bpe-tap span[tabindex]", limit=120)
         assert _visible_ring(_focus_ring(page)), _focus_ring(page)
         details = page.evaluate("() => getComputedStyle(document.activeElement, '::before').content")
         assert "id " in details and "bytes " in details, details
         page.screenshot(path=str(artifacts / "a11y-keyboard-chip.png"))
+        page.keyboard.press("Enter")  # the chip's replay opens
+        expect(page.get_by_role("radio", name="Replay merges")).to_be_checked()
+        ready(page)
+        merge = page.locator(".st-key-tokenize_w_replay_step input[type=range]")
+        expect(merge).to_have_value("0")
+        _tab_to(page, ".st-key-tokenize_w_next button")
+        assert _visible_ring(_focus_ring(page)), _focus_ring(page)
+        page.keyboard.press("Enter")  # replay: the next merge
+        expect(merge).to_have_value("1")
+        ready(page)
+        page.screenshot(path=str(artifacts / "a11y-keyboard-replay.png"))
     finally:
         context.close()
