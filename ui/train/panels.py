@@ -24,6 +24,7 @@ from bpe_core.formats import merges_text, run_to_json, vocab_text
 from bpe_core.pretokenize import DESCRIPTIONS
 from bpe_core.tie_rules import tie_rule
 from ui.classmode import hooks as class_hooks
+from ui.classmode import session as class_session
 from ui.train import downloads, predict as predict
 from ui.shared.markdown import md_error, md_escape
 from ui.train import render as render
@@ -415,7 +416,8 @@ def _end_of_run(view: RunView) -> None:
     it was set to, "Train more merges" right there (a student never chose that limit: it
     came with the preset, folded away in Corpus and settings)."""
     run = view.run
-    extra = state.more_merges(view)
+    # not in a class: the class steps through one fixed run, and more merges would leave it
+    extra = 0 if class_session.role() else state.more_merges(view)
     if not extra:
         st.success(run.stop_message(), icon=":material/flag:")
         return
