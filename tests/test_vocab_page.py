@@ -419,7 +419,8 @@ def test_real_sizes_section_draws_o200k_cut_to_each_power_of_two():
     at = _open(tab=2)
     rows = [row for row in _rows(at, TRUNC) if "code" in row]  # not the real models' marks
     marks = {row["label"]: row["size"] for row in _rows(at, TRUNC) if "label" in row}
-    assert marks["GPT-2"] == 50_257 and marks["Llama 3 · Mistral Tekken"] == 128_256
+    assert marks["GPT-2"] == 50_257
+    assert next(size for label, size in marks.items() if "Llama 3" in label) == 128_256
     sizes = sorted({row["size"] for row in rows})
     assert sizes[:-1] == [2**e for e in range(8, 18)] and sizes[-1] == 199_998  # o200k's ranks, whole
     every = {row["size"]: row for row in rows if row["code"] == "all"}

@@ -11,7 +11,7 @@ import pytest
 import tiktoken
 
 from bpe_core import Tokenizer
-from bpe_core.pretrained import openai_tokenizer
+from bpe_core.pretrained import PRETRAINED, openai_tokenizer
 from bpe_core.pretrained.openai_files import load_openai_encoding
 from stress_strings import stress_strings
 from ui.vocab.charts import truncation_chart, truncation_cost_chart
@@ -110,12 +110,14 @@ def test_sizes_below_the_bytes_and_tokenizers_without_ranks_are_refused(o200k):
 
 def test_real_model_marks_come_from_the_registry_and_merge_close_sizes():
     sizes = real_model_sizes()
-    assert sizes["GPT-2"] == 50_257 and sizes["Mistral 7B"] == 32_000 and sizes["Mistral Tekken"] == 131_072
-    assert sizes["GPT-4 · cl100k"] == 100_277 and sizes["GPT-4o · o200k"] == 200_019 and sizes["Llama 3"] == 128_256
+    assert all(sizes[p.short] == p.vocab_size for p in PRETRAINED.values())
+    assert sizes["GPT-2"] == 50_257 and sizes["Mistral Tekken"] == 131_072 and sizes["Llama 3"] == 128_256
     marks = size_marks(sizes)
     assert [m.size for m in marks] == sorted(m.size for m in marks)
-    assert [m.label for m in marks if m.size == 128_256] == ["Llama 3 · Mistral Tekken"]
-    assert len(marks) == 5
+    assert all(sum(name in m.label for m in marks) == 1 for name in sizes)  # every model named once
+    llama = next(m for m in marks if "Llama 3" in m.label)
+    assert llama.size == 128_256 and "Mistral Tekken" in llama.label  # 131,072 is within a few percent
+    assert len(marks) < len(sizes)
 
 
 def test_cost_at_sizes_is_the_calculators_cost():
@@ -143,7 +145,7 @@ def test_truncation_chart_spec(table):
     names = layers[1]  # the models' names, each on a row of its own, ending at its rule
     assert names["mark"]["type"] == "text" and names["mark"]["align"] == "right"
     rows = [(row["top"], row["size"]) for row in spec["datasets"][names["data"]["name"]]]
-    assert len({top for top, _ in rows}) == len(rows) == 5
+    assert len({top for top, _ in rows}) == len(rows) == len(size_marks(real_model_sizes()))
     # the largest size on the top row: each rule starts at its name's row, and a name
     # reaches left over smaller sizes only, whose rules start on rows below it
     assert [size for _, size in sorted(rows)] == sorted((size for _, size in rows), reverse=True)
