@@ -123,7 +123,7 @@ def test_the_sentence_names_the_ties_and_the_rule():
     sentence = [h.value for h in at.html if "tp-sentence" in h.value and "Merged" in h.value][0]
     text = html.unescape(re.sub(r"<[^>]+>", "", sentence))  # chips lose their borders here
     assert text == ("Merged es → es (count 9). Tied with st and t</w>; the first-seen rule picked es "
-                    "because it occurs first (in “newest”).")
+                    "because it occurs first: reading “newest” left to right, es comes before st and t</w>.")
     at.selectbox(key="train_w_tie_break").set_value("smallest-id").run()
     sentence = [h.value for h in at.html if "tp-sentence" in h.value and "Merged" in h.value][0]
     assert "the <b" in sentence and "smallest-id</b> rule picked" in sentence
@@ -622,7 +622,10 @@ def test_a_step_sends_the_vocabulary_and_figures_as_one_element():
     blocks = [h.value for h in at.html]
     vocab = [b for b in blocks if 'class="tp tp-figs"' in b]
     assert len(vocab) == 1 and 'class="tp tp-vocab"' in vocab[0] and 'class="tp tp-chart"' in vocab[0]
-    assert "Why 0.83 at step 0" in vocab[0] and "base symbols" in vocab[0]
+    assert "Why 0.83 at step 0" not in vocab[0] and "base symbols" in vocab[0]  # the note is step 0's
+    click(at, "train_w_btn_back")
+    assert "Why 0.83 at step 0" in next(h.value for h in at.html if 'class="tp tp-figs"' in h.value)
+    click(at, "train_w_btn_step")
     assert not at.columns or all("tp-figs" not in h.value for c in at.columns for h in c.html)
     assert not at.caption or all("distinct words" not in c.value and "Why 0.83" not in c.value for c in at.caption)
     assert any(b.startswith('<h3 class="tp-h3">The corpus after 1 merge</h3><p class="tp-cap">4 distinct words, 16 in all. '

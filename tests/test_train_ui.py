@@ -221,7 +221,7 @@ def test_sentence_first_seen_names_ties_rule_and_word():
     view = run_of(SENNRICH)
     assert render.explain_step(view, 1).text == (
         "Merged e + s -> es (count 9). Tied with s + t and t + </w>; the first-seen rule picked "
-        "e + s because it occurs first (in “newest”).")
+        "e + s because it occurs first: reading “newest” left to right, e + s comes before s + t and t + </w>.")
     assert render.explain_step(view, 3).text == \
         "Merged est + </w> -> est</w> (count 9). No other pair occurs that often, so no tie rule was needed."
     assert render.explain_step(view, 0).text.startswith("Step 0")
@@ -244,7 +244,8 @@ def test_sentence_figure1_five_way_tie():
     ev = view.run.events[0]
     assert ev.tie_count == 5
     text = render.explain_step(view, 1).text
-    assert text.count(" + ") == 6 and "first-seen rule picked" in text and "r + </w>" in text
+    assert text.count(" + ") == 8 and "first-seen rule picked" in text and "r + </w>" in text
+    assert text.endswith("reading “low” left to right, l + o comes before o + w.")  # the other ties come later
     assert render.explain_step(view, 1).html.count('title="token ') >= 10
 
 
@@ -378,13 +379,15 @@ def ET_tostring(e) -> bytes:
 
 
 def test_vocab_section_is_one_block_with_the_marker_escaped():
-    """Figures, the step-0 note, the vocabulary and the chart in one HTML block; the
-    end-of-word marker (typed by the reader) is escaped in the note."""
+    """Figures, the step-0 note (at step 0 only), the vocabulary and the chart in one HTML
+    block; the end-of-word marker (typed by the reader) is escaped in the note."""
     view = text_run("low low lower newest widest", units="char", end_of_word="separate", marker="<b>", merges=4)
     out = render.vocab_section_html(view, 2)
     assert out.startswith(render.figures_html(view, 2)) and render.vocab_html(view, 2) in out
     assert render.chart_html(view, 2) in out and html.escape(render.vocab_summary(view, 2)) in out
-    assert "marker &lt;b&gt; is one more token per word" in out and "<b>" not in out.replace(render.vocab_html(view, 2), "")
+    assert "Why " not in out  # the step-0 note does not stay at later steps
+    out = render.vocab_section_html(view, 0)
+    assert "marker &lt;b&gt; is one more token per word" in out and "<b>" not in out.replace(render.vocab_html(view, 0), "")
 
 
 # ---- every symbol --------------------------------------------------------------------------

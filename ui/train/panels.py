@@ -28,6 +28,7 @@ from ui.classmode import session as class_session
 from ui.train import downloads, predict as predict
 from ui.shared.markdown import md_error, md_escape
 from ui.train import render as render
+from ui.train import library_match
 from ui.train import state as state
 from ui.train.run_view import RunView
 from ui.shared.state import folded, persist, sidebar_caption
@@ -254,17 +255,66 @@ def _setting(name: str) -> tuple[str, dict]:
     return wk, {"key": wk, "on_change": state.on_setting, "args": (wk, name)}
 
 
+EOW_HELP = (
+    "How a word's end is marked, so a merge can tell a word's last letters from the same letters inside a word. "
+    "**none**: not marked (Hugging Face's BpeTrainer by default, GPT-2's bytes). "
+    "**separate marker**: </w> is a symbol of its own after each word, so t + </w> can merge like any pair "
+    "(Sennrich's Algorithm 1 as printed). "
+    "**attached to last symbol**: the last letter carries the marker, t</w>, which is one symbol that differs "
+    "from t; t + </w> is never a pair (subword-nmt learn-bpe, BpeTrainer's end_of_word_suffix)."
+)
+_LIBRARY = "train_w_library"
+
+
+def _library_choice(s) -> None:
+    """One choice that sets everything a library's trainer fixes (ui/train/library_match.py);
+    it shows the library the current settings match, or "my own settings"."""
+    st.session_state[_LIBRARY] = library_match.matching(s)
+    labels = {library_match.OWN: "my own settings (below)", **{m.name: m.label for m in library_match.MATCHES}}
+    st.selectbox(
+        "Match a library", list(labels), format_func=labels.get, key=_LIBRARY, on_change=_on_library,
+        help="Sets the end of word, the tie rule and the minimum count so the merges are, merge by merge, the "
+             "ones the library makes on the same words: subword-nmt learn-bpe (</w> attached, ties to the "
+             "largest pair as strings, at least 2 occurrences) or Hugging Face's BpeTrainer (no end mark or "
+             "end_of_word_suffix='</w>', ties to the smallest ids).")
+
+
+def _on_library() -> None:
+    name = st.session_state[_LIBRARY]
+    if name == library_match.OWN:
+        return
+    state.interaction(editing=True)
+    state.stop_playing()
+    state.set_settings(library_match.apply(state.settings(), name))
+
+
+def _whitespace_note() -> str:
+    """For prose split at spaces: punctuation stays glued to words; suggest gpt2 (markdown,
+    the corpus's words escaped)."""
+    example = ""
+    view = ss.get(state.ACTIVE) and state.current_view()
+    if view is not None:
+        words = view.run.words.words
+        known = set(words)
+        glued = next((w for w in words[:20_000] if len(w) > 1 and w[-1] in ".,;:!?" and w[:-1] in known), None)
+        if glued:
+            example = md_escape(f" (here “{glued}” and “{glued[:-1]}”)")
+    return ("With the whitespace pre-tokenizer punctuation stays glued to words: “dog.”, “dog,” and “dog” are "
+            f"three different words{example}. For prose, **gpt2** cuts punctuation off, as real tokenizers do.")
+
+
 def _settings_inputs() -> None:
     """Three columns, each a stack of full-width widgets (they stay readable on a laptop)."""
     s = state.settings()
     corpus = state.requested_corpus()
     words_kind = corpus is not None and corpus.kind == "words"
+    _library_choice(s)
     c1, c2, c3 = st.columns(3, gap="medium")
     with c1:
         _, kw = _setting("units")
         st.radio("Units", UNITS, horizontal=True, format_func=UNIT_LABELS.get, **kw)
         _, kw = _setting("end_of_word")
-        st.selectbox("End of word", END_OF_WORD, format_func=EOW_LABELS.get, **kw)
+        st.selectbox("End of word", END_OF_WORD, format_func=EOW_LABELS.get, help=EOW_HELP, **kw)
         _, kw = _setting("marker")
         st.text_input("End-of-word marker", max_chars=12, disabled=s.end_of_word == "none", **kw)
     with c2:
@@ -273,6 +323,8 @@ def _settings_inputs() -> None:
                      help="BPE never merges across the pieces the pre-tokenizer makes.", **kw)
         st.caption("A word-count list is already split into words." if words_kind
                    else DESCRIPTIONS[ss[state.SETTING + "pretokenizer"]])
+        if not words_kind and s.pretokenizer == "whitespace":
+            st.caption(_whitespace_note())
         _, kw = _setting("tie_break")
         st.selectbox("Tie rule", tie_rules.TIE_RULES, **kw,
                      help="Which of several equally frequent pairs merges. "
@@ -430,7 +482,23 @@ def _end_of_run(view: RunView) -> None:
                   on_click=state.on_train_more, type="primary")
 
 
+#: Runs on more distinct words than this skip the subword-nmt line (it trains one merge more).
+LIBRARY_LINE_WORDS = 5_000
+
+
+def _library_line(view: RunView, k: int) -> None:
+    """At merge 1 of a run that differs from subword-nmt's: what subword-nmt does here and why."""
+    words = view.run.words
+    if k != 1 or len(words.words) > LIBRARY_LINE_WORDS:
+        return
+    line = library_match.subword_nmt_line(words, state.settings(), tuple(view.run.events[0].pair_text))
+    if line:
+        st.caption(md_escape(line))
+
+
 def _explore_view(view: RunView, k: int, present: bool) -> None:
+    if not present:
+        _library_line(view, k)
     st.html(render.merge_effect_html(view, k, present=present))
     rows = PRESENT_ROWS if present else None
     window = PRESENT_ROWS if present else render.MERGES_SHOWN

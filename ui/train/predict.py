@@ -157,7 +157,7 @@ def pair_feedback(view: RunView, k: int, pair: tuple[int, int]) -> Feedback:
     ...             TrainerSettings(end_of_word="separate", merges=4))
     >>> v = RunView(run); s_t = run.events[0].ties[1]
     >>> pair_feedback(v, 0, s_t).text
-    'Counts as right: s + t is tied with e + s at count 9. The first-seen rule picks e + s because it occurs first (in “newest”).'
+    'Counts as right: s + t is tied with e + s at count 9. The first-seen rule picks e + s because it occurs first: reading “newest” left to right, e + s comes before s + t and t + </w>.'
     """
     ev = view.run.events[k]
     grade = grade_pair(view, k, pair)

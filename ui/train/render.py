@@ -187,7 +187,7 @@ def explain_step(view: RunView, k: int, *, present: bool = False) -> Explanation
     >>> run = train(WordTable.from_word_counts("low 5\\nlower 2\\nnewest 6\\nwidest 3"),
     ...             TrainerSettings(end_of_word="separate", merges=4))
     >>> explain_step(RunView(run), 1).text
-    'Merged e + s -> es (count 9). Tied with s + t and t + </w>; the first-seen rule picked e + s because it occurs first (in “newest”).'
+    'Merged e + s -> es (count 9). Tied with s + t and t + </w>; the first-seen rule picked e + s because it occurs first: reading “newest” left to right, e + s comes before s + t and t + </w>.'
     """
     run = view.run
     cls = "tp-sentence present" if present else "tp-sentence"
@@ -227,6 +227,12 @@ def explain_step(view: RunView, k: int, *, present: bool = False) -> Explanation
             f'<b title="{html.escape(tie_rule(rule).explanation, quote=True)}">{rule}</b> rule picked '
             f"{_pair_html(view, ev.pair)} {reason_h}."
         )
+    if ev.count == 1 and (k == 1 or run.events[k - 2].count > 1):
+        note = (" This pair occurs once: from here on merges memorise whole words of this corpus instead of "
+                "learning pieces that recur in new text (subword-nmt stops before this by default, at a minimum "
+                "count of 2).")
+        parts_t.append(note)
+        parts_h.append(html.escape(note))
     return Explanation("".join(parts_t), f'<div class="{cls}">{"".join(parts_h)}</div>')
 
 
@@ -243,6 +249,15 @@ def rule_reason(view: RunView, k: int) -> tuple[str, str]:
         w = view.first_seen_word(k)
         if w is not None:
             word = _word_text(view, w)
+            tokens = view.tokens_at(w, k - 1)
+            inside = set(zip(tokens, tokens[1:]))
+            # tied pairs in the same word: say which comes first reading it left to right
+            later = [p for p in ev.ties[1:TIES_NAMED + 1] if p in inside]
+            if later:
+                return (f"{t}: reading “{word}” left to right, {pair_label(view, ev.pair)} comes before "
+                        f"{_join([pair_label(view, p) for p in later])}",
+                        f"{html.escape(t)}: reading “<bdi>{html.escape(word)}</bdi>” left to right, "
+                        f"{_pair_html(view, ev.pair)} comes before {_join([_pair_html(view, p) for p in later])}")
             return f"{t} (in “{word}”)", f"{html.escape(t)} (in “<bdi>{html.escape(word)}</bdi>”)"
     return t, html.escape(t)
 
@@ -743,7 +758,7 @@ def vocab_section_html(view: RunView, k: int) -> str:
     again at every step."""
     f = figures(view, k)
     note = ""
-    if f.per_token_start < 1 and view.run.settings.end_of_word == "separate":
+    if k == 0 and f.per_token_start < 1 and view.run.settings.end_of_word == "separate":
         unit = "character" if f.unit == "characters" else "byte"
         note = (f'<p class="tp-cap">Why {f.per_token_start:.2f} at step 0, below 1: each {unit} is a token, and the '
                 f"separate end-of-word marker {html.escape(view.marker)} is one more token per word (it is not in "
