@@ -30,8 +30,7 @@ with the load average than the wall times, so they compare two versions of a pag
 What it leaves out: server start-up, the very first (cold) visit after it (printed
 separately), network latency (everything is on 127.0.0.1), and Chromium's omnibox
 drop-down, which every new window (so every first load here) would otherwise load in a
-renderer of its own beside the page (`--omnibox` leaves it on, as before 2026-12-01's
-seventh session; see NO_OMNIBOX_WEBUI).
+renderer of its own beside the page (`--omnibox` leaves it on; see NO_OMNIBOX_WEBUI).
 
     python bench/bench_browser.py [--repeats 7]
 
@@ -65,7 +64,7 @@ ARGS = [MARKER, "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--d
 #: their own, about 1.1 s of CPU. Each first load here is a new browser context, so a new
 #: window, and that renderer loaded at the same time as the page, on a machine of two cores.
 #: A reader opening a link in a browser already running pays it once per window, not per page,
-#: so it is switched off (measured before 2026-12-01's seventh session with it: `--omnibox`).
+#: so it is switched off (`--omnibox` measures with it).
 NO_OMNIBOX_WEBUI = "--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup"
 ARGS.append(NO_OMNIBOX_WEBUI)
 QUIET_MS = 300

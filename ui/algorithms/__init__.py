@@ -1,1 +1,1 @@
-"""The Algorithms page: BPE, WordPiece and Unigram side by side (logic, widgets, one view per algorithm, the course checks)."""
+"""The Algorithms page: every registered training algorithm side by side (logic, widgets, one view per algorithm, the course checks)."""

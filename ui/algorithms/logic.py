@@ -1,4 +1,4 @@
-"""What the Algorithms page computes, without Streamlit: corpora, the three runs side by
+"""What the Algorithms page computes, without Streamlit: corpora, the runs side by
 side, vocabulary overlap, tokens per word, WordPiece's score table and the sentence that
 explains a step, Unigram's rounds, and the charts that draw them (the lattice, the trace
 and chips are drawn by ui/shared/word_views.py, which the Tokenize page uses too).
@@ -30,7 +30,7 @@ from ui.shared.word_views import chips_html
 from ui.train.config import load_presets, preset_corpus
 
 #: The most text the page trains on (presets are cut to it too): Unigram, the slowest of
-#: the three, trains on 50,000 characters in about two seconds.
+#: them all, trains on 50,000 characters in about two seconds.
 TEXT_LIMIT = 50_000
 #: The most tokens the page lets each algorithm learn beyond its alphabet.
 MAX_EXTRA = 2_000
@@ -46,7 +46,7 @@ DEFAULT_OWN_TEXT = "the lowest, the newest and the widest: low, lower, newer, wi
 # ---- the corpus ----------------------------------------------------------------------
 @dataclass(frozen=True)
 class PageCorpus:
-    """The text all three algorithms train on: `kind` is "words" (word count lines) or
+    """The text every algorithm trains on: `kind` is "words" (word count lines) or
     "text"; `notes` tell the student what the page changed (a cut)."""
 
     text: str
@@ -129,7 +129,7 @@ def default_extra(corpus: PageCorpus) -> int:
 
 
 def target_sizes(corpus: PageCorpus, extra: int) -> dict[str, int]:
-    """Each algorithm's target vocabulary: its start plus `extra` tokens, so all three
+    """Each algorithm's target vocabulary: its start plus `extra` tokens, so all of them
     learn (or keep) the same number of tokens beyond their alphabets.
 
     >>> target_sizes(page_corpus("hf_course"), 3)["wordpiece"]
