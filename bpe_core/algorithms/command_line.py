@@ -58,6 +58,13 @@ def write_json(path: str, data: object) -> None:
         raise ValueError(f"Cannot write {path!r}: {exc.strerror}. Check the folder exists and is writable.") from None
 
 
+def _corpus(args: argparse.Namespace, from_words: Callable[[str], Any], from_text: Callable[[str], Any]) -> Any:
+    """The training input: `--words FILE` read by `from_words`, else `--text FILE` by `from_text`."""
+    if args.words is not None:
+        return from_words(read_text(args.words))
+    return from_text(read_text(args.text))
+
+
 def _merges(args: argparse.Namespace) -> int | None:
     """--merges as given; without it, no limit when --vocab-size is given, else 10."""
     if args.merges is not None or args.vocab_size is not None:
@@ -72,10 +79,7 @@ def _bpe_train(args: argparse.Namespace) -> tuple[Any, list[str]]:
 
     if args.pretokenizer == "bert":
         raise ValueError(f"--pretokenizer bert is for --algorithm wordpiece. For BPE choose one of: {', '.join(PRETOKENIZERS)}.")
-    if args.words is not None:
-        table = WordTable.from_word_counts(read_text(args.words))
-    else:
-        table = WordTable.from_text(read_text(args.text), args.pretokenizer)
+    table = _corpus(args, WordTable.from_word_counts, lambda text: WordTable.from_text(text, args.pretokenizer))
     settings = TrainerSettings(
         units=args.units,
         end_of_word=args.end_of_word,
@@ -139,10 +143,7 @@ def _wordpiece_train(args: argparse.Namespace) -> tuple[Any, list[str]]:
                                  ("--min-count", args.min_count, 1)):
         if value != default:
             raise ValueError(f"{flag} does not apply to WordPiece (characters, '##' continuations). Leave it out.")
-    if args.words is not None:
-        table = WordTable.from_word_counts(read_text(args.words))
-    else:
-        table = wordpiece_word_table(read_text(args.text), args.pretokenizer)
+    table = _corpus(args, WordTable.from_word_counts, lambda text: wordpiece_word_table(text, args.pretokenizer))
     settings = WordPieceSettings(tie_break=args.tie_break, merges=_merges(args), vocab_size=args.vocab_size, top_n=0)
     return train_wordpiece(table, settings), []
 
@@ -191,10 +192,7 @@ def _unigram_train(args: argparse.Namespace) -> tuple[Any, list[str]]:
 
     if args.vocab_size is None:
         raise ValueError("--algorithm unigram needs --vocab-size N (the pieces to keep, <unk> included).")
-    if args.words is not None:
-        words = unigram.words_from_word_counts(read_text(args.words))
-    else:
-        words = unigram.words_from_text(read_text(args.text))
+    words = _corpus(args, unigram.words_from_word_counts, unigram.words_from_text)
     return unigram.train_unigram(words, unigram.UnigramSettings(vocab_size=args.vocab_size)), []
 
 
