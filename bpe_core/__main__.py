@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 from pathlib import Path
 
 from .algorithms import ALGORITHMS, algorithm
 from .algorithms.command_line import read_text, write_json
-from .display import visible_whitespace
+from .display import WHITESPACE_MARKS, name_invisible, visible_whitespace
 from .explore import MODES, SORTS
 from .pretokenize import PRETOKENIZERS
 from .pretrained import PRETRAINED, load_pretrained
@@ -97,19 +98,46 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
+def terminal_safe(line: str) -> str:
+    """A line with every character that a terminal would act on shown as a mark instead:
+    controls named (ESC as ⟨ESC⟩, BEL as ⟨U+0007⟩: a corpus could otherwise recolour or
+    retitle the terminal), line breaks and tabs as ↵ ␍ →, spaces kept.
+
+    >>> terminal_safe("a b\x1b]0;title\x07\r\n")
+    'a b⟨ESC⟩]0;title⟨U+0007⟩␍↵'
+    """
+    if line.isprintable():
+        return line
+    return "".join(ch if ch == " " else WHITESPACE_MARKS.get(ch) or name_invisible(ch) for ch in line)
+
+
+def _json_text(value: object, *, indent: int | None = 1) -> str:
+    """JSON as the command line prints it: non-ASCII text as itself, but DEL and the C1
+    controls (U+0080..U+009F, which some terminals obey as escape sequences) escaped, as
+    JSON already escapes the C0 controls. They occur only inside strings: same JSON.
+
+    >>> print(_json_text(["\\x9b31m", "é\\x1b"], indent=None))
+    ["\\u009b31m", "é\\u001b"]
+    """
+    return _C1.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(value, ensure_ascii=False, indent=indent))
+
+
+_C1 = re.compile("[\x7f-\x9f]")
+
+
 def cmd_train(args: argparse.Namespace) -> int:
     """Train with the registry entry's command-line hooks (`bpe_core.algorithms.command_line`)."""
     cli = algorithm(args.algorithm).command_line
     run, warnings = cli.train(args)
     for warning in warnings:
-        print(f"warning: {warning}", file=sys.stderr)
+        print(terminal_safe(f"warning: {warning}"), file=sys.stderr)
     if args.save:  # before printing, so a bad path prints only the error
         write_json(args.save, cli.saved(run))
     if args.json:
-        print(json.dumps([cli.event_json(run, ev) for ev in run.events], ensure_ascii=False, indent=1))
+        print(_json_text([cli.event_json(run, ev) for ev in run.events]))
     else:
-        for line in cli.trace(run, args):
-            print(line)
+        for line in cli.trace(run, args):  # a corpus's control characters shown, not obeyed
+            print(terminal_safe(line))
     return 0
 
 
@@ -122,11 +150,11 @@ def cmd_encode(args: argparse.Namespace) -> int:
     else:
         tok = load_tokenizer(args.tokenizer, pattern=args.pattern)
         for note in getattr(tok, "notes", ()):
-            print(f"note: {note}", file=sys.stderr)
+            print(terminal_safe(f"note: {note}"), file=sys.stderr)
     # A tokenizer.json matches its added tokens, special ones too, as the library does.
     allowed = "all" if args.allow_special or isinstance(tok, PipelineTokenizer) else ()
     if args.tokens:
-        print(json.dumps(token_strings(tok, text, allowed_special=allowed), ensure_ascii=False))
+        print(_json_text(token_strings(tok, text, allowed_special=allowed), indent=None))
         return 0
     ids = tok.encode(text, allowed_special=allowed)
     print(json.dumps(ids) if args.json else " ".join(map(str, ids)))
@@ -237,7 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return COMMANDS[args.command](args)
     except (ValueError, TypeError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(terminal_safe(f"error: {exc}"), file=sys.stderr)
         return 2
 
 

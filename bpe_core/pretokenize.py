@@ -13,16 +13,34 @@ library's `re` (see `Splitter`), which gives the same pieces about twice as fast
 without characters above U+FFFF; `pretokenize`, training and encoding all split through
 it. Normalisation (NFC, lowercasing) is not done here: the pieces are exactly the
 input's characters.
+
+A pattern that comes from a user or a file (a typed .tiktoken pattern, a Tekken file's,
+a tokenizer.json's Split or Replace regex, `encode --pattern`) is untrusted: a pattern
+such as `(?:a|a)+b` takes time that doubles with every character, and one such as
+`((a{1000}){1000}){10}` takes seconds and gigabytes only to compile. `compile_untrusted`
+refuses overlong patterns and huge counted repeats before compiling, and `Guarded` runs
+the compiled pattern with a time limit (`PATTERN_TIMEOUT`, shared by all the calls inside
+one `pattern_deadline`, the time spent matching), raising `PatternTimeout` (a ValueError) when it is spent. A
+`Splitter` for such a pattern also keeps every character: capture groups do not change
+the pieces (the whole match is the piece), a pattern that matches the empty string is
+refused, and text between two matches becomes a piece of its own, so the pieces tile the
+text as the built-in pre-tokenizers' do (`whitespace` aside, which drops the spaces).
 """
 from __future__ import annotations
 
 import re
+import time
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Callable, Iterator
 
 import regex
 
-__all__ = ["PRETOKENIZERS", "PATTERNS", "Piece", "pretokenize", "compile_pattern", "Splitter", "compile_splitter"]
+__all__ = ["PRETOKENIZERS", "PATTERNS", "Piece", "pretokenize", "compile_pattern", "Splitter", "compile_splitter",
+           "PATTERN_TIMEOUT", "MAX_PATTERN_CHARS", "MAX_REPEAT", "PatternTimeout", "pattern_deadline",
+           "compile_untrusted", "Guarded"]
 
 GPT2_PATTERN = (
     r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
@@ -84,6 +102,210 @@ class Piece:
 def compile_pattern(pattern: str) -> regex.Pattern:
     """Compile (once) a pre-tokenizer regex."""
     return regex.compile(pattern)
+
+
+# ---- patterns from users and files: bounded compile, time limit ------------------------------
+#: Seconds an untrusted pattern may spend matching one text (all its pieces: `pattern_deadline`).
+#: The published patterns split a 2 MB text (the Tokenize page's largest) in about 0.3 s.
+PATTERN_TIMEOUT = 2.0
+#: The longest untrusted pattern compiled (characters). Real ones are under 1,000; our own
+#: exports write \w and \d out in full (about 4,200 characters for `simple`).
+MAX_PATTERN_CHARS = 10_000
+#: The largest product of nested counted repeats (`{n}`, `{n,m}`) in an untrusted pattern:
+#: `regex` unrolls them when compiling, and (?:a{1000}){1000} takes a second to compile.
+MAX_REPEAT = 10_000
+
+_TRUSTED = frozenset(p for p in PATTERNS.values() if p is not None)
+_BUDGET: ContextVar[list[float] | None] = ContextVar("bpe_core_pattern_budget", default=None)
+
+
+class PatternTimeout(ValueError):
+    """An untrusted pattern ran out of time."""
+
+
+@contextmanager
+def pattern_deadline(seconds: float = PATTERN_TIMEOUT) -> Iterator[None]:
+    """Every untrusted pattern run inside shares one budget of `seconds` of matching (an
+    enclosing budget, if any, is kept). Without one, each call gets `PATTERN_TIMEOUT`.
+
+    A tokenizer splits one text in many calls (each stretch between added tokens, each
+    word an earlier pre-tokenizer made), so a per-call limit alone would let a text of
+    many short words, each just under the limit, run for minutes. Only the time spent
+    matching counts: the model's work between the calls does not.
+    """
+    if _BUDGET.get() is not None:
+        yield
+        return
+    token = _BUDGET.set([seconds])
+    try:
+        yield
+    finally:
+        _BUDGET.reset(token)
+
+
+def _run_timed(pattern: str, call: Callable, *args):
+    """`call(*args, timeout=...)` within the budget; PatternTimeout once it is spent."""
+    budget = _BUDGET.get()
+    left = PATTERN_TIMEOUT if budget is None else budget[0]
+    if left <= 0:
+        raise _timed_out(pattern)
+    start = time.monotonic()
+    try:
+        return call(*args, timeout=left)
+    except TimeoutError:
+        raise _timed_out(pattern) from None
+    finally:
+        if budget is not None:
+            budget[0] -= time.monotonic() - start
+
+
+def _shown(pattern: str) -> str:
+    return repr(pattern if len(pattern) <= 60 else pattern[:57] + "...")
+
+
+def _timed_out(pattern: str) -> PatternTimeout:
+    return PatternTimeout(
+        f"The pattern {_shown(pattern)} took more than {PATTERN_TIMEOUT:g} s on this text and was stopped. "
+        "It backtracks: nested or overlapping repeats such as (a|a)+ or (a+)+ try every way to split a run "
+        "of characters, which doubles the time with each character. Simplify the pattern (one way to "
+        "match each character; possessive ++ or atomic (?>...) groups)."
+    )
+
+
+def repeat_weight(pattern: str) -> int:
+    """The largest product of nested counted repeats in a pattern (1 if it has none).
+
+    >>> repeat_weight(r"\\p{N}{1,3}| ?\\p{L}+"), repeat_weight(r"(?:a{100}){20,}"), repeat_weight(r"[{]{5}")
+    (3, 2000, 5)
+    """
+    stack = [1]      # the heaviest atom so far at each group level
+    last = 1         # the weight of the atom just read (what a quantifier multiplies)
+    i, n = 0, len(pattern)
+    while i < n:
+        ch = pattern[i]
+        if ch == "\\":
+            if pattern[i + 1 : i + 2] in ("p", "P", "N", "x", "u", "U", "g") and pattern[i + 2 : i + 3] == "{":
+                close = pattern.find("}", i)
+                i = close + 1 if close > 0 else n
+            else:
+                i += 2
+            last = 1
+        elif ch == "[":
+            j = i + 1 + (pattern[i + 1 : i + 2] == "^")
+            j += pattern[j : j + 1] == "]"
+            while j < n and pattern[j] != "]":
+                j += 2 if pattern[j] == "\\" else 1
+            i, last = j + 1, 1
+        elif ch == "(":
+            stack.append(1)
+            i, last = i + 1, 1
+        elif ch == ")":
+            last = stack.pop() if len(stack) > 1 else 1
+            stack[-1] = max(stack[-1], last)
+            i += 1
+        elif ch == "{" and (m := _COUNT.match(pattern, i)):
+            last *= max(int(m.group(2) or m.group(1)), 1)
+            stack[-1] = max(stack[-1], last)
+            i = m.end()
+        else:
+            i, last = i + 1, 1
+    return max(stack)
+
+
+_COUNT = re.compile(r"\{(\d+)(?:,(\d*))?\}")
+
+
+def compile_untrusted(pattern: str) -> regex.Pattern:
+    """Compile a pattern from a user or a file, refusing first what would take long to compile.
+
+    Raises ValueError for an overlong pattern or huge counted repeats; a pattern that is not
+    a regular expression raises `regex.error` (each caller words that for its source).
+
+    >>> compile_untrusted(r"((a{1000}){1000}){10}")
+    Traceback (most recent call last):
+    ...
+    ValueError: The pattern '((a{1000}){1000}){10}' repeats up to 10,000,000 times through nested counted repeats such as {1000}; the limit here is 10,000 (compiling it would take long and much memory). Use smaller counts, or + and *.
+    """
+    if not isinstance(pattern, str):
+        raise TypeError(f"a pattern must be a str, not {type(pattern).__name__}")
+    if len(pattern) > MAX_PATTERN_CHARS:
+        raise ValueError(
+            f"The pattern is {len(pattern):,} characters long; patterns may have up to {MAX_PATTERN_CHARS:,} "
+            "here (real pre-tokenizer patterns have a few hundred). Shorten it."
+        )
+    weight = repeat_weight(pattern)
+    if weight > MAX_REPEAT:
+        raise ValueError(
+            f"The pattern {_shown(pattern)} repeats up to {weight:,} times through nested counted repeats "
+            f"such as {{1000}}; the limit here is {MAX_REPEAT:,} (compiling it would take long and much "
+            "memory). Use smaller counts, or + and *."
+        )
+    return compile_pattern(pattern)
+
+
+class Guarded:
+    """An untrusted compiled pattern whose every run has a time limit (see `pattern_deadline`).
+
+    >>> g = Guarded(r"\\d+")
+    >>> [m.span() for m in g.finditer("a12b3")], g.sub("#", "a12b3")
+    ([(1, 3), (4, 5)], 'a#b#')
+    """
+
+    __slots__ = ("pattern", "compiled")
+
+    def __init__(self, pattern: str, compiled: regex.Pattern | None = None):
+        self.pattern = pattern
+        self.compiled = compiled if compiled is not None else compile_untrusted(pattern)
+
+    def finditer(self, text: str) -> list:
+        """Every match (a list: the time limit covers the whole search)."""
+        return _run_timed(self.pattern, lambda t, timeout: list(self.compiled.finditer(t, timeout=timeout)), text)
+
+    def findall(self, text: str) -> list:
+        return _run_timed(self.pattern, self.compiled.findall, text)
+
+    def sub(self, repl: str | Callable, text: str) -> str:
+        return _run_timed(self.pattern, self.compiled.sub, repl, text)
+
+
+@dataclass(frozen=True, slots=True)
+class Cut:
+    """A piece an untrusted pattern's splitter gives: `group()`, `start()`, `end()` as a match's."""
+
+    text: str
+    first: int
+    last: int
+
+    def group(self) -> str:
+        return self.text
+
+    def start(self) -> int:
+        return self.first
+
+    def end(self) -> int:
+        return self.last
+
+
+def tiling_cuts(matches, text: str) -> list[Cut]:
+    """The whole matches (capture groups aside), without empty ones, and the text between
+    them as pieces of their own: pieces that tile `text`.
+
+    >>> [c.text for c in tiling_cuts(regex.finditer(r"(a)|(?=c)", "xabcd"), "xabcd")]
+    ['x', 'a', 'bcd']
+    """
+    cuts: list[Cut] = []
+    done = 0
+    for m in matches:
+        a, b = m.span()
+        if a == b:
+            continue
+        if a > done:
+            cuts.append(Cut(text[done:a], done, a))
+        cuts.append(Cut(text[a:b], a, b))
+        done = b
+    if done < len(text):
+        cuts.append(Cut(text[done:], done, len(text)))
+    return cuts
 
 
 # ---- a faster splitter for the OpenAI patterns -------------------------------------------
@@ -158,13 +380,39 @@ def _bmp_translation(pattern: str) -> "re.Pattern[str] | None":
 
 class Splitter:
     """`findall` and `finditer` that give exactly the pieces of `regex.compile(pattern)`,
-    using the faster `re` form of the pattern when there is one and the text allows it."""
+    using the faster `re` form of the pattern when there is one and the text allows it.
 
-    __slots__ = ("pattern", "regex", "bmp")
+    A pattern that is not one of `PATTERNS` is untrusted (see the module docstring): it
+    runs with a time limit and its pieces tile the text.
+
+    >>> s = Splitter(r"(\\w+)|\\s+")
+    >>> s.findall("ab  c"), [(m.group(), m.start()) for m in s.finditer("ab!")]
+    (['ab', '  ', 'c'], [('ab', 0), ('!', 2)])
+    >>> Splitter("x*")
+    Traceback (most recent call last):
+    ...
+    ValueError: The pattern 'x*' matches the empty string, so it would cut the text nowhere (or drop it). Make each alternative match at least one character (x+ rather than x*).
+    """
+
+    __slots__ = ("pattern", "regex", "bmp", "guarded")
 
     def __init__(self, pattern: str):
         self.pattern = pattern
-        self.regex = compile_pattern(pattern)
+        self.guarded: Guarded | None = None
+        if pattern in _TRUSTED:
+            self.regex = compile_pattern(pattern)
+        else:
+            try:
+                self.regex = compile_untrusted(pattern)
+            except regex.error as exc:
+                raise ValueError(f"The pattern {_shown(pattern)} is not a regular expression ({exc}). "
+                                 "Fix the pattern.") from None
+            self.guarded = Guarded(pattern, self.regex)
+            if self.regex.fullmatch("", timeout=PATTERN_TIMEOUT) is not None:
+                raise ValueError(
+                    f"The pattern {_shown(pattern)} matches the empty string, so it would cut the text nowhere "
+                    "(or drop it). Make each alternative match at least one character (x+ rather than x*)."
+                )
         self.bmp = _bmp_translation(pattern)
 
     def _engine(self, text: str):
@@ -178,9 +426,18 @@ class Splitter:
         return self.regex
 
     def findall(self, text: str) -> list[str]:
-        return self._engine(text).findall(text)
+        guarded = self.guarded
+        if guarded is None:
+            return self._engine(text).findall(text)
+        if not self.regex.groups:
+            pieces = guarded.findall(text)
+            if sum(map(len, pieces)) == len(text) and "" not in pieces:
+                return pieces  # the matches tile the text (no gap between them)
+        return [c.text for c in tiling_cuts(guarded.finditer(text), text)]
 
     def finditer(self, text: str):
+        if self.guarded is not None:
+            return tiling_cuts(self.guarded.finditer(text), text)
         return self._engine(text).finditer(text)
 
 

@@ -26,7 +26,7 @@ import re
 
 
 from ..display import bytes_label, bytes_to_gpt2
-from ..pretokenize import compile_splitter
+from ..pretokenize import compile_splitter, pattern_deadline
 from ..vocab import base_symbols
 from .fast import (
     _LONG_PIECE, _NO_PAIR, _SPLIT_PIECE, _bpe_bytes, _bpe_merges, _bpe_ranks, _byte_tables, _merged_across,
@@ -310,6 +310,12 @@ class Tokenizer:
         allowed raises ValueError instead. A character a character-level vocabulary has
         never seen raises ValueError (byte-level vocabularies cover every character).
         """
+        if self._regex is not None and self._regex.guarded is not None:
+            with pattern_deadline():  # a pattern from a user or a file: one time limit for the text
+                return self._encode(text, allowed_special, disallowed_special)
+        return self._encode(text, allowed_special, disallowed_special)
+
+    def _encode(self, text: str, allowed_special, disallowed_special) -> list[int]:
         out: list[int] = []
         for chunk, special in self._split_special(text, allowed_special, disallowed_special):
             if special:
@@ -514,6 +520,10 @@ class Tokenizer:
         allowed_special: Collection[str] | Literal["all"] = (),
     ) -> list[TokenSpan]:
         """Tokens with character offsets, for colouring. Unknown characters get id None."""
+        with pattern_deadline():
+            return self._token_spans(text, allowed_special)
+
+    def _token_spans(self, text: str, allowed_special) -> list[TokenSpan]:
         spans: list[TokenSpan] = []
         offset = 0
         piece_index = 0

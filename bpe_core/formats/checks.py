@@ -4,8 +4,11 @@ A tokenizer file comes from outside (an upload, a path on the command line), so 
 reader checks the file's shape before it uses a value, and every problem is one
 ValueError that names the field by its path (`vocab[3].id`) and says how to fix it.
 
-- `parse_json` refuses files over a size limit and turns the decoder's RecursionError
-  (a file nested thousands of levels deep, such as '[' * 100000) into a ValueError.
+- `parse_json` refuses files over a size limit, refuses before decoding a file with far
+  more lists and objects than a tokenizer file of its size has (`check_structure`: a
+  small file of `[],[],[],...` would otherwise become millions of Python objects, about
+  25 bytes of memory per byte of file), and turns the decoder's RecursionError (a file
+  nested thousands of levels deep, such as '[' * 100000) into a ValueError.
 - `Field` wraps one value with its path; `field.key("vocab")`, `field.items()` and the
   typed readers (`as_int`, `as_str`, `as_bool`, `as_list`, `as_dict`, `one_of`) check
   the type before returning the plain value.
@@ -17,14 +20,25 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-__all__ = ["MAX_FILE_BYTES", "Source", "Field", "parse_json", "check_size", "describe", "serde_float"]
+__all__ = ["MAX_FILE_BYTES", "BYTES_PER_CONTAINER", "Source", "Field", "parse_json", "check_size",
+           "check_structure", "describe", "serde_float"]
 
 #: The largest tokenizer file read (bytes). The biggest published tokenizer.json files
 #: (200k-token vocabularies) are about 30 MB.
 MAX_FILE_BYTES = 128 * 1024 * 1024
+
+#: The fewest bytes of file per list (`[`) a JSON tokenizer file may have, an object (`{`)
+#: counting as three lists (a small dict costs about three times a small list in Python).
+#: The densest real files are merge lists written as pairs, `["Ġt","he"],`: 10 bytes or
+#: more per list; Tekken's vocabulary, one object per token, has about 55 bytes per object.
+#: A hostile `[],[],...` has 3. See docs/limits.md for what this bounds.
+BYTES_PER_CONTAINER = 8
+#: Lists and objects any file may have whatever its size (a tiny file with a few dozen).
+_FREE_CONTAINERS = 1000
 
 _MISSING = object()
 
@@ -196,6 +210,56 @@ def check_size(data: bytes | str, source: Source, *, limit: int = MAX_FILE_BYTES
         )
 
 
+def check_structure(data: bytes | str, source: Source) -> None:
+    """Refuse a JSON file with far more lists and objects than a tokenizer file of its size
+    has, before it is decoded (Python's `json` would build every one of them first).
+
+    Counts the `[` and `{` characters of the raw file (those inside strings too, which only
+    makes a real file look denser: a few tokens are brackets), at C speed: about 30 ms for
+    40 MB.
+
+    >>> src = Source("the test file", "Fix it.")
+    >>> check_structure(b'{"merges": [["a", "b"], ["ab", "c"]]}', src)
+    >>> check_structure(b"[" + b"[]," * 100_000 + b"[]]", src)
+    Traceback (most recent call last):
+    ...
+    ValueError: The test file: it holds 100,002 lists and objects in 0.3 MB (one every 3 bytes); a tokenizer file has at most one every 8 bytes (a merge such as ["a","b"], takes 10), so it is not one. Fix it.
+    """
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
+    lists, objects = raw.count(b"["), raw.count(b"{")
+    weight = lists + 3 * objects
+    if weight > _FREE_CONTAINERS and weight * BYTES_PER_CONTAINER > len(raw):
+        if _depth(raw[:200_000]) > 500:
+            raise source.error(_TOO_DEEP)
+        raise source.error(
+            f"it holds {lists + objects:,} lists and objects in {len(raw) / 1e6:.1f} MB (one every "
+            f"{len(raw) / weight:.0f} bytes); a tokenizer file has at most one every {BYTES_PER_CONTAINER} "
+            'bytes (a merge such as ["a","b"], takes 10), so it is not one'
+        )
+
+
+_TOO_DEEP = ("it is nested too deeply to read (lists or objects inside each other hundreds of levels deep); "
+             "a tokenizer file is a few levels deep")
+_JSON_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[][{}]')
+
+
+def _depth(head: bytes) -> int:
+    """The deepest nesting of lists and objects in the start of a JSON file (strings skipped).
+
+    >>> _depth(b'{"a": [[1], "]]"]}'), _depth(b"[" * 600)
+    (3, 600)
+    """
+    depth = deepest = 0
+    for m in _JSON_TOKEN.finditer(head):
+        ch = m.group()[:1]
+        if ch in (b"[", b"{"):
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in (b"]", b"}"):
+            depth -= 1
+    return deepest
+
+
 _POW10 = [float(f"1e{e}") for e in range(309)]   # serde_json's table: each power correctly rounded
 _U64_MAX = 2**64 - 1
 
@@ -264,6 +328,7 @@ def parse_json(data: bytes | str, source: Source, *, limit: int = MAX_FILE_BYTES
     ValueError: The test file: it is nested too deeply to read (lists or objects inside each other hundreds of levels deep); a tokenizer file is a few levels deep. Fix it.
     """
     check_size(data, source, limit=limit)
+    check_structure(data, source)
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8-sig")
@@ -275,10 +340,7 @@ def parse_json(data: bytes | str, source: Source, *, limit: int = MAX_FILE_BYTES
     try:
         value = json.loads(data, parse_float=parse_float)
     except RecursionError:
-        raise source.error(
-            "it is nested too deeply to read (lists or objects inside each other hundreds of "
-            "levels deep); a tokenizer file is a few levels deep"
-        ) from None
+        raise source.error(_TOO_DEEP) from None
     except json.JSONDecodeError as exc:
         hint = " (it ends too early: the file may be cut off)" if exc.pos >= len(data) else ""
         raise source.error(

@@ -167,13 +167,15 @@ MAX_ZIP_FILES = 16
 
 
 def load_tokenizer_bytes(
-    name: str, data: bytes, *, pattern: str | None = None, others: Mapping[str, bytes] | None = None
+    name: str, data: bytes, *, pattern: str | None = None, others: Mapping[str, bytes] | None = None,
+    limit: int = MAX_FILE_BYTES,
 ) -> AnyTokenizer:
     """Open a tokenizer from the bytes of a file called `name` (an upload, say).
 
     Told apart as `load_tokenizer` tells files apart. GPT-2's pair comes as `vocab.json`
     with `merges.txt` in `others` (either may be `name`), or as a zip holding both.
-    `pattern` is the pre-tokenizer regex (or a name) for a .tiktoken file.
+    `pattern` is the pre-tokenizer regex (or a name) for a .tiktoken file. `limit` bounds
+    the files' bytes together, a zip's once unpacked (a page passes its own upload limit).
 
     >>> tok = load_tokenizer_bytes("codes.txt", b"#version: 0.2\\nl o\\nlo w</w>\\n")
     >>> [tok.token_text(i) for i in tok.encode("low")]
@@ -183,24 +185,33 @@ def load_tokenizer_bytes(
         raise TypeError(f"data must be bytes, not {type(data).__name__}")
     files = {Path(name).name: bytes(data), **{Path(k).name: bytes(v) for k, v in (others or {}).items()}}
     if data[:4] == b"PK\x03\x04":
-        files = unzip_files(name, bytes(data))
+        files = unzip_files(name, bytes(data), limit=limit)
         name = next((n for n in files if n == "tokenizer.json"), None) or next(
             (n for n in files if n == "merges.txt"), None) or sorted(files)[0]
-    for size_name, content in files.items():
-        if len(content) > MAX_FILE_BYTES:
-            raise ValueError(
-                f"{size_name!r} is {len(content) / 2**20:.0f} MB, more than the "
-                f"{MAX_FILE_BYTES / 2**20:.0f} MB a tokenizer file may have here."
-            )
+    total = sum(len(content) for content in files.values())
+    if total > limit:
+        raise ValueError(
+            f"{' + '.join(map(repr, files))} {'is' if len(files) == 1 else 'are'} {_mb(total)}, more than the "
+            f"{_mb(limit)} a tokenizer file may have here."
+        )
     if "vocab.json" in files and "merges.txt" in files:
         return load_gpt2_files(files["vocab.json"], files["merges.txt"], name=name)
     return _from_data(name, files[Path(name).name], label=name, name=name, pattern=pattern, detect_only=False,
                       sibling=files.get, where="with it. Give both files (or a zip of them)")[1]
 
 
-def unzip_files(name: str, data: bytes) -> dict[str, bytes]:
-    """The files of a zip, by base name; refuses more than a few files or more than the
-    size limit once unpacked (read in pieces, so a zip bomb stops at the limit)."""
+def _mb(n: int) -> str:
+    """A size as the browser counts it (1 MB = 1,000,000 bytes).
+
+    >>> _mb(40_000_000), _mb(134_217_728)
+    ('40.0 MB', '134.2 MB')
+    """
+    return f"{n / 1e6:.1f} MB"
+
+
+def unzip_files(name: str, data: bytes, *, limit: int = MAX_FILE_BYTES) -> dict[str, bytes]:
+    """The files of a zip, by base name; refuses more than a few files or more than
+    `limit` bytes once unpacked (read in pieces, so a zip bomb stops at the limit)."""
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
         members = [m for m in archive.infolist() if not m.is_dir() and not Path(m.filename).name.startswith(".")]
@@ -210,11 +221,12 @@ def unzip_files(name: str, data: bytes) -> dict[str, bytes]:
         total = 0
         for member in members:
             with archive.open(member) as handle:
-                content = handle.read(MAX_FILE_BYTES + 1 - total)
+                content = handle.read(limit + 1 - total)
             total += len(content)
-            if total > MAX_FILE_BYTES:
+            if total > limit:
                 raise ValueError(
-                    f"The zip {name!r} unpacks to more than {MAX_FILE_BYTES / 2**20:.0f} MB. Give smaller files."
+                    f"The zip {name!r} unpacks to more than {_mb(limit)}, the most a tokenizer file may have "
+                    "here. Give smaller files."
                 )
             files[Path(member.filename).name] = content
     except (zipfile.BadZipFile, EOFError, NotImplementedError, RuntimeError) as exc:

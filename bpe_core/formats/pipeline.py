@@ -43,6 +43,7 @@ import regex
 from ..display import bytes_label, gpt2_to_bytes
 from ..encode.tokenizer import TokenSpan
 from ..model_work import ModelWord, ModelWork
+from ..pretokenize import Guarded, pattern_deadline
 
 __all__ = [
     "Piece",
@@ -185,7 +186,7 @@ def find_regex(pattern: str) -> Callable[[str], Segments]:
     >>> find_regex(r"\\d+")("ab12c")
     [(0, 2, False), (2, 4, True), (4, 5, False)]
     """
-    compiled = regex.compile(pattern)
+    compiled = Guarded(pattern)  # a file's pattern: compiled with bounds, run with a time limit
 
     def find(text: str) -> Segments:
         out: Segments = []
@@ -460,6 +461,10 @@ class PipelineTokenizer:
         if not isinstance(text, str):
             raise TypeError(f"text must be a str, not {type(text).__name__}")
         _check_encodable(text)
+        with pattern_deadline():  # the file's patterns share one time limit for the whole text
+            return list(self._pieces(text, allowed_special, aligned=aligned))
+
+    def _pieces(self, text: str, allowed_special, *, aligned: bool):
         allowed = self._allowed(allowed_special)
         whole = Piece(text, True, tuple((i, i + 1) for i in range(len(text))) if aligned else None)
         for chunk, token in self._cut(whole, self._raw_matcher, allowed):

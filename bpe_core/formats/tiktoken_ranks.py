@@ -22,7 +22,7 @@ from pathlib import Path
 import regex
 
 from ..pretrained.openai_files import recover_merges
-from ..pretokenize import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN, SIMPLE_PATTERN, WHITESPACE_PATTERN
+from ..pretokenize import CL100K_PATTERN, GPT2_PATTERN, O200K_PATTERN, SIMPLE_PATTERN, WHITESPACE_PATTERN, compile_untrusted
 from ..encode.tokenizer import Tokenizer
 from .checks import Source, check_size
 
@@ -71,7 +71,7 @@ def resolve_pattern(choice: str) -> str:
     if choice in PATTERN_CHOICES:
         return PATTERN_CHOICES[choice]
     try:
-        regex.compile(choice)
+        compile_untrusted(choice)  # bounded: refuses what would take long to compile
     except regex.error as exc:
         raise ValueError(
             f"The pattern {choice!r} is neither a known name ({', '.join(PATTERN_CHOICES)}) "

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Callable, Mapping, Sequence
 
 from bpe_core import Tokenizer, TokenSpan
+from bpe_core.pretokenize import PatternTimeout
 from bpe_core.pretrained import PRETRAINED
 from ui.shared.cache import approx_size
 from ui.shared.chips import hex_bytes  # noqa: F401  (tooltips here and on other pages)
@@ -225,6 +226,8 @@ def analyse(tok: Tokenizer, text: str, *, allow_special: bool = False) -> Analys
     if tier == "draw" and type(tok) is Tokenizer:  # encode gives token_spans' ids (one piece loop)
         try:
             ids = tuple(tok.encode(text, allowed_special=special))
+        except PatternTimeout:
+            raise  # spans would run the same pattern again
         except ValueError:  # a character a character-level vocabulary lacks: spans give it id None
             ids = None
         if ids is not None:
@@ -239,6 +242,8 @@ def analyse(tok: Tokenizer, text: str, *, allow_special: bool = False) -> Analys
     else:
         try:
             ids = tuple(tok.encode(text, allowed_special=special))
+        except PatternTimeout:
+            raise  # spans would run the same pattern again
         except ValueError:
             # A character-level vocabulary that lacks a character: spans give it id None.
             ids = tuple(s.id for s in tok.token_spans(text, allowed_special=special))

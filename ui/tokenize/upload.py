@@ -119,7 +119,7 @@ def read_upload(files: list[tuple[str, bytes]], pattern: str | None):
     if len(files) == 2 and {n for n, _ in files} == {"vocab.json", "merges.txt"}:
         name, data = "merges.txt", dict(files)["merges.txt"]
         others = {"vocab.json": dict(files)["vocab.json"]}
-    return load_tokenizer_bytes(name, data, pattern=pattern, others=others)
+    return load_tokenizer_bytes(name, data, pattern=pattern, others=others, limit=LIMIT_BYTES)
 
 
 def _files_key(files: list[tuple[str, bytes]], pattern: str | None) -> str:

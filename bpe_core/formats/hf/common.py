@@ -6,6 +6,7 @@ from typing import Callable
 
 import regex
 
+from ...pretokenize import compile_untrusted
 from ..checks import Field
 from .oniguruma import rewrite_bounded_plus
 
@@ -39,7 +40,7 @@ def pattern_of(field: Field) -> str:
         return regex.escape(text)
     text = rewrite_bounded_plus(text, to="python")
     try:
-        regex.compile(text)
+        compile_untrusted(text)  # bounded: refuses what would take long to compile
     except regex.error as exc:
         raise field.key(kind).fail(f"is not a regular expression this app can read ({exc})") from None
     return text

@@ -10,6 +10,7 @@ from typing import Callable, Literal
 
 import regex
 
+from ...pretokenize import Guarded
 from .. import unicode_align
 from ..checks import Field
 from ..pipeline import AlignedNormalizer, Normalizer, Piece, is_white_space, normalize_piece
@@ -92,7 +93,7 @@ def _bert_normalizer(field: Field) -> Normalizer:
 
 
 def replace_normalizer(field: Field) -> Normalizer:
-    compiled = regex.compile(pattern_of(field.key("pattern")))
+    compiled = Guarded(pattern_of(field.key("pattern")))  # runs with a time limit
     content = field.key("content").as_str()
 
     def replace(text: str) -> str:

@@ -1,0 +1,284 @@
+"""What one visitor can cost the server: hostile tokenizer files and patterns (issue 26, items
+1-3 and 10's engine side). Every hostile file is built here, at a size that proves the bound
+quickly; bench/bench_hostile.py measures the full-size ones.
+
+- A zip that unpacks beyond the page's own limit is refused while unpacking (it was read up
+  to 128 MB, then decoded: 3.3 GB for a 122 kB zip of `{},{},...`).
+- A JSON file with far more lists and objects than a tokenizer file of its size is refused
+  before `json.loads` builds them (`[],[],...` costs about 25 bytes of memory per byte).
+- A pattern from a user or a file runs with a time limit (`(?:a|a)+b` on 40 `a`s ran until
+  the server was killed) and compiles only within bounds; the limit is one budget for the
+  whole text, however many pieces an earlier pre-tokenizer cut it into.
+- A typed pattern's pieces tile the text: capture groups (`(a)(b)|\\S` raised a
+  traceback, `(\\w+)|\\s+` dropped the spaces) do not change the pieces, and `x*` (which
+  gave no tokens at all) is refused with the reason.
+"""
+from __future__ import annotations
+
+import base64
+import io
+import json
+import subprocess
+import sys
+import time
+import tracemalloc
+import zipfile
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from bpe_core.formats import load_tokenizer_bytes, token_strings
+from bpe_core.formats.checks import BYTES_PER_CONTAINER
+from bpe_core.pretokenize import PATTERN_TIMEOUT, PatternTimeout
+from ui.tokenize import upload as up
+
+REPO = Path(__file__).resolve().parent.parent
+EVIL = r"(?:a|a)+b|\S"          # exponential backtracking on a run of a's with no b
+RANKS = b"\n".join(base64.b64encode(bytes([i])) + b" " + str(i).encode() for i in range(256))
+
+
+def _zip(name: str, data: bytes) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def _hf_json(pre_tokenizer: dict | None = None, normalizer: dict | None = None) -> bytes:
+    """A tiny byte-level-free BPE tokenizer.json (characters a, b and space)."""
+    return json.dumps({
+        "version": "1.0", "added_tokens": [], "normalizer": normalizer, "pre_tokenizer": pre_tokenizer,
+        "post_processor": None, "decoder": None,
+        "model": {"type": "BPE", "vocab": {"a": 0, "b": 1, " ": 2, "aa": 3}, "merges": [["a", "a"]],
+                  "unk_token": None},
+    }).encode()
+
+
+def _cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "bpe_core", *args], capture_output=True, text=True, cwd=REPO,
+                          timeout=timeout)
+
+
+# ---- item 1: memory bomb through JSON ----------------------------------------------------------
+
+def test_a_zip_that_unpacks_beyond_the_pages_limit_is_refused():
+    """The page's limit holds for what a zip unpacks to (it was the engine's 128 MB)."""
+    bomb = _zip("tokenizer.json", b" " * (up.LIMIT_BYTES + 1) + b"{}")
+    assert len(bomb) < 200_000
+    with pytest.raises(ValueError, match=r"unpacks to more than 40\.0 MB"):
+        up.read_upload([("tok.zip", bomb)], None)
+
+
+def test_the_engine_takes_the_callers_limit_for_a_zip_and_for_plain_files():
+    with pytest.raises(ValueError, match=r"unpacks to more than 0\.1 MB"):
+        load_tokenizer_bytes("tok.zip", _zip("tokenizer.json", b"[" + b"0," * 60_000 + b"0]"), limit=100_000)
+    with pytest.raises(ValueError, match=r"'tokenizer.json' is 0\.1 MB, more than the 0\.1 MB"):
+        load_tokenizer_bytes("tokenizer.json", b" " * 100_001, limit=100_000)
+
+
+@pytest.mark.parametrize("unit", [b"{},", b"[],", b"[[]],", b'{"a":0},'], ids=["objects", "lists", "nested", "members"])
+def test_dense_json_is_refused_before_it_is_decoded(unit):
+    """2 MB of `[],` decoded to ~50 MB of Python objects before any check; now the raw bytes
+    are counted first, and nothing near the file's size is allocated."""
+    data = b'{"model": {"type": "BPE", "vocab": {}, "merges": [' + unit * (2_000_000 // len(unit)) + b"0]}}"
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError, match=r"lists and objects in 2\.0 MB .*a tokenizer file has at most one"):
+            load_tokenizer_bytes("tokenizer.json", data)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < len(data) // 2, f"{peak / 1e6:.1f} MB allocated for a {len(data) / 1e6:.1f} MB file"
+
+
+def test_the_densest_real_layout_passes():
+    """A merge list of one-character pairs written without spaces, `["a","b"],`, is the
+    densest a real file gets (10 bytes per list): it loads."""
+    letters = [chr(c) for c in range(0x61, 0x7B)]
+    vocab = {ch: i for i, ch in enumerate(letters)}
+    merges = []
+    for a in letters:
+        for b in letters:
+            vocab[a + b] = len(vocab)
+            merges.append([a, b])
+    data = json.dumps({"model": {"type": "BPE", "vocab": vocab, "merges": merges}}, separators=(",", ":")).encode()
+    assert len(json.dumps(merges, separators=(",", ":"))) < 10.1 * len(merges)  # 10 bytes per list
+    assert data.count(b"[") * BYTES_PER_CONTAINER < len(data)
+    tok = load_tokenizer_bytes("tokenizer.json", data)
+    assert token_strings(tok, "abc") == ["ab", "c"]
+
+
+def test_dense_json_on_the_command_line_is_one_line(tmp_path):
+    path = tmp_path / "tokenizer.json"
+    path.write_bytes(b"[" + b"{}," * 400_000 + b"{}]")
+    proc = _cli("encode", "--tokenizer", str(path), "--text", "hi")
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stderr.startswith("error: ") and "lists and objects" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+# ---- item 2: ReDoS ----------------------------------------------------------------------------
+
+@pytest.mark.timeout(60)
+def test_a_typed_tiktoken_pattern_runs_with_a_time_limit():
+    tok = load_tokenizer_bytes("r.tiktoken", RANKS, pattern=EVIL)
+    start = time.process_time()
+    with pytest.raises(PatternTimeout, match=r"took more than 2 s on this text and was stopped.*backtracks"):
+        tok.encode("a" * 40)
+    with pytest.raises(ValueError, match="took more than"):
+        tok.token_spans("a" * 40)
+    assert time.process_time() - start < 4 * PATTERN_TIMEOUT + 2
+
+
+@pytest.mark.timeout(60)
+def test_the_limit_is_one_budget_for_all_the_pieces_of_a_text():
+    """A Split regex after WhitespaceSplit runs once per word: 40 words each well under the
+    limit add up to far more than it, and the text stops at the limit, not 40 times it."""
+    data = _hf_json({"type": "Sequence", "pretokenizers": [
+        {"type": "WhitespaceSplit"},
+        {"type": "Split", "pattern": {"Regex": EVIL}, "behavior": "Isolated", "invert": False}]})
+    tok = load_tokenizer_bytes("tokenizer.json", data)
+    assert tok.encode("ab a") == [0, 1, 0]
+    start = time.process_time()
+    with pytest.raises(PatternTimeout):
+        tok.encode(" ".join(["a" * 22] * 40))
+    assert time.process_time() - start < 3 * PATTERN_TIMEOUT + 2
+
+
+@pytest.mark.timeout(60)
+def test_a_replace_normalizer_regex_runs_with_a_time_limit():
+    data = _hf_json(None, {"type": "Replace", "pattern": {"Regex": "(?:a|a)+b"}, "content": "b"})
+    tok = load_tokenizer_bytes("tokenizer.json", data)
+    with pytest.raises(PatternTimeout):
+        tok.encode("a" * 40)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.parametrize("pattern", [r"((a{1000}){1000}){10}", "a" * 20_000])
+def test_a_pattern_that_would_take_long_to_compile_is_refused(pattern):
+    """((a{1000}){1000}){10} took 22 s and 3 GB to compile."""
+    with pytest.raises(ValueError, match=r"nested counted repeats|characters long"):
+        load_tokenizer_bytes("r.tiktoken", RANKS, pattern=pattern)
+    data = _hf_json({"type": "Split", "pattern": {"Regex": pattern}, "behavior": "Isolated", "invert": False})
+    with pytest.raises(ValueError, match=r"nested counted repeats|characters long"):
+        load_tokenizer_bytes("tokenizer.json", data)
+
+
+@pytest.mark.timeout(90)
+def test_a_pattern_on_the_command_line_stops_with_exit_2(tmp_path):
+    ranks = tmp_path / "r.tiktoken"
+    ranks.write_bytes(RANKS)
+    proc = _cli("encode", "--tokenizer", str(ranks), "--pattern", EVIL, "--text", "a" * 40, timeout=80)
+    assert proc.returncode == 2 and not proc.stdout
+    assert proc.stderr.startswith("error: The pattern") and "took more than" in proc.stderr
+    assert "Traceback" not in proc.stderr
+
+
+# ---- item 3: capture groups and empty matches ------------------------------------------------
+
+@pytest.mark.parametrize("pattern, text, pieces", [
+    (r"(a)(b)|\S", "abc ab", ["ab", "c", " ", "ab"]),
+    (r"(\w+)|\s+", "hi there  you", ["hi", " ", "there", "  ", "you"]),
+    (r"\w+", "hi, you!", ["hi", ", ", "you", "!"]),          # text between matches is a piece
+    (r"a|(?=b)", "abab", ["a", "b", "a", "b"]),            # empty matches cut nothing
+])
+def test_a_typed_patterns_pieces_tile_the_text(pattern, text, pieces):
+    tok = load_tokenizer_bytes("r.tiktoken", RANKS, pattern=pattern)
+    assert [p for p, _ in tok.pieces(text)] == pieces
+    assert tok.decode(tok.encode(text)) == text
+    spans = tok.token_spans(text)
+    assert [(s.start, s.end) for s in spans] == [(i, i + 1) for i in range(len(text))]  # one byte each
+
+
+@pytest.mark.parametrize("pattern", ["x*", r"\s*|a", "(a)?"])
+def test_a_pattern_that_matches_the_empty_string_is_refused(pattern):
+    with pytest.raises(ValueError, match="matches the empty string"):
+        load_tokenizer_bytes("r.tiktoken", RANKS, pattern=pattern)
+
+
+def test_capture_groups_and_empty_patterns_on_the_command_line(tmp_path):
+    ranks = tmp_path / "r.tiktoken"
+    ranks.write_bytes(RANKS)
+    proc = _cli("encode", "--tokenizer", str(ranks), "--pattern", r"(a)(b)|\S", "--text", "abc ab")
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == [str(b) for b in b"abc ab"]
+    proc = _cli("encode", "--tokenizer", str(ranks), "--pattern", "x*", "--text", "xx")
+    assert proc.returncode == 2 and "matches the empty string" in proc.stderr and "Traceback" not in proc.stderr
+
+
+# ---- the page ---------------------------------------------------------------------------------
+
+def _page_with_typed_pattern(pattern: str, text: str) -> AppTest:
+    at = AppTest.from_file("../app.py", default_timeout=120)
+    at.run()
+    at.switch_page("views/tokenize.py").run()
+    at.session_state[up.OPEN] = True
+    at.run()
+    at.selectbox(key="tokenize_w_upload_pattern").set_value(up.TYPED_PATTERN).run()
+    at.text_input(key="tokenize_w_upload_typed").set_value(pattern).run()
+    at.get("file_uploader")[0].upload("r.tiktoken", RANKS, "application/octet-stream")
+    at.run()
+    at.text_area(key=[t.key for t in at.text_area if "text" in t.key][0]).set_value(text).run()
+    assert not at.exception, at.exception
+    return at
+
+
+@pytest.mark.timeout(200)
+def test_the_page_stops_a_backtracking_pattern_with_a_message():
+    at = _page_with_typed_pattern(EVIL, "a" * 40)
+    messages = " ".join(e.value for e in at.error)
+    assert "took more than 2 s on this text and was stopped" in messages
+    assert "a\\|a" in messages  # the pattern is shown, its markdown escaped
+
+
+@pytest.mark.timeout(200)
+def test_the_page_keeps_every_character_of_a_pattern_with_groups():
+    at = _page_with_typed_pattern(r"(\w+)|\s+", "hi there  you")
+    assert not at.error, [e.value for e in at.error]
+    assert at.session_state["tokenize.tokenizer"] == up.UPLOADED
+    tok = at.session_state["tokenize.upload"]["tok"]
+    assert tok.decode(tok.encode("hi there  you")) == "hi there  you"
+
+
+# ---- item 8: a corpus's control characters on the terminal ------------------------------------
+
+@pytest.mark.parametrize("algorithm", ["bpe", "wordpiece", "unigram"])
+def test_train_shows_a_corpus_s_control_characters_visibly(tmp_path, algorithm):
+    """ESC and BEL from a shared corpus reached the terminal raw in the merge trace (an
+    OSC sequence retitles it, a CSI one recolours it)."""
+    corpus = tmp_path / "corpus.txt"
+    corpus.write_text("\x1b]0;pwned\x07 \x1b[31mred\x9b1m " * 30 + "plain words here " * 30, encoding="utf-8")
+    extra = ["--vocab-size", "40"] if algorithm == "unigram" else ["--merges", "30"]
+    proc = _cli("train", "--algorithm", algorithm, "--text", str(corpus), *extra)
+    assert proc.returncode == 0, proc.stderr
+    for raw in ("\x1b", "\x07", "\x9b"):
+        assert raw not in proc.stdout and raw not in proc.stderr
+    assert algorithm == "unigram" or "⟨ESC⟩" in proc.stdout  # unigram names only a few pieces
+    as_json = _cli("train", "--algorithm", algorithm, "--text", str(corpus), "--json", *extra)
+    assert "\x1b" not in as_json.stdout and "\x9b" not in as_json.stdout
+    json.loads(as_json.stdout)
+
+
+def test_encode_tokens_escape_c1_controls(tmp_path):
+    """JSON escapes ESC itself; U+009B (CSI to some terminals) was printed raw."""
+    corpus, saved = tmp_path / "corpus.txt", tmp_path / "tok.json"
+    corpus.write_text("a\x9b31mb\x1b " * 20, encoding="utf-8")
+    assert _cli("train", "--text", str(corpus), "--merges", "3", "--save", str(saved)).returncode == 0
+    proc = _cli("encode", "--tokenizer", str(saved), "--tokens", "--text", "a\x9b31mb\x1b")
+    assert proc.returncode == 0, proc.stderr
+    assert "\x9b" not in proc.stdout and "\x1b" not in proc.stdout and "\\u009b" in proc.stdout
+    assert "".join(json.loads(proc.stdout)) == "a\x9b31mb\x1b"
+
+
+# ---- item 9: tracebacks on the page -----------------------------------------------------------
+
+def test_an_uncaught_error_shows_no_server_paths_and_tests_still_see_it():
+    """With Streamlit's default ("full") a visitor saw the message and the traceback with
+    the server's file paths; the app's config shows the type only (the log has the rest)."""
+    at = AppTest.from_string("import streamlit as st\nst.write('x')\nraise ValueError('/srv/app/secret.py failed')\n")
+    at.run()
+    assert len(at.exception) == 1  # tests still detect it
+    shown = str(at.exception[0].proto)
+    assert "/srv/app" not in shown and not at.exception[0].stack_trace
+    assert "ValueError" in shown and "recorded in the logs" in shown
