@@ -151,6 +151,8 @@ def cmd_encode(args: argparse.Namespace) -> int:
         tok = load_tokenizer(args.tokenizer, pattern=args.pattern)
         for note in getattr(tok, "notes", ()):
             print(terminal_safe(f"note: {note}"), file=sys.stderr)
+        for warning in getattr(tok, "warnings", ()):  # what the file's own library accepts silently
+            print(terminal_safe(f"warning: {warning}"), file=sys.stderr)
     # A tokenizer.json matches its added tokens, special ones too, as the library does.
     allowed = "all" if args.allow_special or isinstance(tok, PipelineTokenizer) else ()
     if args.tokens:

@@ -52,6 +52,7 @@ import regex
 from .display import bytes_label, visible_text
 from .encode.merge_loop import NO_MERGE, merge_lowest
 from .encode.tokenizer import Tokenizer
+from .pretokenize import compile_untrusted
 from .vocab import base_symbols
 
 __all__ = [
@@ -545,7 +546,7 @@ def _text_rows(index: VocabIndex, q: Query, deadline_s: float) -> Iterable[int]:
     if q.mode != "pattern":
         raise ValueError(f"Unknown search mode {q.mode!r}. Choose one of: {', '.join(MODES)}.")
     try:
-        pattern = regex.compile(needle)
+        pattern = compile_untrusted(needle)  # refuses overlong patterns and huge counted repeats
     except regex.error as exc:
         raise ValueError(f"The pattern {needle!r} is not a valid regular expression ({exc}). "
                          "Fix it, or search for plain text (substring).") from None

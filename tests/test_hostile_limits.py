@@ -273,6 +273,7 @@ def test_encode_tokens_escape_c1_controls(tmp_path):
 
 # ---- item 9: tracebacks on the page -----------------------------------------------------------
 
+@pytest.mark.app_exception_expected
 def test_an_uncaught_error_shows_no_server_paths_and_tests_still_see_it():
     """With Streamlit's default ("full") a visitor saw the message and the traceback with
     the server's file paths; the app's config shows the type only (the log has the rest)."""
@@ -282,3 +283,57 @@ def test_an_uncaught_error_shows_no_server_paths_and_tests_still_see_it():
     shown = str(at.exception[0].proto)
     assert "/srv/app" not in shown and not at.exception[0].stack_trace
     assert "ValueError" in shown and "recorded in the logs" in shown
+
+
+# ---- item 10: shared ids, sparse ids, repeated merges -----------------------------------------
+# Hugging Face tokenizers 0.23 loads all three without a word (an id shared by two tokens
+# decodes to either of them, varying from run to run), so they load here too, with a warning
+# on the page and on the command line. (GPT-2's vocab.json + merges.txt and tiktoken rank
+# files refuse shared ids, as tiktoken itself does.)
+
+def _model_json(vocab: dict, merges: list) -> bytes:
+    return json.dumps({"model": {"type": "BPE", "vocab": vocab, "merges": merges}}).encode()
+
+
+SHARED = _model_json({"a": 0, "b": 0, "ab": 1}, [["a", "b"]])
+SPARSE = _model_json({"a": 0, "b": 5, "ab": 9}, [["a", "b"]])
+REPEATED = _model_json({"a": 0, "b": 1, "ab": 2}, [["a", "b"], ["a", "b"]])
+
+
+@pytest.mark.parametrize("data, words", [
+    (SHARED, "reuses the id of an earlier token (first: 'b' has id 0, as 'a' does)"),
+    (SPARSE, "7 ids below the largest (9) belong to no token (first: 1)"),
+    (REPEATED, "1 merge is listed twice (first: 'a' + 'b', ranks 0 and 1); the later rank counts"),
+])
+def test_what_the_library_accepts_loads_with_a_warning(data, words):
+    from tokenizers import Tokenizer as HFTokenizer
+
+    full = json.loads(data)
+    full.update({"version": "1.0", "added_tokens": [], "normalizer": None, "pre_tokenizer": None,
+                 "post_processor": None, "decoder": None})
+    theirs = HFTokenizer.from_str(json.dumps(full))  # the library accepts it
+    tok = load_tokenizer_bytes("tokenizer.json", data)
+    assert tok.encode("ab") == theirs.encode("ab").ids
+    assert len(tok.warnings) == 1 and words in tok.warnings[0]
+    assert not load_tokenizer_bytes("tokenizer.json", _model_json({"a": 0, "b": 1, "ab": 2}, [["a", "b"]])).warnings
+
+
+def test_the_command_line_prints_the_warnings(tmp_path):
+    path = tmp_path / "tokenizer.json"
+    path.write_bytes(SPARSE)
+    proc = _cli("encode", "--tokenizer", str(path), "--text", "ab")
+    assert proc.returncode == 0 and proc.stdout.split() == ["9"]
+    assert proc.stderr.startswith("warning: 7 ids below the largest")
+
+
+@pytest.mark.timeout(200)
+def test_the_page_shows_the_warnings():
+    at = AppTest.from_file("../app.py", default_timeout=120)
+    at.run()
+    at.switch_page("views/tokenize.py").run()
+    at.session_state[up.OPEN] = True
+    at.run()
+    at.get("file_uploader")[0].upload("tokenizer.json", SHARED, "application/octet-stream")
+    at.run()
+    assert not at.exception and not at.error
+    assert any("reuses the id of an earlier token" in w.value for w in at.warning)

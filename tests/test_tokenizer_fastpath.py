@@ -255,11 +255,15 @@ def test_fast_path_off_for_other_units():
 
 
 def test_rank_table_encodes_an_empty_piece():
-    """A custom pattern may match the empty string: such a piece has no tokens."""
+    """A custom pattern may match the empty string between characters: such a match cuts
+    nothing and has no tokens, and the text around it is kept (issue 26: the space used to
+    be dropped). A pattern that matches the empty string itself, [a-z]*, is refused."""
     ranks = {bytes([b]): b for b in range(256)}
     ranks[b"ab"] = 256
-    tok = Tokenizer.from_ranks(name="x", mergeable_ranks=ranks, pattern=r"[a-z]*", special_tokens={})
-    assert tok.encode("ab cd") == [256, 99, 100]
+    tok = Tokenizer.from_ranks(name="x", mergeable_ranks=ranks, pattern=r"[a-z]+|(?=\s)", special_tokens={})
+    assert tok.encode("ab cd") == [256, 32, 99, 100]
+    with pytest.raises(ValueError, match="matches the empty string"):
+        Tokenizer.from_ranks(name="x", mergeable_ranks=ranks, pattern=r"[a-z]*", special_tokens={})
 
 
 def test_a_shared_tokenizer_encodes_from_many_threads(monkeypatch):

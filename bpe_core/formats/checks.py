@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any, Iterator
 
 __all__ = ["MAX_FILE_BYTES", "BYTES_PER_CONTAINER", "Source", "Field", "parse_json", "check_size",
-           "check_structure", "describe", "serde_float"]
+           "check_structure", "describe", "serde_float", "vocab_warnings"]
 
 #: The largest tokenizer file read (bytes). The biggest published tokenizer.json files
 #: (200k-token vocabularies) are about 30 MB.
@@ -236,6 +236,62 @@ def check_structure(data: bytes | str, source: Source) -> None:
             f"{len(raw) / weight:.0f} bytes); a tokenizer file has at most one every {BYTES_PER_CONTAINER} "
             'bytes (a merge such as ["a","b"], takes 10), so it is not one'
         )
+
+
+def vocab_warnings(vocab: Any, merges: Any = None) -> list[str]:
+    """What a tokenizer.json's model has that Hugging Face tokenizers accepts silently but
+    a reader should know: ids shared by two tokens (the library decodes such an id to either,
+    at random), ids missing below the largest (a sparse vocabulary: its size is not the
+    largest id + 1), and merges listed twice (the later rank counts). `vocab` is the
+    model's raw `vocab` object (token -> id), `merges` its raw list.
+
+    >>> vocab_warnings({"a": 0, "b": 0, "c": 5}, [["a", "b"], "a b", ["b", "c"]])  # doctest: +NORMALIZE_WHITESPACE
+    ["1 token reuses the id of an earlier token (first: 'b' has id 0, as 'a' does); the library accepts this, but decodes such an id to any one of its tokens (which one changes from run to run)",
+     '4 ids below the largest (5) belong to no token (first: 1); the vocabulary is sparse: its size is 3 tokens, not 6',
+     "1 merge is listed twice (first: 'a' + 'b', ranks 0 and 1); the later rank counts, as in the library"]
+    """
+    out: list[str] = []
+    if isinstance(vocab, dict) and vocab:
+        owner: dict[Any, str] = {}
+        shared = 0
+        first = ""
+        for token, token_id in vocab.items():
+            if token_id in owner:
+                shared += 1
+                if shared == 1:
+                    first = f"{token!r} has id {token_id}, as {owner[token_id]!r} does"
+            else:
+                owner[token_id] = token
+        if shared:
+            out.append(f"{shared:,} token{' reuses' if shared == 1 else 's reuse'} the id of an earlier token (first: "
+                       f"{first}); the library accepts this, but decodes such an id to any one of its tokens (which one "
+                       "changes from run to run)")
+        ids = [i for i in owner if isinstance(i, int) and not isinstance(i, bool)]
+        if ids:
+            largest = max(ids)
+            missing = largest + 1 - len(ids)
+            if missing > 0:
+                gap = next(i for i in range(largest + 1) if i not in owner)
+                out.append(f"{missing:,} ids below the largest ({largest:,}) belong to no token (first: {gap}); the "
+                           f"vocabulary is sparse: its size is {len(vocab):,} tokens, not {largest + 1:,}")
+    if isinstance(merges, list):
+        seen: dict[tuple, int] = {}
+        repeats = 0
+        first = ""
+        for rank, item in enumerate(merges):
+            pair = tuple(item.split(" ")) if isinstance(item, str) else tuple(item) if isinstance(item, list) else None
+            if pair is None or not all(isinstance(p, str) for p in pair):
+                continue
+            if pair in seen:
+                repeats += 1
+                if repeats == 1:
+                    first = f"{' + '.join(map(repr, pair))}, ranks {seen[pair]} and {rank}"
+            else:
+                seen[pair] = rank
+        if repeats:
+            out.append(f"{repeats:,} merge{' is' if repeats == 1 else 's are'} listed twice (first: {first}); the later "
+                       "rank counts, as in the library")
+    return out
 
 
 _TOO_DEEP = ("it is nested too deeply to read (lists or objects inside each other hundreds of levels deep); "

@@ -36,7 +36,7 @@ import json
 from typing import Any
 
 from ..display import byte_to_unicode
-from .checks import Field, Source, parse_json, serde_float
+from .checks import Field, Source, parse_json, serde_float, vocab_warnings
 from .hf.common import FIX as _FIX, flag
 from .hf.decoders import DECODERS, decoder_of
 from .hf.models import MODELS, model_type_of
@@ -79,7 +79,7 @@ def load_hf_json(data: str | bytes | dict, *, name: str = "tokenizer.json") -> P
     model, vocab = MODELS[model_type](model_field)
     added = _added_tokens(root.key("added_tokens", []), vocab)
     decoder_field = root.key("decoder", None).optional()
-    return PipelineTokenizer(
+    tok = PipelineTokenizer(
         name=name,
         kind="tokenizer.json",
         normalizer=normalizer,
@@ -93,6 +93,8 @@ def load_hf_json(data: str | bytes | dict, *, name: str = "tokenizer.json") -> P
         work=model.work,
         notes=notes,
     )
+    tok.warnings = tuple(vocab_warnings(model_field.value.get("vocab"), model_field.value.get("merges")))
+    return tok
 
 
 def _uses_byte_level(pre_tokenizer: Any) -> bool:

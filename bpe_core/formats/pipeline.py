@@ -320,6 +320,8 @@ class PipelineTokenizer:
         self.decoder = decoder
         self.byte_level = byte_level
         self.work = work
+        #: What the file has that the library accepts silently (shared or missing ids, ...).
+        self.warnings: tuple[str, ...] = ()
         self.added_tokens = tuple(added_tokens)
         self.vocab = dict(vocab)
         for tok in self.added_tokens:

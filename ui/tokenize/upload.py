@@ -270,6 +270,8 @@ def uploader() -> None:
             st.info(f"**{half[0]}** is waiting for **{other}**: GPT-2's format is two files. Upload "
                     f"{other} to read them together.", icon=":material/hourglass_top:")
         if uploaded_tokenizer() is not None:
+            for warning in getattr(uploaded_tokenizer(), "warnings", ()):  # what the library accepts silently
+                st.warning(f"**{md_escape(uploaded_name())}**: {md_error(warning)}", icon=":material/warning:")
             chosen = st.session_state.get("tokenize.tokenizer") == UPLOADED
             st.caption(("In use: " if chosen else "") + md_escape(title())
                        + ("." if chosen else ". Choose **Your file** above to use it."))

@@ -8,8 +8,6 @@ from __future__ import annotations
 import unicodedata
 from typing import Callable, Literal
 
-import regex
-
 from ...pretokenize import Guarded
 from .. import unicode_align
 from ..checks import Field
