@@ -337,3 +337,54 @@ def test_the_page_shows_the_warnings():
     at.run()
     assert not at.exception and not at.error
     assert any("reuses the id of an earlier token" in w.value for w in at.warning)
+
+
+# ---- memory after a session closes ------------------------------------------------------------
+# A session's uploaded tokenizer lived in its session state, so a closed session held it
+# until Streamlit dropped the session (2 minutes, and only once another session
+# connected), and 20 closed uploaders held 20 tokenizers. Now the tokenizers of every
+# session live in one byte-bounded registry, and an entry Streamlit frees drops its
+# tokenizer at once.
+
+def _uploaded(files: list[tuple[str, bytes]]) -> AppTest:
+    at = AppTest.from_file("../app.py", default_timeout=120)
+    at.run()
+    at.switch_page("views/tokenize.py").run()
+    at.session_state[up.OPEN] = True
+    at.run()
+    uploader = at.get("file_uploader")[0]
+    for name, data in files:
+        uploader.upload(name, data, "application/octet-stream")
+    at.run()
+    assert not at.exception and not at.error, [e.value for e in at.error]
+    return at
+
+
+def _saved_json(size: int) -> bytes:
+    """A small tokenizer.json padded to about `size` bytes (an unknown field the reader skips)."""
+    return json.dumps({"model": {"type": "BPE", "vocab": {"a": 0, "b": 1, "ab": 2}, "merges": [["a", "b"]]},
+                       "pad": "x" * size}).encode()
+
+
+@pytest.mark.timeout(300)
+def test_uploads_of_all_sessions_share_one_byte_budget(monkeypatch):
+    import gc
+
+    from ui.shared.cache import cache_named
+
+    held = cache_named("tokenize.uploads")
+    monkeypatch.setattr(held, "budget", 3 * up.HELD_PER_BYTE * 20_000)  # room for about three uploads
+    first = _uploaded([("first.json", _saved_json(20_000))])
+    assert first.session_state["tokenize.upload"]["tok"] is not None
+    others = [_uploaded([(f"other{i}.json", _saved_json(20_000))]) for i in range(3)]
+    assert held.nbytes <= held.budget
+    # the first session's file was the least recently used: dropped, and the page says so
+    first.run()
+    assert not first.exception
+    assert any("first.json" in i.value and "dropped from the server's memory" in i.value for i in first.info)
+    assert first.session_state.get("tokenize.upload") is None
+    # a session that is freed drops its tokenizer from the registry at once
+    before = len(held)
+    del others[-1]
+    gc.collect()
+    assert len(held) == before - 1

@@ -44,6 +44,9 @@ BUDGETS: dict[str, int] = {
     "explorer.index": 160 * MB,    # Vocabulary explorer: each built-in vocabulary's index (o200k's is ~55 MB)
     "explorer.views": 32 * MB,     # ...its overviews and comparisons of two built-ins
     "explorer.odd": 8 * MB,        # ...and the odd tokens found (ids only)
+    # Tokenize page: every session's uploaded tokenizer and its files, open sessions and closed
+    # ones Streamlit still keeps (ui/tokenize/upload.py; each weighed at 17x its files' bytes)
+    "tokenize.uploads": 1024 * MB,
 }
 
 _REGISTRY: dict[str, "ByteLRU"] = {}
@@ -87,6 +90,13 @@ class ByteLRU:
             while self.nbytes > self.budget:
                 _, (_, dropped) = self._items.popitem(last=False)
                 self.nbytes -= dropped
+
+    def pop(self, key: Hashable) -> None:
+        """Drop one entry now (if it is there)."""
+        with self._lock:
+            item = self._items.pop(key, None)
+            if item is not None:
+                self.nbytes -= item[1]
 
     def __len__(self) -> int:
         return len(self._items)

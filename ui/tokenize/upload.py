@@ -25,12 +25,17 @@ What it leaves out: files above the limit (the browser and Streamlit refuse them
 from __future__ import annotations
 
 import hashlib
+import io
+import secrets
 import time
+import weakref
+import zipfile
 
 import streamlit as st
 
 from bpe_core.contracts import ShowsModelWork
 from bpe_core.formats import PATTERN_CHOICES, load_tokenizer_bytes
+from ui.shared.cache import cache_named
 from ui.shared.markdown import md_error, md_escape
 from ui.shared.state import folded
 
@@ -38,7 +43,7 @@ from ui.shared.state import folded
 UPLOADED = "upload"
 SHORT_NAME = "Your file"
 
-_STATE = "tokenize.upload"          # {"key", "tok", "name", "seconds", "files": [(name, bytes)]} of this session
+_STATE = "tokenize.upload"          # an Upload: {"key", "name", "seconds"}; ["tok"], ["files"] from the registry
 _ERRORS = "tokenize.upload_errors"  # [(file name, error message)] of the last upload, one per file
 _HALF = "tokenize.upload_half"      # (name, bytes): vocab.json or merges.txt waiting for the other
 _GENERATION = "tokenize.upload_generation"  # bumped after each read: a fresh, empty uploader
@@ -67,14 +72,79 @@ FILE_KINDS = (
 )
 
 
+#: What an uploaded tokenizer and its files hold, per byte of its files (bench/bench_hostile.py:
+#: a tokenizer.json holds 15 to 17 times its size once read; the bytes are kept too).
+HELD_PER_BYTE = 17
+_UPLOADS = "tokenize.uploads"  # the server-wide, byte-bounded registry (ui/shared/cache.py BUDGETS)
+_DROPPED = "tokenize.upload_dropped"  # the name of this session's file the registry dropped, to say so
+
+
+class Upload(dict):
+    """This session's entry (`key`, `name`, `seconds` in the dict); its tokenizer and the
+    files' bytes live in the server-wide registry `_UPLOADS` under a random handle, read as
+    `entry["tok"]` and `entry["files"]` (None and [] once the registry has dropped them).
+
+    So every session's uploads together, open sessions and closed ones that Streamlit
+    keeps for a reconnect (up to `server.disconnectedSessionTTL`), hold at most the
+    registry's budget: a new upload beyond it drops the least recently used one. When
+    Streamlit frees a session (or the session reads another file), its entry is garbage
+    and a finalizer drops its tokenizer from the registry at once.
+    """
+
+    def __init__(self, tok, files: list[tuple[str, bytes]], **fields):
+        super().__init__(handle=secrets.token_hex(16), **fields)
+        held = cache_named(_UPLOADS)
+        held.put(self["handle"], (tok, files), HELD_PER_BYTE * unpacked_size(files) + 1)
+        weakref.finalize(self, held.pop, self["handle"])
+
+    def _held(self):
+        return cache_named(_UPLOADS).get(dict.__getitem__(self, "handle"))
+
+    def __getitem__(self, name: str):
+        if name in ("tok", "files"):
+            held = self._held()
+            return (held[0] if name == "tok" else held[1]) if held is not None else (None if name == "tok" else [])
+        return dict.__getitem__(self, name)
+
+
+def unpacked_size(files: list[tuple[str, bytes]]) -> int:
+    """The files' bytes, a zip's as unpacked (what the tokenizer was read from; a zip's
+    directory says, capped at the page's limit as reading caps it).
+
+    >>> unpacked_size([("a.json", b"{}"), ("b.zip", b"PK\\x03\\x04 broken")])
+    13
+    """
+    total = 0
+    for _, data in files:
+        if data[:4] == b"PK\x03\x04":
+            try:
+                with zipfile.ZipFile(io.BytesIO(data)) as archive:
+                    total += min(sum(m.file_size for m in archive.infolist()), LIMIT_BYTES)
+                continue
+            except (zipfile.BadZipFile, EOFError, ValueError):
+                pass
+        total += len(data)
+    return total
+
+
+def _entry() -> Upload | None:
+    """This session's upload entry; one the registry has dropped is removed (and noted)."""
+    entry = st.session_state.get(_STATE)
+    if entry is not None and entry["tok"] is None:
+        st.session_state[_DROPPED] = entry["name"]
+        st.session_state.pop(_STATE, None)
+        return None
+    return entry
+
+
 def uploaded_tokenizer():
     """This session's uploaded tokenizer, or None."""
-    entry = st.session_state.get(_STATE)
+    entry = _entry()
     return entry["tok"] if entry else None
 
 
 def uploaded_name() -> str:
-    entry = st.session_state.get(_STATE)
+    entry = _entry()
     return entry["name"] if entry else ""
 
 
@@ -191,7 +261,7 @@ def load_pending() -> None:
         return
     uploads = st.session_state.get(_uploader_key()) or []
     new = [(u.name, u.getvalue()) for u in uploads]
-    entry = st.session_state.get(_STATE)
+    entry = _entry()
     pattern = chosen_pattern()
     if new:
         todo, half = batches(new, st.session_state.get(_HALF))
@@ -214,7 +284,7 @@ def _read(files: list[tuple[str, bytes]], pattern: str | None) -> bool:
     """Read one tokenizer (one file, or GPT-2's pair) in a status box; store it, or its
     error under its own name. True when done."""
     key = _files_key(files, pattern)
-    entry = st.session_state.get(_STATE)
+    entry = _entry()
     if entry and entry["key"] == key:
         return True
     name = " + ".join(n for n, _ in files)
@@ -229,7 +299,8 @@ def _read(files: list[tuple[str, bytes]], pattern: str | None) -> bool:
                           state="error")
             return True
         seconds = time.perf_counter() - start
-        st.session_state[_STATE] = {"key": key, "tok": tok, "name": name, "seconds": seconds, "files": files}
+        st.session_state[_STATE] = Upload(tok, files, key=key, name=name, seconds=seconds)
+        st.session_state.pop(_DROPPED, None)
         st.session_state["tokenize.tokenizer"] = UPLOADED
         status.update(label=md_escape(f"Read {name} ({size}) in {seconds:.1f} s: {kind_of(tok)}, "
                                       f"{tok.vocab_size:,} tokens."), state="complete")
@@ -269,6 +340,11 @@ def uploader() -> None:
             other = PAIR[1] if half[0] == PAIR[0] else PAIR[0]
             st.info(f"**{half[0]}** is waiting for **{other}**: GPT-2's format is two files. Upload "
                     f"{other} to read them together.", icon=":material/hourglass_top:")
+        dropped = st.session_state.get(_DROPPED)
+        if dropped and uploaded_tokenizer() is None:
+            st.info(f"**{md_escape(dropped)}** was dropped from the server's memory, which the uploads of "
+                    "everyone using it share (the least recently used goes first). Upload it again to use it.",
+                    icon=":material/info:")
         if uploaded_tokenizer() is not None:
             for warning in getattr(uploaded_tokenizer(), "warnings", ()):  # what the library accepts silently
                 st.warning(f"**{md_escape(uploaded_name())}**: {md_error(warning)}", icon=":material/warning:")
