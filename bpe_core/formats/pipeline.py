@@ -180,13 +180,15 @@ def is_white_space(ch: str) -> bool:
     return _WHITE.match(ch) is not None
 
 
-def find_regex(pattern: str) -> Callable[[str], Segments]:
-    """Matches of a regex and the stretches between them.
+def find_regex(pattern: str, *, untrusted: bool = False) -> Callable[[str], Segments]:
+    """Matches of a regex and the stretches between them (`untrusted`: a pattern from a
+    file, run with a time limit; see `bpe_core.pretokenize.Guarded`).
 
     >>> find_regex(r"\\d+")("ab12c")
     [(0, 2, False), (2, 4, True), (4, 5, False)]
     """
-    compiled = Guarded(pattern)  # a file's pattern: compiled with bounds, run with a time limit
+    # a file's pattern (`untrusted`): compiled with bounds, run with a time limit
+    compiled = Guarded(pattern) if untrusted else regex.compile(pattern)
 
     def find(text: str) -> Segments:
         out: Segments = []

@@ -120,7 +120,7 @@ def _metaspace(field: Field) -> PreTokenizer:
 
 
 def _split(field: Field) -> PreTokenizer:
-    find = find_regex(pattern_of(field.key("pattern")))
+    find = find_regex(pattern_of(field.key("pattern")), untrusted=True)
     if field.key("invert").as_bool():
         find = inverted(find)
     behavior = _behavior(field, "removed")
