@@ -242,3 +242,15 @@ def test_unigram_ties_with_user_defined_pieces_fall_as_in_sentencepiece(tmp_path
     ours = SentencePieceTokenizer.from_bytes((tmp_path / "m.model").read_bytes())
     texts = [" " * n + "x" + " " * m + "the" for n in range(0, 30, 1) for m in range(0, 10)] + [CORPUS * 3]
     assert [t for t in texts if ours.encode(t) != theirs.encode(t)] == []
+
+
+def test_unigram_path_scores_are_rebased_as_in_sentencepiece(nmt_nfkc_model, tmp_path):
+    """Past ±1e5 a float32 sum keeps few decimals; sentencepiece 0.2.3 re-bases the path
+    scores there, so a long text's near-ties fall as on a short one."""
+    import pydoc_data.topics
+
+    from bpe_core.spm.tokenizer import SentencePieceTokenizer
+
+    ours = SentencePieceTokenizer.from_bytes(nmt_nfkc_model.serialized_model_proto())
+    text = "".join(pydoc_data.topics.topics.values())[:300_000]
+    assert ours.encode(text) == nmt_nfkc_model.encode(text)

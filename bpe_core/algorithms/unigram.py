@@ -113,6 +113,10 @@ def _table(scores: Mapping[str, float]) -> PieceTable:
     return scores if isinstance(scores, PieceTable) else PieceTable(scores)
 
 
+#: How far a float32 path score may grow before it is re-based (`viterbi`).
+_REBASE = 1e5
+
+
 def viterbi(
     normalized: str,
     scores: Mapping[str, float],
@@ -129,7 +133,9 @@ def viterbi(
     candidates are found in order of their start, so the piece that starts earliest
     (the longest last piece) wins -- sentencepiece's optimised encoder does the same.
     With `float32=True` path scores are rounded to single precision after every
-    addition, exactly as sentencepiece adds them, so near-ties fall the same way.
+    addition, exactly as sentencepiece adds them, and re-based (the score where a piece
+    starts subtracted from every score ahead) once past ±1e5, as sentencepiece 0.2.3
+    does, so near-ties fall the same way.
 
     ▁a + b and ▁ + ab tie at -2.5; ab starts earlier than b, so ▁ + ab is kept:
 
@@ -147,6 +153,14 @@ def viterbi(
     box = array("f", [0.0]) if float32 else None
     for i in range(n):
         base = best[i]
+        if box is not None and (base > _REBASE or base < -_REBASE):
+            # sentencepiece 0.2.3 re-bases path scores past ±1e5 (float32 would lose the
+            # digits that decide near-ties): every score from here on, minus this one
+            for k in range(i, min(n, i + longest) + 1):
+                if best[k] != -math.inf:
+                    box[0] = best[k] - base
+                    best[k] = box[0]
+            base = best[i]
         # the one-character candidate, or an unknown node in its place
         score = get(normalized[i])
         cand = base + (unk_score if score is None else score)
