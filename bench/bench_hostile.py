@@ -13,8 +13,8 @@ keeps) and the CPU time. The files:
   once with merges as "a b" strings (as tokenizers 0.23 writes them) and once as
   ["a", "b"] pairs (the densest layout real files use);
 - hostile, each about 40 MB (as close to the limit as the unit allows): the densest
-  lists the structure check lets through filled with the costliest values (`["Ā","Ā"],`:
-  a list per 11 bytes), one-character strings of a non-Latin-1 letter (each a 76-byte Python object
+  lists the structure check lets through filled with the costliest values (`["Ā","Ā"],"Ā",`:
+  a list per 16 bytes), one-character strings of a non-Latin-1 letter (each a 76-byte Python object
   for 5 bytes of file), floats, and what the check refuses (`{},`, `[],` plainly and
   zipped: the red-team's 122 kB zip that unpacked to 126 MB);
 
@@ -111,7 +111,8 @@ def _filled(unit: bytes, size: int) -> bytes:
 def hostile_files(size: int) -> dict[str, bytes]:
     letter = "Ā".encode()                      # U+0100: not cached by CPython, 76 bytes as a str
     return {
-        "hostile: pairs of one-letter strings": _filled(b'["' + letter + b'","' + letter + b'"],', size),
+        "hostile: pairs of one-letter strings, one list per 16 bytes":
+            _filled(b'["' + letter + b'","' + letter + b'"],"' + letter + b'",', size),
         "hostile: strings of one letter": _filled(b'"' + letter + b'",', size),
         "hostile: floats": _filled(b"1e1,", size),
         "hostile: {}, (refused)": _filled(b"{},", size),

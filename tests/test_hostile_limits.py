@@ -93,20 +93,23 @@ def test_dense_json_is_refused_before_it_is_decoded(unit):
 
 
 def test_the_densest_real_layout_passes():
-    """A merge list of one-character pairs written without spaces, `["a","b"],`, is the
-    densest a real file gets (10 bytes per list): it loads."""
+    """Merges written as pairs without spaces, `["ab","c"],`, beside their vocabulary are
+    the densest real files get (about one list per 20 bytes here, 30 in real ones): such a
+    file, with many more lists than the check lets any file have for free, loads."""
     letters = [chr(c) for c in range(0x61, 0x7B)]
     vocab = {ch: i for i, ch in enumerate(letters)}
     merges = []
-    for a in letters:
-        for b in letters:
-            vocab[a + b] = len(vocab)
-            merges.append([a, b])
+    for left in [a + b for a in letters for b in letters] + [a + b + c for a in "abc" for b in letters for c in letters]:
+        for right, token in ((left[:-1], left[-1]),):
+            if right not in vocab:
+                continue
+            vocab[left] = len(vocab)
+            merges.append([right, token])
     data = json.dumps({"model": {"type": "BPE", "vocab": vocab, "merges": merges}}, separators=(",", ":")).encode()
-    assert len(json.dumps(merges, separators=(",", ":"))) < 10.1 * len(merges)  # 10 bytes per list
-    assert data.count(b"[") * BYTES_PER_CONTAINER < len(data)
+    lists = data.count(b"[")
+    assert lists > 2_000 and lists * BYTES_PER_CONTAINER < len(data) < lists * 25
     tok = load_tokenizer_bytes("tokenizer.json", data)
-    assert token_strings(tok, "abc") == ["ab", "c"]
+    assert token_strings(tok, "abc") == ["abc"]
 
 
 def test_dense_json_on_the_command_line_is_one_line(tmp_path):

@@ -33,10 +33,11 @@ MAX_FILE_BYTES = 128 * 1024 * 1024
 
 #: The fewest bytes of file per list (`[`) a JSON tokenizer file may have, an object (`{`)
 #: counting as three lists (a small dict costs about three times a small list in Python).
-#: The densest real files are merge lists written as pairs, `["Ġt","he"],`: 10 bytes or
-#: more per list; Tekken's vocabulary, one object per token, has about 55 bytes per object.
-#: A hostile `[],[],...` has 3. See docs/limits.md for what this bounds.
-BYTES_PER_CONTAINER = 8
+#: The densest real files are BPE merge lists written as pairs, `["Ġt","he"],`, beside
+#: their vocabulary: about one list per 30 bytes (Llama-3's tokenizer.json: one per 32);
+#: Tekken's vocabulary has one object per 55 bytes. A hostile `[],[],...` has 3, and
+#: `["Ā","Ā"],` (11) cost 27 bytes of memory per byte of file. See docs/limits.md.
+BYTES_PER_CONTAINER = 16
 #: Lists and objects any file may have whatever its size (a tiny file with a few dozen).
 _FREE_CONTAINERS = 1000
 
@@ -223,7 +224,7 @@ def check_structure(data: bytes | str, source: Source) -> None:
     >>> check_structure(b"[" + b"[]," * 100_000 + b"[]]", src)
     Traceback (most recent call last):
     ...
-    ValueError: The test file: it holds 100,002 lists and objects in 0.3 MB (one every 3 bytes); a tokenizer file has at most one every 8 bytes (a merge such as ["a","b"], takes 10), so it is not one. Fix it.
+    ValueError: The test file: it holds 100,002 lists and objects in 0.3 MB (one every 3 bytes); a tokenizer file has at most one every 16 bytes (its merges come with their vocabulary), so it is not one. Fix it.
     """
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     lists, objects = raw.count(b"["), raw.count(b"{")
@@ -234,7 +235,7 @@ def check_structure(data: bytes | str, source: Source) -> None:
         raise source.error(
             f"it holds {lists + objects:,} lists and objects in {len(raw) / 1e6:.1f} MB (one every "
             f"{len(raw) / weight:.0f} bytes); a tokenizer file has at most one every {BYTES_PER_CONTAINER} "
-            'bytes (a merge such as ["a","b"], takes 10), so it is not one'
+            "bytes (its merges come with their vocabulary), so it is not one"
         )
 
 
