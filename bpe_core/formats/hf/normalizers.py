@@ -11,7 +11,7 @@ from typing import Callable, Literal
 from ...pretokenize import Guarded
 from .. import unicode_align
 from ..checks import Field
-from ..pipeline import AlignedNormalizer, Normalizer, Piece, is_white_space, normalize_piece
+from ..pipeline import AlignedNormalizer, CharTable, Normalizer, Piece, is_white_space, normalize_piece
 from .common import flag, pattern_of, empty_at, builder_of
 from .precompiled import precompiled
 
@@ -72,17 +72,25 @@ def _bert_normalizer(field: Field) -> Normalizer:
     accents_field = field.key("strip_accents", None)
     strip_accents = lower if accents_field.value is None else accents_field.as_bool()
 
-    def normalize(text: str) -> str:
+    def each_character(ch: str) -> str:
         if clean:  # drop NUL, U+FFFD and control/format/private/surrogate characters; whitespace -> space
-            text = "".join(
-                " " if ch in "\t\n\r" or is_white_space(ch) else ch
-                for ch in text
-                if ch in "\t\n\r" or not (ch in "\x00\ufffd" or unicodedata.category(ch) in _OTHER)
-            )
-        if chinese:
-            text = "".join(f" {ch} " if _is_cjk(ch) else ch for ch in text)
-        if strip_accents:
-            text = _strip_marks(unicodedata.normalize("NFD", text), ("Mn",))
+            if ch in "\t\n\r":
+                return " "
+            if ch in "\x00\ufffd" or unicodedata.category(ch) in _OTHER:
+                return ""
+            if is_white_space(ch):
+                return " "
+        return f" {ch} " if chinese and _is_cjk(ch) else ch
+
+    # one translate table for both per-character steps; another drops the marks after NFD
+    table = CharTable(each_character)
+    marks = CharTable(lambda ch: "" if unicodedata.category(ch) == "Mn" else ch)
+
+    def normalize(text: str) -> str:
+        if clean or chinese:
+            text = text.translate(table)
+        if strip_accents and not text.isascii():
+            text = unicodedata.normalize("NFD", text).translate(marks)
         if lower:
             text = lowercase(text)
         return text
