@@ -45,7 +45,7 @@ BUDGETS: dict[str, int] = {
     "explorer.views": 32 * MB,     # ...its overviews and comparisons of two built-ins
     "explorer.odd": 8 * MB,        # ...and the odd tokens found (ids only)
     # Tokenize page: every session's uploaded tokenizer and its files, open sessions and closed
-    # ones Streamlit still keeps (ui/tokenize/upload.py; each weighed at 17x its files' bytes)
+    # ones Streamlit still keeps (ui/tokenize/upload.py; each weighed at 16 MB + 8x its files' bytes)
     "tokenize.uploads": 1024 * MB,
 }
 

@@ -72,9 +72,12 @@ FILE_KINDS = (
 )
 
 
-#: What an uploaded tokenizer and its files hold, per byte of its files (bench/bench_hostile.py:
-#: a tokenizer.json holds 15 to 17 times its size once read; the bytes are kept too).
-HELD_PER_BYTE = 17
+#: What an uploaded tokenizer and its files are weighed at in the registry: HELD_FIXED plus
+#: HELD_PER_BYTE per byte of its files (bench/bench_hostile.py: a 30-40 MB tokenizer.json
+#: holds 6.5 to 8 times its size once read, a 2-3 MB one about 20 MB more than 7 times; the
+#: files' bytes are kept too, for a change of pattern).
+HELD_PER_BYTE = 8
+HELD_FIXED = 16 * 1024 * 1024
 _UPLOADS = "tokenize.uploads"  # the server-wide, byte-bounded registry (ui/shared/cache.py BUDGETS)
 _DROPPED = "tokenize.upload_dropped"  # the name of this session's file the registry dropped, to say so
 
@@ -94,7 +97,7 @@ class Upload(dict):
     def __init__(self, tok, files: list[tuple[str, bytes]], **fields):
         super().__init__(handle=secrets.token_hex(16), **fields)
         held = cache_named(_UPLOADS)
-        held.put(self["handle"], (tok, files), HELD_PER_BYTE * unpacked_size(files) + 1)
+        held.put(self["handle"], (tok, files), HELD_FIXED + HELD_PER_BYTE * unpacked_size(files))
         weakref.finalize(self, held.pop, self["handle"])
 
     def _held(self):
