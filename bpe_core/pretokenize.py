@@ -115,7 +115,18 @@ MAX_PATTERN_CHARS = 10_000
 #: `regex` unrolls them when compiling, and (?:a{1000}){1000} takes a second to compile.
 MAX_REPEAT = 10_000
 
-_TRUSTED = frozenset(p for p in PATTERNS.values() if p is not None)
+#: The open models' own patterns (Llama 3's, Qwen's), as their tokenizer code writes them:
+#: the built-in rank-file tokenizers split with them (`pretrained.open_models`). Not
+#: offered for training (they are not in `PATTERNS`), but trusted like those.
+MODEL_PATTERNS: dict[str, str] = {
+    "llama3": (r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
+               r"""|\s*[\r\n]+|\s+(?!\S)|\s+"""),
+    "qwen": (r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
+             r"""|\s*[\r\n]+|\s+(?!\S)|\s+"""),
+    "qwen3.5": (r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}"""
+                r"""| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"""),
+}
+_TRUSTED = frozenset([*(p for p in PATTERNS.values() if p is not None), *MODEL_PATTERNS.values()])
 #: What one call may take without counting against the budget (seconds): a call on one word
 #: costs about 20 µs (most of it the `regex` module's timeout itself), so a text of many
 #: words is not stopped for its number of words, only for a pattern that backtracks.

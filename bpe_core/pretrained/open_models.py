@@ -9,12 +9,12 @@ too, with GPT-4's pattern and 256 special tokens from 128,000.
 """
 from __future__ import annotations
 
-#: Qwen (1, 2, 2.5, 3): cl100k's pattern with single digits.
-QWEN_PATTERN = (r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
-                r"""|\s*[\r\n]+|\s+(?!\S)|\s+""")
-#: Qwen 3.5 / 3.6: combining marks (\p{M}) join letters.
-QWEN35_PATTERN = (r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}"""
-                  r"""| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+""")
+from ..pretokenize import MODEL_PATTERNS
+
+#: Qwen (1, 2, 2.5, 3): cl100k's pattern with single digits; Qwen 3.5 / 3.6: combining
+#: marks (\p{M}) join letters. Kept in `pretokenize.MODEL_PATTERNS` (trusted patterns).
+QWEN_PATTERN = MODEL_PATTERNS["qwen"]
+QWEN35_PATTERN = MODEL_PATTERNS["qwen3.5"]
 
 QWEN_SPECIALS: dict[str, int] = {
     text: 151_643 + i
@@ -33,8 +33,7 @@ QWEN35_SPECIALS: dict[str, int] = {
 }
 
 #: Llama 3 (3.1, 3.2, 3.3): digits in threes, as GPT-4's pattern.
-LLAMA3_PATTERN = (r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*"""
-                  r"""|\s*[\r\n]+|\s+(?!\S)|\s+""")
+LLAMA3_PATTERN = MODEL_PATTERNS["llama3"]
 _LLAMA3_NAMED = ("<|begin_of_text|>", "<|end_of_text|>", "<|reserved_special_token_0|>",
                  "<|reserved_special_token_1|>", "<|finetune_right_pad_id|>", "<|step_id|>", "<|start_header_id|>",
                  "<|end_header_id|>", "<|eom_id|>", "<|eot_id|>", "<|python_tag|>", "<|image|>")

@@ -83,6 +83,19 @@ class CharsMap:
                 return self._replacement(self._unit(pos) & ((1 << 31) - 1))
         return None
 
+    def reaches(self, data: bytes) -> bool:
+        """Whether the trie has a path through all of `data`: False means no rule starts
+        with these bytes (a character with no rule of its own and none that begins with it)."""
+        unit = self._unit(0)
+        pos = (unit >> 10) << ((unit & (1 << 9)) >> 6)
+        for label in data:
+            pos ^= label
+            if not 0 <= pos < len(self._units) or self._units[pos] & ((1 << 31) | 0xFF) != label:
+                return False
+            unit = self._units[pos]
+            pos ^= (unit >> 10) << ((unit & (1 << 9)) >> 6)
+        return True
+
     def starts(self, label: int) -> bool:
         """Whether some rule's key starts with the byte `label`."""
         unit = self._unit(0)
@@ -111,9 +124,19 @@ class Normalizer:
         self.spec = spec
         self.charsmap = CharsMap(spec.precompiled_charsmap) if spec.precompiled_charsmap else None
         self.suffix = treat_whitespace_as_suffix
+        self._plain_chars: dict[str, bool] = {}
         self._user: dict[str, list[str]] = {}  # first character -> user-defined symbols, longest first
         for sym in sorted(set(user_defined), key=len, reverse=True):
             self._user.setdefault(sym[0], []).append(sym)
+
+    def _plain(self, ch: str) -> bool:
+        """Whether no rule of the character map starts with `ch` (remembered per character)."""
+        plain = self._plain_chars.get(ch)
+        if plain is None:
+            plain = not self.charsmap.reaches(ch.encode("utf-8"))  # type: ignore[union-attr]
+            if len(self._plain_chars) < 1 << 16:
+                self._plain_chars[ch] = plain
+        return plain
 
     def user_symbol_at(self, text: str, i: int) -> str | None:
         """The longest user-defined symbol that starts at text[i], if any."""
@@ -141,7 +164,7 @@ class Normalizer:
                 yield sym, len(sym), i
                 i += len(sym)
                 continue
-            if charsmap is not None:
+            if charsmap is not None and not self._plain(text[i]):
                 hit = charsmap.longest(data, byte_of[i])
                 if hit is not None:
                     end = char_at.get(byte_of[i] + hit[0])
