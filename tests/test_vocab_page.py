@@ -12,7 +12,8 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from bpe_core import TrainerSettings, WordTable, train
-from ui.vocab.sections import FORMULAS_KEY, REAL_SIZES_KEY, WHY_CURVES_KEY, WHY_CURVES_LABEL
+from ui.vocab.cost_tab import FORMULAS_KEY, REAL_SIZES_KEY
+from ui.vocab.curves_tab import WHY_CURVES_KEY, WHY_CURVES_LABEL
 
 APP = "../app.py"
 PAGE = "views/vocab_size.py"

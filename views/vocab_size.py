@@ -1,7 +1,8 @@
 """Vocabulary size: what a bigger vocabulary buys (shorter sequences) and what it costs
 (embedding parameters, output-layer FLOPs), on one training run and on real tokenizers.
 
-A thin view: the sections live in ui.vocab.sections. Headings and prose are HTML blocks
+A thin view: the choices live in ui.vocab.choose, each tab in ui.vocab.curves_tab,
+cost_tab and languages_tab, what they draw with in ui.vocab.drawing. Headings and prose are HTML blocks
 (ui.vocab.blocks) joined with what follows them, so a first load draws few elements.
 """
 import streamlit as st
@@ -9,20 +10,11 @@ import streamlit as st
 from ui.quiz.widgets import ask_quiz
 from ui.shared.state import folded
 from ui.vocab.blocks import heading_html
-from ui.vocab.sections import (
-    REAL_SIZES_KEY,
-    REAL_SIZES_LABEL,
-    choice_again,
-    choose_run,
-    choose_vocab,
-    cost_section,
-    curves_section,
-    chart_choice,
-    languages_section,
-    page_top,
-    real_sizes_section,
-    text_block,
-)
+from ui.vocab.choose import choose_run, choose_vocab
+from ui.vocab.cost_tab import REAL_SIZES_KEY, REAL_SIZES_LABEL, cost_section, real_sizes_section
+from ui.vocab.curves_tab import curves_section
+from ui.vocab.drawing import chart_choice, choice_again, page_top, text_block
+from ui.vocab.languages_tab import languages_section
 
 
 #: the page's three sections, one tab each (bound to `?section=`)
