@@ -31,6 +31,7 @@ from hostile import hostile, html_leaks, long_hostile, markdown_leaks
 from tests.train_settings import open_settings
 from ui.shared.guard import GUARD_HTML
 from ui.quirks.logic import QUIRKS as QUIRK_LIST
+from ui.shared.a11y import A11Y_CSS, A11Y_SCRIPT
 from ui.quirks.widgets import TAB_KEY, TRY_LABEL, open_key
 
 APP = "../app.py"
@@ -99,8 +100,8 @@ def leaks(at: AppTest) -> list[str]:
         if proto is None:
             continue
         for kind, name, text in _strings(proto):
-            if kind == "Html" and name == "body" and text == GUARD_HTML:
-                continue  # the surrogate guard: the app's own constant script (ui/shared/guard.py)
+            if kind == "Html" and name == "body" and text in (GUARD_HTML, A11Y_HTML):
+                continue  # the app's own constant scripts: the surrogate guard, the live region
             if kind == "Html" and name == "body":
                 bad = html_leaks(text, ADDRESS)
             elif (name in MARKDOWN_FIELDS or (name == "body" and kind in MARKDOWN_BODIES)
@@ -115,6 +116,9 @@ def leaks(at: AppTest) -> list[str]:
                 found.append(f"{_where(area, node)} {kind}.{name}: {shown[:400]}")
     return found
 
+
+#: the live region and scroll-box script app.py installs on every page (ui/shared/a11y.py)
+A11Y_HTML = A11Y_CSS + A11Y_SCRIPT
 
 MAIN = {
     HOME: lambda at: any(t.value == "Byte-pair encoding, step by step" for t in at.title),
