@@ -8,6 +8,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The versions CI tested, hash-checked (requirements-lock.txt, made for CPython 3.11 on
+# x86-64 Linux); elsewhere the pins of requirements-dev.txt. Then requirements-dev.txt
+# itself, which installs nothing more unless a requirement was added after the lock.
+if python -c 'import platform, sys; sys.exit(not (sys.version_info[:2] == (3, 11) and platform.machine() == "x86_64" and sys.platform == "linux"))'; then
+  python -m pip install --quiet --disable-pip-version-check --require-hashes -r requirements-lock.txt
+fi
 python -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 
 if ! command -v chromium >/dev/null 2>&1; then
