@@ -7,7 +7,7 @@ Chromium through Playwright and times, several times each (median and spread):
 - Vocabulary size page: its slider moved by one size (keyboard), each time to a size not
   chosen before, so the server computes what that size shows (no cache answers it);
 - the first load of each page in a new session (Train, Tokenize, Vocabulary size,
-  Algorithms, Quirks), after one warm-up visit so the server has loaded its tokenizers;
+  Algorithms, Quirks, Vocabulary explorer), after one warm-up visit so the server has loaded its tokenizers;
 - a 1 MB upload's first view on the Train page (new content each time, so no cache hit);
 - 100 kB pasted on the Tokenize page, from the paste until painted (the page applies a paste
   itself; Ctrl+Enter is pressed too, for checkouts from before 2026-12-05).
@@ -76,7 +76,8 @@ TARGETS = {"step": 0.2, "back": 0.2, "slider": 0.2, "Vocabulary size: slider": 0
            "100 kB paste, painted": 0.75}
 
 PAGES = {"Train": "train-bpe", "Tokenize": "tokenize-text", "Vocabulary size": "vocabulary-size",
-         "Algorithms": "algorithms", "Quirks": "tokenizer-quirks", "Home": ""}
+         "Algorithms": "algorithms", "Quirks": "tokenizer-quirks", "Vocabulary explorer": "vocabulary-explorer",
+         "Home": ""}
 #: measured when no --pages are given (Home only on request: it is a reference, not a target)
 DEFAULT_PAGES = [name for name in PAGES if name != "Home"]
 
