@@ -391,3 +391,27 @@ def test_uploads_of_all_sessions_share_one_byte_budget(monkeypatch):
     del others[-1]
     gc.collect()
     assert len(held) == before - 1
+
+
+@pytest.mark.timeout(60)
+def test_large_files_are_read_one_at_a_time_in_the_server():
+    """Reading costs up to 22 times a file's size while it lasts: three tabs reading 40 MB
+    files at once took 3.6 GB. A second large read waits (its status box says so) until the
+    first is done; small files go at once."""
+    import threading
+
+    waits, entered = [], threading.Event()
+
+    def second_reader():
+        with up.one_large_read(up.LARGE_READ_BYTES, lambda: waits.append(1)):
+            entered.set()
+
+    with up.one_large_read(40_000_000, lambda: None):
+        with up.one_large_read(up.LARGE_READ_BYTES - 1, lambda: None):
+            pass  # a small file is not held up
+        thread = threading.Thread(target=second_reader)
+        thread.start()
+        time.sleep(2.5)
+        assert not entered.is_set() and len(waits) >= 2
+    thread.join(10)
+    assert entered.is_set()

@@ -27,9 +27,12 @@ from __future__ import annotations
 import hashlib
 import io
 import secrets
+import threading
 import time
 import weakref
 import zipfile
+from contextlib import contextmanager
+from typing import Callable, Iterator
 
 import streamlit as st
 
@@ -128,6 +131,29 @@ def unpacked_size(files: list[tuple[str, bytes]]) -> int:
                 pass
         total += len(data)
     return total
+
+
+#: Files at least this big (unpacked) are read one at a time in the whole server: reading
+#: costs up to 22 times a file's size while it lasts (docs/limits.md), so a few tabs reading
+#: 40 MB files at once would add up to gigabytes.
+LARGE_READ_BYTES = 5_000_000
+_LARGE_READ = threading.BoundedSemaphore(1)
+
+
+@contextmanager
+def one_large_read(nbytes: int, waiting: Callable[[], None]) -> Iterator[None]:
+    """Hold the server's one slot for a large read (`nbytes` >= LARGE_READ_BYTES) while the
+    block runs; `waiting()` is called every second until the slot is free (a Streamlit call
+    there lets a rerun stop a run that waits). Smaller reads go at once."""
+    if nbytes < LARGE_READ_BYTES:
+        yield
+        return
+    while not _LARGE_READ.acquire(timeout=1.0):
+        waiting()
+    try:
+        yield
+    finally:
+        _LARGE_READ.release()
 
 
 def _entry() -> Upload | None:
@@ -295,7 +321,10 @@ def _read(files: list[tuple[str, bytes]], pattern: str | None) -> bool:
     with st.status(md_escape(f"Reading {name} ({size})…"), expanded=False) as status:
         start = time.perf_counter()
         try:
-            tok = read_upload(files, pattern)
+            with one_large_read(unpacked_size(files), lambda: status.update(label=md_escape(
+                    f"Waiting to read {name} ({size}): another large file is being read on the server…"))):
+                status.update(label=md_escape(f"Reading {name} ({size})…"))
+                tok = read_upload(files, pattern)
         except (ValueError, TypeError, RecursionError, MemoryError) as exc:
             st.session_state[_ERRORS] = [*st.session_state.get(_ERRORS, []), (name, str(exc))]
             status.update(label=md_escape(f"{name} ({size}) is not a tokenizer this page can read: see below."),
