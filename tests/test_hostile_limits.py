@@ -376,7 +376,8 @@ def test_uploads_of_all_sessions_share_one_byte_budget(monkeypatch):
     from ui.shared.cache import cache_named
 
     held = cache_named("tokenize.uploads")
-    monkeypatch.setattr(held, "budget", held.nbytes + 3 * (up.HELD_FIXED + up.HELD_PER_BYTE * 20_100))  # three more
+    held.clear()  # earlier tests' uploads (their sessions are done) would be dropped first
+    monkeypatch.setattr(held, "budget", 3 * (up.HELD_FIXED + up.HELD_PER_BYTE * 20_100))  # room for three
     first = _uploaded([("first.json", _saved_json(20_000))])
     assert first.session_state["tokenize.upload"]["tok"] is not None
     others = [_uploaded([(f"other{i}.json", _saved_json(20_000))]) for i in range(3)]
