@@ -299,7 +299,7 @@ def test_corpus_sample_small_and_large():
     s = render.corpus_sample(small, 2)
     assert s.groups == (("", (0, 1, 2, 3)),) and s.caption == "4 distinct words, 16 in all."
     out = render.corpus_html(small, 1)
-    assert out.count("tp-word changed") == 2 and out.count('class="bpe-tok hl"') == 2
+    assert out.count("tp-word changed") == 2 and len(re.findall(r'class="bpe-tok hl bpe-c\d"', out)) == 2
     big = text_run((ROOT / "corpora" / "english_sample.txt").read_text(), merges=80)
     s = render.corpus_sample(big, 80)
     recent = dict(s.groups)["Changed by the latest merges"]
@@ -510,7 +510,7 @@ def test_step_k_shows_merge_k_own_effect():
     assert "corpus &minus;7 tokens" in out and f"({view.run.corpus_length(3)} &rarr; {view.run.corpus_length(4)})" in out
     # the changed words, before (the pair's two chips marked) and after (the new chip joining)
     assert re.findall(r'class="tp-ex" data-word="(\d+)"', out) == [str(w) for w in ev.changed_words]
-    assert out.count('class="bpe-tok tp-part"') == 2 * 2 and out.count("tp-join") == 2
+    assert len(re.findall(r'class="bpe-tok tp-part bpe-c\d"', out)) == 2 * 2 and out.count("tp-join") == 2
     # the joining is an animation that readers who ask for less motion do not get
     css = render.PAGE_CSS
     assert "animation: tp-join" in css
@@ -606,3 +606,15 @@ def test_crlf_text_is_read_as_lf_with_a_note():
     assert any("3 Windows line endings" in n for n in notes)
     assert build_word_table(Corpus("text", "text", lf), s)[1] == ()
     assert build_word_table(Corpus("upload", "text", crlf, name="w.txt"), s)[0] == table  # upload too
+
+
+def test_a_token_has_one_colour_in_the_corpus_and_the_base_symbols():
+    """RunView.colours: each token's colour class is the same in the corpus and in the
+    vocabulary's base symbols, and neighbours in a word differ."""
+    view = run_of(SENNRICH)
+    chip = re.compile(r'<span class="bpe-tok[^"]*bpe-c(\d)" title="token (\d+)')
+    for k in (0, 1, 5):
+        corpus = {int(t): c for c, t in chip.findall(render.corpus_html(view, k))}
+        vocab = {int(t): c for c, t in chip.findall(render.vocab_html(view, k))}
+        assert corpus and vocab and all(vocab[t] == c for t, c in corpus.items() if t in vocab)
+        assert set(corpus) & set(vocab)

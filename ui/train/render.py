@@ -26,7 +26,7 @@ from typing import Sequence
 from bpe_core.display import visible_text
 from bpe_core.tie_rules import tie_rule
 from ui.shared.a11y import scroll_box_attrs
-from ui.shared.chips import CHIP_CSS, chips_html
+from ui.shared.chips import CHIP_CSS, PALETTE, chips_html
 from ui.shared.svg import data_url, nice_ticks
 from ui.train.run_view import RECENT_SHOWN, RunView, symbol_label
 from ui.train.step_cache import step_cached
@@ -136,7 +136,9 @@ table.tp-table tr.gone td:first-child .bpe-tokens > span { text-decoration: line
 }
 @media (prefers-reduced-motion: reduce) { .bpe-tok.tp-join { animation: none; } }
 </style>
-"""
+""" + "<style>" + "".join(  # a token's own colour, the same in every run (RunView.colours)
+    f".bpe-tokens > span.bpe-tok.bpe-c{n} {{ background: {colour}; }}" for n, colour in enumerate(PALETTE)
+) + "</style>\n"
 
 
 # ---- small pieces -------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from typing import Iterable, Sequence
 from bpe_core import TrainingRun
 from bpe_core.display import bytes_label, visible_text
 from bpe_core.vocab import base_symbols
-from ui.shared.chips import TokenChip, chip_for
+from ui.shared.chips import PALETTE, TokenChip, chip_for
 
 __all__ = ["RunView", "symbol_label", "RECENT_SHOWN"]
 
@@ -35,6 +35,12 @@ def symbol_label(body: str | bytes, eow: bool, marker: str) -> str:
     """
     text = bytes_label(body) if isinstance(body, bytes) else body
     return visible_text(text) + (marker if eow else "")
+
+
+#: Runs up to this many words and merges colour each token the same everywhere (RunView.colours).
+COLOUR_WORDS = 2_000
+COLOUR_STEPS = 500
+PALETTE_SIZE = len(PALETTE)
 
 
 class RunView:
@@ -126,7 +132,47 @@ class RunView:
     def chip(self, token_id: int, classes: tuple[str, ...] = ()) -> TokenChip:
         body, eow = self.run.tokens[token_id]
         title = f"token {token_id}" + (" (ends a word)" if eow else "")
+        colours = self.colours
+        if colours is not None and token_id in colours:
+            classes = classes + (f"bpe-c{colours[token_id]}",)
         return chip_for(body, eow, self.marker, title=title, classes=classes)
+
+    @cached_property
+    def colours(self) -> dict[int, int] | None:
+        """A colour (0 to 6) for each token of the run, the same wherever the token is drawn
+        (corpus, base symbols, tables), chosen so that tokens that are ever neighbours in a
+        word, at any step, differ: a greedy colouring of that graph in id order (a token
+        with neighbours in all seven colours takes its id's). None for runs over
+        COLOUR_WORDS words or COLOUR_STEPS merges: their chips are coloured by position.
+
+        >>> from bpe_core import WordTable, TrainerSettings, train
+        >>> v = RunView(train(WordTable.from_word_counts("low 5\\nlower 2\\nnewest 6\\nwidest 3"),
+        ...                   TrainerSettings(end_of_word="separate", merges=10)))
+        >>> words = [v.tokens_at(w, k) for w in range(4) for k in range(11)]
+        >>> any(v.colours[a] == v.colours[b] for t in words for a, b in zip(t, t[1:]))
+        False
+        """
+        run = self.run
+        if len(run.words) > COLOUR_WORDS or run.steps > COLOUR_STEPS:
+            return None
+        near: dict[int, set[int]] = defaultdict(set)
+
+        def add(tokens: Sequence[int]) -> None:
+            for a, b in zip(tokens, tokens[1:]):
+                if a != b:
+                    near[a].add(b)
+                    near[b].add(a)
+
+        for w in range(len(run.words)):
+            add(self.base_segmentation(w))
+        for ev in run.events:
+            for tokens in run.segmentations(ev.step, ev.changed_words).values():
+                add(tokens)
+        out: dict[int, int] = {}
+        for t in range(run.vocab_size(run.steps)):
+            taken = {out[n] for n in near.get(t, ()) if n in out}
+            out[t] = next((c for c in range(PALETTE_SIZE) if c not in taken), t % PALETTE_SIZE)
+        return out
 
     def label(self, token_id: int) -> str:
         """A token as plain text: whitespace drawn (`·`), invisible characters named
