@@ -74,5 +74,5 @@ if choice.run.steps == 0:
                "on the Train page, or pick a built-in corpus above.")
     st.stop()
 study(choice.ref())  # the slider and all it moves: a fragment
-st.page_link("views/explorer.py", label="What is in these vocabularies? Open the Vocabulary explorer",
+st.page_link("views/explorer.py", label="Open the Vocabulary explorer",
              icon=":material/manage_search:")

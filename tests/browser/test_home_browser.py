@@ -7,7 +7,8 @@ from playwright.sync_api import expect
 
 from tests.browser.phone import open_phone, too_wide
 
-LINKS = ("Train", "Tokenize", "Vocabulary size", "Algorithms", "Quirks", "Teach a class", "Join a class")
+LINKS = ("Train", "Tokenize", "Vocabulary size", "Algorithms", "Vocabulary explorer", "Quirks", "Teach a class",
+         "Join a class")
 
 
 def test_home_page_opens_and_links_to_every_page(page, app_url, artifacts):

@@ -39,8 +39,8 @@ def _page_height(page) -> int:
 
 def test_every_tab_draws_its_section_within_three_screens(page, app_url, artifacts):
     """Each tab opens one section, the address names it, and with its folded boxes shut
-    no tab is taller than about three 1440x900 screens (the page was twenty; the longest
-    tab, Numbers with its five numbers under five tokenizers, is about 3.4)."""
+    no tab is taller than about three 1440x900 screens (the page was twenty), but Numbers
+    (five numbers under nine tokenizers, two columns of them), about four."""
     _open(page, app_url)
     page.screenshot(path=str(artifacts / "quirks_top.png"))
     heights = {}
@@ -53,7 +53,10 @@ def test_every_tab_draws_its_section_within_three_screens(page, app_url, artifac
             assert f"{TAB_KEY}={quote_plus(label)}" in page.url.replace("%20", "+")
         heights[label] = _page_height(page)
         page.screenshot(path=str(artifacts / f"quirks_tab_{label.lower().replace(' ', '_')}.png"))
-    assert max(heights.values()) <= 3.5 * 900, sorted(heights.items(), key=lambda kv: -kv[1])
+    longest = sorted(heights.items(), key=lambda kv: -kv[1])
+    # Numbers (five numbers under every real tokenizer, and its digit-group table) is the
+    # one tab past three screens
+    assert heights["Numbers"] <= 4.2 * 900 and longest[1][1] <= 3.3 * 900, longest
 
 
 def test_a_link_opens_its_tab_and_a_reload_keeps_it(page, app_url, artifacts):

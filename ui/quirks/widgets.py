@@ -34,6 +34,11 @@ __all__ = ["chips", "comparison", "page_css", "quirk_section", "worked_examples"
 NAMES = tuple(PRETRAINED)
 
 QUIRKS_CSS = """<style>
+.qk-rows { display: grid; grid-template-columns: repeat(auto-fill, minmax(min(100%, 26rem), 1fr));
+  column-gap: 1.5rem; }
+.qk-rows .qk-name { min-width: 7.5rem; }
+.qk-rows .qk-count { min-width: 4.5rem; }
+.qk-rows .qk-row .bpe-tokens { flex: 1 1 8rem; }
 .qk-row { display: flex; flex-wrap: wrap; align-items: baseline; gap: 0.2rem 0.8rem;
   padding: 0.2rem 0; border-bottom: 1px solid rgba(128,128,128,0.25); }
 .qk-name { min-width: 8.5rem; font-weight: 600; }
@@ -111,7 +116,10 @@ def comparison_html(text: str, *, allow_special: bool = False, names=NAMES) -> s
         count = f"{enc.count} token{'s' if enc.count != 1 else ''}"
         rows.append(f'<div class="qk-row"><span class="qk-name">{html.escape(PRETRAINED[name].short)}</span>'
                     f'<span class="qk-count">{count}</span>{chips(name, text, enc.spans)}</div>')
-    return "".join(rows)
+    # two columns of tokenizers on a wide screen (one on a phone): every real tokenizer of
+    # the registry fits a tab of about three screens
+    return f'<div class="qk-rows">{"".join(rows)}</div>'
+
 
 
 def comparison(text: str, *, allow_special: bool = False, names=NAMES) -> dict[str, logic.Encoding]:

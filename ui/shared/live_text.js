@@ -31,9 +31,10 @@ export default function ({ data, parentElement }) {
   box.addEventListener("input", (event) => {
     clearTimeout(live.timer);
     mark(true);
-    // React reads the new value in its own input handler, after this one: apply on a later task
+    // React reads the new value in its own input handler, after this one: apply on a later
+    // task; a large paste (20 kB and more) needs about a frame more before Ctrl+Enter takes it
     const pasted = event.inputType === "insertFromPaste" || event.inputType === "insertFromDrop";
-    const wait = pasted ? 0 : Math.min(data.maxDelay, data.delay + box.value.length / 100);
+    const wait = pasted ? 100 : Math.min(data.maxDelay, data.delay + box.value.length / 100);
     live.timer = setTimeout(apply, wait);
   });
   box.addEventListener("blur", () => {  // Streamlit applies on blur itself

@@ -75,10 +75,12 @@ SPLIT_CSS = """<style>
   .st-key-tokenize-split [data-testid="stColumn"],
   .st-key-tokenize-split [data-testid="stColumn"] > [data-testid="stVerticalBlock"] { display: contents; }
   .st-key-tokenize-split [data-testid="stLayoutWrapper"]:has(> .st-key-tokenize-options) { order: 1; }
-  .st-key-tokenize_w_text textarea { height: 5.5rem !important; min-height: 0 !important; }
+  .st-key-tokenize_w_text textarea { height: 4.5rem !important; min-height: 0 !important; }
   .st-key-tokenize-tokens > [data-testid="stElementContainer"]:has(.bpe-counts) { order: 1; }
   .bpe-count-value { font-size: 1.3rem; }
-  [data-testid="stMainBlockContainer"] { padding-top: 3rem; }
+  [data-testid="stMainBlockContainer"] { padding-top: 2rem; }
+  /* nine real tokenizers and two of yours: the choice in tighter buttons */
+  .st-key-tokenize_w_tokenizer button { padding: 0.15rem 0.55rem; min-height: 2.25rem; }
   .st-key-tokenize-compare .bpe-scroll { max-height: none; overflow-y: visible; }
   .st-key-tokenize-view .bpe-table th, .st-key-tokenize-view .bpe-table td { padding: 0.25rem 0.4rem; }
   .st-key-tokenize-view .bpe-table .bar { display: none; }  /* "vs. fewest" says it in a number */
