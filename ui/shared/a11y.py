@@ -45,6 +45,9 @@ A11Y_CSS = """<style>
   .stApp *, .stApp *::before, .stApp *::after { animation: none !important; transition: none !important;
     scroll-behavior: auto !important; }
 }
+@media (max-width: 640px) {  /* a page title on one line of a phone, not two */
+  .stApp [data-testid="stMain"] h1 { font-size: 1.9rem; }
+}
 #bpe-live { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0);
   white-space: nowrap; }
 </style>"""
