@@ -30,7 +30,7 @@ def click(page: Page, key: str) -> None:
 def expect_step(page: Page, k: int, timeout: float = 30_000) -> None:
     """The page shows step k (a follower's poll comes every second; the timeout only
     allows for a busy machine)."""
-    expect(page.locator(".st-key-train_w_step")).to_contain_text(f"Step {k} of", timeout=timeout)
+    expect(page.locator(".st-key-train_w_step:not([data-stale=true])")).to_contain_text(f"Step {k} of", timeout=timeout)
 
 
 def settled(page: Page) -> None:

@@ -3,6 +3,8 @@ box, a row picked in the results table, the overview's charts and a comparison; 
 saves a screenshot to test-artifacts/ (look at them)."""
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import expect
 
 
@@ -37,7 +39,7 @@ def test_search_pick_overview_and_compare(page, app_url, artifacts):
     box.press("Enter")
     _settled(page)
     expect(page.get_by_text("tokens match").first).to_contain_text("of 100,261 tokens match")
-    assert "q=+tokeni" in page.url or "q=%20tokeni" in page.url
+    expect(page).to_have_url(re.compile(r"q=(\+|%20)tokeni"))  # the address follows the search
     grid = page.get_by_test_id("stDataFrame").first
     expect(grid).to_be_visible()
     page.screenshot(path=str(artifacts / "explorer_search.png"), full_page=True)

@@ -306,6 +306,7 @@ def test_a_click_or_enter_on_a_chip_opens_its_replay(page: Page, app_url, artifa
     from the keyboard, Tab to a chip and Enter does the same (ui/shared/chip_pick.py)."""
     open_tokenize(page, app_url, "?tokenizer=gpt2&text=unbelievable%20tokenization%20again")
     idle(page)
+    expect(page.locator("html[data-bpe-chip-pick~='tokenize-tokens']")).to_have_count(1)
     chips(page).nth(2).click()
     replay = page.get_by_role("radio", name="Replay merges")
     expect(replay).to_be_checked()

@@ -84,7 +84,7 @@ def choose(page: Page, key: str, typed: str, value: re.Pattern) -> None:
 
 
 def expect_step(page: Page, k: int, n: int = 10) -> None:
-    expect(page.locator(".st-key-train_w_step")).to_contain_text(f"Step {k} of {n}", timeout=30_000)
+    expect(page.locator(".st-key-train_w_step:not([data-stale=true])")).to_contain_text(f"Step {k} of {n}", timeout=30_000)
 
 
 def full_height_screenshot(page: Page, path) -> None:
@@ -164,7 +164,7 @@ def test_presentation_view_and_predict_mode(page: Page, app_url, artifacts):
 # ---- issue 13: the controls in reach, presentation at a projector, a phone -------------------
 def open_train(page: Page, app_url: str, query: str) -> None:
     page.goto(app_url + "/train-bpe?" + query)
-    expect(page.locator(".st-key-train_w_step")).to_be_visible(timeout=30_000)
+    expect(page.locator(".st-key-train_w_step:not([data-stale=true])")).to_be_visible(timeout=30_000)
     settled(page)
     idle(page)
 

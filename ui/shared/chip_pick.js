@@ -7,6 +7,11 @@ export default function ({ data, parentElement, setTriggerValue }) {
   const doc = parentElement.ownerDocument || document;
   const scopes = window.__bpeChipPick || (window.__bpeChipPick = {});
   scopes[data.scope] = { send: setTriggerValue, runs: data.runs };
+  // a mark that this scope's chips answer (browser tests wait for it before a click)
+  const root = doc.documentElement;
+  const ready = new Set((root.dataset.bpeChipPick || "").split(" ").filter(Boolean));
+  ready.add(data.scope);
+  root.dataset.bpeChipPick = [...ready].join(" ");
   if (window.__bpeChipPickBound) return;
   window.__bpeChipPickBound = true;
   const CHIPS = ":scope > span, :scope > .bpe-block > span";
