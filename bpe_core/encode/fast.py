@@ -10,6 +10,8 @@ provably equal to it, and each is checked against the reference in tests
 - `_bpe_merges`: a merge list on token ids, with its tables bound;
 - `_bpe_bytes` (with `_byte_tables`, `_whole_edges`, `_merged_across`): a byte-level merge
   list run on bytes, returning None whenever the shortcut could differ.
+
+`_bpe_ranks` and `_bpe_bytes` share one loop on bytes, `_merge_bytes`.
 """
 from __future__ import annotations
 
@@ -71,25 +73,9 @@ def _bpe_ranks(data: bytes, ranks: dict[bytes, int]) -> tuple[int, ...]:
         parts = [data[i : i + 1] for i in range(len(data))]
         joined = _bpe_heap(parts, lambda x, y: ranks.get(x + y), bytes.__add__)
         return tuple(ranks[p] for p in joined)
-    parts = list(map(_BYTE.__getitem__, data))
-    get = ranks.get
-    inf = _NO_PAIR
-    pair_ranks = list(map(get, map(bytes.__add__, parts, parts[1:]), repeat(inf)))
-    while pair_ranks:  # empty for a piece of fewer than two bytes
-        best = min(pair_ranks)
-        if best == inf:
-            break
-        i = pair_ranks.index(best)
-        merged = parts[i] + parts[i + 1]
-        parts[i : i + 2] = (merged,)
-        del pair_ranks[i]
-        if not pair_ranks:
-            break
-        if i:
-            pair_ranks[i - 1] = get(parts[i - 1] + merged, inf)
-        if i < len(pair_ranks):
-            pair_ranks[i] = get(merged + parts[i + 1], inf)
-    return tuple(map(ranks.__getitem__, parts))
+    pieces = _merge_bytes(data, ranks.get, split_checked=False)
+    assert pieces is not None  # only a split check returns None
+    return tuple(map(ranks.__getitem__, pieces))
 
 
 def _byte_tables(tok: Tokenizer) -> tuple[dict[bytes, int], dict[bytes, int], dict | None] | None:
@@ -219,8 +205,22 @@ def _bpe_bytes(data: bytes, key: dict[bytes, int], ids: dict[bytes, int]) -> tup
         return (ids[data],) if n else ()
     if n > _LONG_PIECE:
         return None
+    parts = _merge_bytes(data, key.get, split_checked=True)
+    return None if parts is None else tuple(map(ids.__getitem__, parts))
+
+
+def _merge_bytes(data: bytes, get: Callable, *, split_checked: bool) -> list[bytes] | None:
+    """The byte loop of `_bpe_ranks` and `_bpe_bytes`: from single bytes, merge the
+    adjacent pair whose joined bytes have the lowest key (`get(joined, _NO_PAIR)`),
+    leftmost on equal keys, until no pair has one; returns the pieces' bytes.
+
+    `split_checked`: the keys are `_byte_tables`' (rank << 32 | length of the left
+    token), and a merge whose left side is not that long is not the token's first merge:
+    return None (the caller falls back to the id-pair loop). Otherwise never None.
+
+    b"aab" with keys {b"aa": 1, b"ab": 0} -> [b"a", b"ab"].
+    """
     parts = list(map(_BYTE.__getitem__, data))
-    get = key.get
     inf = _NO_PAIR
     pair_ranks = list(map(get, map(bytes.__add__, parts, parts[1:]), repeat(inf)))
     while pair_ranks:  # empty for a piece of fewer than two bytes
@@ -229,18 +229,16 @@ def _bpe_bytes(data: bytes, key: dict[bytes, int], ids: dict[bytes, int]) -> tup
             break
         i = pair_ranks.index(best)
         left = parts[i]
-        if len(left) != best & _SPLIT_MASK:
+        if split_checked and len(left) != best & _SPLIT_MASK:
             return None
         merged = left + parts[i + 1]
         parts[i : i + 2] = (merged,)
-        del pair_ranks[i]
-        if not pair_ranks:
-            break
+        del pair_ranks[i]  # now empty only if i == 0: neither update below runs
         if i:
             pair_ranks[i - 1] = get(parts[i - 1] + merged, inf)
         if i < len(pair_ranks):
             pair_ranks[i] = get(merged + parts[i + 1], inf)
-    return tuple(map(ids.__getitem__, parts))
+    return parts
 
 
 def _bpe_merges(parts: list, pair_rank: dict, pair_new: dict, applied: list[int] | None = None) -> tuple:
