@@ -34,6 +34,7 @@ from bpe_core.spm import SentencePieceTokenizer
 from ui.shared.chips import TokenChip, chips_html as chip_run
 from ui.shared.markdown import md_error, md_escape
 from ui.shared.state import persist, remember
+from ui.shared.stepper import clamped_step, step_controls
 from ui.shared.word_views import chips_html, lattice_html, table_height, trace_rows
 from ui.tokenize.html import TOKENIZE_CSS
 from ui.tokenize.logic import OPTION_LIMIT, Analysis
@@ -209,14 +210,6 @@ def _too_long(word: str, limit: int, what: str) -> bool:
 
 
 # ---- BPE: replay -------------------------------------------------------------------------------
-def _step_to(value: int) -> None:
-    st.session_state[K + "step"] = value
-
-
-def _slider_changed() -> None:
-    st.session_state[K + "step"] = st.session_state[W + "step"]
-
-
 @st.fragment
 def _replay(tok, word: str, show_ws: bool) -> None:
     """Step through the merges that build `word` (a fragment: stepping reruns only this)."""
@@ -227,8 +220,7 @@ def _replay(tok, word: str, show_ws: bool) -> None:
     if st.session_state.get(K + "step_for") != (id(tok), word):
         st.session_state[K + "step_for"] = (id(tok), word)
         st.session_state[K + "step"] = 0
-    k = min(max(st.session_state.get(K + "step", 0), 0), n)
-    st.session_state[K + "step"] = k
+    k = clamped_step(K + "step", n)
     unit = "bytes" if getattr(tok, "byte_level", False) else "characters"
     st.markdown(f"The word starts as **{len(replay.base)} symbols** ({unit}); **{n} merge{'s' if n != 1 else ''}** "
                 f"make{'s' if n == 1 else ''} its **{len(replay.ids)} token{'s' if len(replay.ids) != 1 else ''}**. "
@@ -236,17 +228,7 @@ def _replay(tok, word: str, show_ws: bool) -> None:
                    else "A rank is the merge's place in the file's merges list, from 0.")
                 + (" Keys: → next merge, ← back." if n else ""))
     if n:
-        b = st.columns([1, 1.3, 1.3, 1, 3.4], vertical_alignment="center")
-        b[0].button("Start", key=W + "first", on_click=_step_to, args=(0,), disabled=k == 0, width="stretch",
-                    icon=":material/first_page:")
-        b[1].button("Back", key=W + "prev", on_click=_step_to, args=(k - 1,), disabled=k == 0, width="stretch",
-                    icon=":material/chevron_left:", shortcut="Left")
-        b[2].button("Next", key=W + "next", on_click=_step_to, args=(k + 1,), disabled=k == n, width="stretch",
-                    type="primary", icon=":material/chevron_right:", icon_position="right", shortcut="Right")
-        b[3].button("End", key=W + "last", on_click=_step_to, args=(n,), disabled=k == n, width="stretch",
-                    icon=":material/last_page:", icon_position="right")
-        st.session_state[W + "step"] = k
-        b[4].slider("Merge", 0, n, key=W + "step", on_change=_slider_changed, label_visibility="collapsed")
+        step_controls(k, n, store_key=K + "step", prefix=W, slider_key=W + "step")
         st.html(TOKENIZE_CSS + _merge_caption(tok, replay, k, show_ws))
     else:
         st.caption("No merge applies: no adjacent pair of this word joins into a piece of the model."

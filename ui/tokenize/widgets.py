@@ -35,6 +35,7 @@ from ui.shared.tables import table_html
 from ui.shared.state import (
     STEP_KEY, folded, persist, remember, request_train_step, session_label, session_run, session_step, session_tokenizer,
 )
+from ui.shared.stepper import clamped_step, step_controls
 from ui.tokenize import explain, upload
 from ui.tokenize.html import (
     TOKENIZE_CSS, chip_html_for, counts_html, ids_html, pieces_html, replay_html, symbol_text, text_html,
@@ -673,10 +674,6 @@ def _typed_changed(key: str) -> None:
     put("replay_step", 0)
 
 
-def _step_to(value: int) -> None:
-    put("replay_step", value)
-
-
 @st.fragment
 def replay_stepper(tok: Tokenizer, piece: str, token_id: int | None) -> None:
     """Step through the merges that build `piece`: buttons, a slider, the ladder, a table.
@@ -693,8 +690,7 @@ def replay_stepper(tok: Tokenizer, piece: str, token_id: int | None) -> None:
         return
     replay = tok.replay(piece)
     n = len(replay.steps)
-    k = min(max(get("replay_step"), 0), n)
-    put("replay_step", k)
+    k = clamped_step(K + "replay_step", n)
     base_kind = "bytes" if tok.units == "byte" else "characters"
     st.markdown(
         f"The piece splits into **{len(replay.base)} base symbols** ({base_kind}); "
@@ -704,17 +700,7 @@ def replay_stepper(tok: Tokenizer, piece: str, token_id: int | None) -> None:
         + (" Keys: → next merge, ← back." if n else "")
     )
     if n:
-        b = st.columns([1, 1.3, 1.3, 1, 3.4], vertical_alignment="center")
-        b[0].button("Start", key=W + "first", on_click=_step_to, args=(0,), disabled=k == 0, width="stretch",
-                    icon=":material/first_page:")
-        b[1].button("Back", key=W + "prev", on_click=_step_to, args=(k - 1,), disabled=k == 0, width="stretch",
-                    icon=":material/chevron_left:", shortcut="Left")
-        b[2].button("Next", key=W + "next", on_click=_step_to, args=(k + 1,), disabled=k == n, width="stretch",
-                    type="primary", icon=":material/chevron_right:", icon_position="right", shortcut="Right")
-        b[3].button("End", key=W + "last", on_click=_step_to, args=(n,), disabled=k == n, width="stretch",
-                    icon=":material/last_page:", icon_position="right")
-        st.session_state[W + "replay_step"] = k
-        b[4].slider("Merge", 0, n, key=W + "replay_step", on_change=_slider_changed, label_visibility="collapsed")
+        step_controls(k, n, store_key=K + "replay_step", prefix=W, slider_key=W + "replay_step")
         st.html(_merge_caption(tok, replay, k, trained))
     elif trained and not tok.merges:
         st.info("Your tokenizer is at step 0 on the Train page: it has learned no merges yet, so every "
@@ -744,10 +730,6 @@ def replay_stepper(tok: Tokenizer, piece: str, token_id: int | None) -> None:
                  "new token": cell(tok, s.token_id), "new id": s.token_id}
                 for j, s in enumerate(replay.steps)
             ]), hide_index=True)
-
-
-def _slider_changed() -> None:
-    put("replay_step", st.session_state[W + "replay_step"])
 
 
 def _merge_caption(tok: Tokenizer, replay, k: int, trained: bool) -> str:
