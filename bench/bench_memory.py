@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bpe_core import train  # noqa: E402
 from ui.shared.corpora import python_reference_text  # noqa: E402
 from ui.train.config import Corpus, Settings, build_word_table  # noqa: E402
-from ui.train.render import RunView  # noqa: E402
+from ui.train.run_view import RunView  # noqa: E402
 
 
 def main() -> None:

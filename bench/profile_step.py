@@ -2,7 +2,7 @@
 
 Two parts:
 
-1. **The drawing helpers** (ui/train/render.py), called directly on the run of
+1. **The drawing helpers** (ui/train/sentence.py, merges.py, corpus_view.py, vocab_view.py, chart.py), called directly on the run of
    ``--preset`` at ``--steps`` steps, each timed (best of ``--repeats``) with the size of
    what it returns: what the fragment recomputes on every rerun.
 2. **The fragment itself** in AppTest (the Train page's state, then
@@ -42,28 +42,29 @@ def _best(fn, repeats: int) -> tuple[float, object]:
 
 def helpers(preset: str, steps: list[int], repeats: int) -> None:
     from bpe_core import train
-    from ui.train import render
+    from ui.train import chart, corpus_view, merges, run_view, sentence, vocab_view
     from ui.train.config import build_word_table, load_presets, preset_corpus, run_key
 
     corpus, settings = preset_corpus(preset), load_presets()[preset].settings
     words, _ = build_word_table(corpus, settings)
-    view = render.RunView(train(words, settings.trainer_settings()), key=run_key(corpus, settings))
+    view = run_view.RunView(train(words, settings.trainer_settings()), key=run_key(corpus, settings))
     view.by_count
     print(f"## Drawing helpers, preset {preset} ({view.steps} merges, {len(view.run.words)} words); "
           f"best of {repeats}, ms / kB returned\n")
     print("| helper | " + " | ".join(f"step {k}" for k in steps) + " |")
     print("|---|" + "---|" * len(steps))
-    raw = {n: getattr(getattr(render, n), "__wrapped__", getattr(render, n)) for n in dir(render)}
-    render = type("Raw", (), {k: staticmethod(v) if callable(v) else v for k, v in raw.items()})  # the helpers unwrapped
+    def raw(helper):  # the helper unwrapped: timed without the step cache
+        return getattr(helper, "__wrapped__", helper)
+
     calls = {
-        "explain_step": lambda k: render.explain_step(view, k).html,
-        "tables_html (pair table + merge list)": lambda k: render.tables_html(view, k),
-        "corpus_sample": lambda k: render.corpus_sample(view, k).caption,
-        "corpus_html": lambda k: render.corpus_html(view, k),
-        "vocab_summary": lambda k: render.vocab_summary(view, k),
-        "vocab_html": lambda k: render.vocab_html(view, k),
-        "figures": lambda k: repr(render.figures(view, k)),
-        "chart_html (the axes and the curve: once per run)": lambda k: render.chart_html(view, k),
+        "explain_step": lambda k: raw(sentence.explain_step)(view, k).html,
+        "tables_html (pair table + merge list)": lambda k: raw(merges.tables_html)(view, k),
+        "corpus_sample": lambda k: raw(corpus_view.corpus_sample)(view, k).caption,
+        "corpus_html": lambda k: raw(corpus_view.corpus_html)(view, k),
+        "vocab_summary": lambda k: raw(vocab_view.vocab_summary)(view, k),
+        "vocab_html": lambda k: raw(vocab_view.vocab_html)(view, k),
+        "figures": lambda k: repr(vocab_view.figures(view, k)),
+        "chart_html (the axes and the curve: once per run)": lambda k: raw(chart.chart_html)(view, k),
     }
     total = [0.0] * len(steps)
     for name, fn in calls.items():

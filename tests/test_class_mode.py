@@ -20,7 +20,7 @@ from ui.classmode.panels import QR_WIDTH
 from ui.shared.markdown import md_error
 from ui.train import predict
 from ui.train.config import preset_corpus
-from ui.train.render import RunView
+from ui.train.run_view import RunView
 
 APP = "../app.py"
 TRAIN = "views/train.py"

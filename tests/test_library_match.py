@@ -123,7 +123,7 @@ def test_prose_split_at_spaces_suggests_gpt2_and_names_glued_words():
 
 def test_the_first_merge_of_a_pair_seen_once_says_it_memorises_words():
     from bpe_core import TrainerSettings, WordTable
-    from ui.train.render import explain_step
+    from ui.train.sentence import explain_step
     from ui.train.run_view import RunView
 
     run = train(WordTable.from_word_counts("low 5\nlower 2\nxyzzy 1"), TrainerSettings(merges=20))

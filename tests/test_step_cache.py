@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bpe_core import TrainerSettings, WordTable, train
 from ui.shared.cache import BUDGETS, cache_named
-from ui.train import downloads, render, step_cache
+from ui.train import chart, corpus_view, downloads, merges, pair_table, sentence, step_cache, vocab_view
 from ui.train.run_view import RunView
 
 
@@ -18,31 +18,32 @@ def test_the_helpers_are_wrapped_and_draw_exactly_what_they_drew_before():
     v = _view("low 5\nlower 2\nnewest 6\nwidest 3", "test-sc-same")
     assert len(step_cache.cached_helpers()) >= 15
     for name in step_cache.cached_helpers():
-        module = downloads if name == "format_problems" else render
+        module = next(m for m in (downloads, chart, corpus_view, merges, pair_table, sentence, vocab_view)
+                      if hasattr(m, name))
         assert hasattr(getattr(module, name), "__wrapped__"), name
     for k in range(v.steps + 1):
         for present in (False, True):
-            assert render.explain_step(v, k, present=present) == render.explain_step.__wrapped__(v, k, present=present)
-            assert render.tables_html(v, k, present=present) == render.tables_html.__wrapped__(v, k, present=present)
-            assert render.corpus_html(v, k, present=present) == render.corpus_html.__wrapped__(v, k, present=present)
-        assert render.vocab_html(v, k) == render.vocab_html.__wrapped__(v, k)
-        assert render.merge_effect_html(v, k) == render.merge_effect_html.__wrapped__(v, k)
-        assert render.pair_section_html(v, k, max_rows=5) == render.pair_section_html.__wrapped__(v, k, max_rows=5)
+            assert sentence.explain_step(v, k, present=present) == sentence.explain_step.__wrapped__(v, k, present=present)
+            assert merges.tables_html(v, k, present=present) == merges.tables_html.__wrapped__(v, k, present=present)
+            assert corpus_view.corpus_html(v, k, present=present) == corpus_view.corpus_html.__wrapped__(v, k, present=present)
+        assert vocab_view.vocab_html(v, k) == vocab_view.vocab_html.__wrapped__(v, k)
+        assert merges.merge_effect_html(v, k) == merges.merge_effect_html.__wrapped__(v, k)
+        assert pair_table.pair_section_html(v, k, max_rows=5) == pair_table.pair_section_html.__wrapped__(v, k, max_rows=5)
         if k:
-            assert render.merge_row_label(v, k) == render.merge_row_label.__wrapped__(v, k)
-        assert render.figures(v, k) == render.figures.__wrapped__(v, k)
+            assert merges.merge_row_label(v, k) == merges.merge_row_label.__wrapped__(v, k)
+        assert vocab_view.figures(v, k) == vocab_view.figures.__wrapped__(v, k)
         # twice: the second comes from the cache, and is still right
-        assert render.corpus_html(v, k) == render.corpus_html.__wrapped__(v, k)
+        assert corpus_view.corpus_html(v, k) == corpus_view.corpus_html.__wrapped__(v, k)
 
 
 def test_two_runs_never_share_an_entry_and_keyless_views_are_not_cached():
     a = _view("low 5\nlower 2\nnewest 6", "test-sc-a")
     b = _view("hug 10\npug 5\npun 12\nbun 4", "test-sc-b")
-    assert render.corpus_html(a, 2) != render.corpus_html(b, 2)
-    assert render.corpus_html(b, 2) == render.corpus_html.__wrapped__(b, 2)
+    assert corpus_view.corpus_html(a, 2) != corpus_view.corpus_html(b, 2)
+    assert corpus_view.corpus_html(b, 2) == corpus_view.corpus_html.__wrapped__(b, 2)
     before = len(cache_named(step_cache.CACHE_NAME))
     keyless = RunView(a.run)  # tests build views like this: never cached (no content key)
-    render.corpus_html(keyless, 1)
+    corpus_view.corpus_html(keyless, 1)
     assert len(cache_named(step_cache.CACHE_NAME)) == before
 
 
@@ -62,5 +63,5 @@ def test_the_cache_has_a_byte_budget_and_keeps_to_it():
     cache = cache_named(step_cache.CACHE_NAME)
     v = _view("low 5\nlower 2\nnewest 6\nwidest 3", "test-sc-budget", merges=8)
     for k in range(v.steps + 1):
-        render.corpus_html(v, k)
+        corpus_view.corpus_html(v, k)
     assert 0 < cache.nbytes <= cache.budget

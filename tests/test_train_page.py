@@ -17,7 +17,7 @@ from streamlit.testing.v1 import AppTest
 from bpe_core import WordTable, train
 from ui.shared.state import GOTO_STEP_KEY
 from ui.shared.markdown import md_escape
-from ui.train import render as render
+from ui.train import drawing, merges
 from ui.train import state as state
 from ui.train.run_view import RunView
 from ui.train.panels import SETTINGS_KEY
@@ -66,9 +66,9 @@ def merge_rows(at: AppTest) -> list[tuple[int, str]]:
 
 
 def engine_rows(run, k: int) -> list[tuple[int, str]]:
-    """The same rows from the engine's run: render.merge_row_label of each merge."""
+    """The same rows from the engine's run: merges.merge_row_label of each merge."""
     view = RunView(run)
-    return [(e.step, md_escape(render.merge_row_label(view, e.step))) for e in run.events[:k]]
+    return [(e.step, md_escape(merges.merge_row_label(view, e.step))) for e in run.events[:k]]
 
 
 def step_of(at: AppTest) -> int:
@@ -675,7 +675,7 @@ def test_step_k_shows_merge_k_effect_and_the_table_after_it():
     assert re.findall(r'class="tp-ex" data-word="(\d+)"', page) == [str(w) for w in ev.changed_words]
     view = RunView(run)
     rows = re.findall(r'<tr class="[^"]*" data-pair="([^"]*)"', page)
-    assert rows == [html.escape(render.pair_label(view, p)) for p, _ in run.events[4].top_pairs]
+    assert rows == [html.escape(drawing.pair_label(view, p)) for p, _ in run.events[4].top_pairs]
     assert "l + o" in re.findall(r'data-gone="([^"]*)"', page)
     assert "Gone since the last merge" not in page
     click(at, "train_w_btn_step")  # step 5: merge 5's effect now

@@ -16,7 +16,7 @@ import pytest
 
 from bpe_core import TrainerSettings, WordTable, train
 from ui.train import predict as predict
-from ui.train import render as render
+from ui.train import chart, corpus_view, drawing, merges, pair_table, run_view, sentence, vocab_view
 from ui.train.config import (
     MAX_WORD_LENGTH, NO_PRETOKENIZER_LIMIT, SHARE_TEXT_LIMIT, UPLOAD_LIMIT_MB, Corpus, Settings,
     build_word_table, describe, from_params, load_presets, preset_corpus, read_upload, run_key, to_params,
@@ -32,16 +32,16 @@ def _key(*parts) -> str:
     return "test-" + hashlib.sha256(repr(parts).encode()).hexdigest()[:16]
 
 
-def run_of(words: str, **settings) -> render.RunView:
+def run_of(words: str, **settings) -> run_view.RunView:
     s = dict(end_of_word="separate", merges=10)
     s.update(settings)
-    return render.RunView(train(WordTable.from_word_counts(words), TrainerSettings(**s)), key=_key(words, s))
+    return run_view.RunView(train(WordTable.from_word_counts(words), TrainerSettings(**s)), key=_key(words, s))
 
 
-def text_run(text: str, pretokenizer: str = "gpt2", **settings) -> render.RunView:
+def text_run(text: str, pretokenizer: str = "gpt2", **settings) -> run_view.RunView:
     s = dict(units="byte", merges=60)
     s.update(settings)
-    return render.RunView(train(WordTable.from_text(text, pretokenizer), TrainerSettings(**s)),
+    return run_view.RunView(train(WordTable.from_text(text, pretokenizer), TrainerSettings(**s)),
                           key=_key(text, pretokenizer, s))
 
 
@@ -195,7 +195,7 @@ def test_run_cache_evicts_least_recently_used_by_bytes():
 @pytest.mark.parametrize("rule", ["first-seen", "lexicographic", "smallest-id"])
 def test_tokens_at_equals_the_engines_replay(units, eow, rule):
     text = (ROOT / "corpora" / "multilingual_short.txt").read_text(encoding="utf-8")
-    view = render.RunView(train(WordTable.from_text(text, "gpt2"),
+    view = run_view.RunView(train(WordTable.from_text(text, "gpt2"),
                                 TrainerSettings(units=units, end_of_word=eow, tie_break=rule, merges=40)))
     words = range(len(view.run.words))
     for k in (0, 1, 7, 20, view.steps):
@@ -219,23 +219,23 @@ def test_labels_show_whitespace_and_partial_bytes():
 # ---- the sentence --------------------------------------------------------------------------
 def test_sentence_first_seen_names_ties_rule_and_word():
     view = run_of(SENNRICH)
-    assert render.explain_step(view, 1).text == (
+    assert sentence.explain_step(view, 1).text == (
         "Merged e + s -> es (count 9). Tied with s + t and t + </w>; the first-seen rule picked "
         "e + s because it occurs first: reading “newest” left to right, e + s comes before s + t and t + </w>.")
-    assert render.explain_step(view, 3).text == \
+    assert sentence.explain_step(view, 3).text == \
         "Merged est + </w> -> est</w> (count 9). No other pair occurs that often, so no tie rule was needed."
-    assert render.explain_step(view, 0).text.startswith("Step 0")
+    assert sentence.explain_step(view, 0).text.startswith("Step 0")
 
 
 def test_sentence_lexicographic_and_smallest_id():
     lex = run_of(SENNRICH, tie_break="lexicographic")
     ev = lex.run.events[0]
-    assert render.explain_step(lex, 1).text.endswith(
-        f"the lexicographic rule picked {render.pair_label(lex, ev.pair)} because it is the largest pair as strings.")
+    assert sentence.explain_step(lex, 1).text.endswith(
+        f"the lexicographic rule picked {drawing.pair_label(lex, ev.pair)} because it is the largest pair as strings.")
     sid = run_of(SENNRICH, tie_break="smallest-id")
     ev = sid.run.events[0]
     a, b = ev.pair
-    text = render.explain_step(sid, 1).text
+    text = sentence.explain_step(sid, 1).text
     assert f"because it has the smallest ids ({sid.label(a)}={a}, {sid.label(b)}={b})." in text
 
 
@@ -243,84 +243,84 @@ def test_sentence_figure1_five_way_tie():
     view = run_of(FIGURE1)
     ev = view.run.events[0]
     assert ev.tie_count == 5
-    text = render.explain_step(view, 1).text
+    text = sentence.explain_step(view, 1).text
     assert text.count(" + ") == 8 and "first-seen rule picked" in text and "r + </w>" in text
     assert text.endswith("reading “low” left to right, l + o comes before o + w.")  # the other ties come later
-    assert render.explain_step(view, 1).html.count('title="token ') >= 10
+    assert sentence.explain_step(view, 1).html.count('title="token ') >= 10
 
 
 def test_sentence_names_many_ties_and_reused_tokens():
     view = text_run("abcdefghij " * 3, "whitespace", units="char", merges=2)
     ev = view.run.events[0]
     assert ev.tie_count == 9
-    assert "Tied with b + c, c + d, d + e, e + f, f + g and 3 more pairs;" in render.explain_step(view, 1).text
+    assert "Tied with b + c, c + d, d + e, e + f, f + g and 3 more pairs;" in sentence.explain_step(view, 1).text
     # a merge that re-makes an existing token (is_new_token False) says so
     events = list(view.run.events)
     events[1] = dataclasses.replace(events[1], is_new_token=False)
-    fake = render.RunView(dataclasses.replace(view.run, events=tuple(events)))
-    assert "was already in the vocabulary" in render.explain_step(fake, 2).text
-    assert "re-made a token" in render.vocab_summary(fake, 2)
-    assert ">again<" in render.merge_list_html(fake, 2)
+    fake = run_view.RunView(dataclasses.replace(view.run, events=tuple(events)))
+    assert "was already in the vocabulary" in sentence.explain_step(fake, 2).text
+    assert "re-made a token" in vocab_view.vocab_summary(fake, 2)
+    assert ">again<" in merges.merge_list_html(fake, 2)
 
 
 # ---- the pair table, merge list, corpus, vocabulary ----------------------------------------
 def test_pair_table_marks_winner_ties_and_changes():
     view = run_of(SENNRICH)
-    out = render.pair_table_html(view, 1)
+    out = pair_table.pair_table_html(view, 1)
     assert out.count('class="win"') == 1 and out.count('class="tie"') == 2
     assert 'data-pair="e + s"' in out and "tp-d" not in out  # nothing changed before merge 1
-    out3 = render.pair_table_html(view, 3)
+    out3 = pair_table.pair_table_html(view, 3)
     # merge 2 (es + t) changed counts: est + </w> is new, es + t is gone (a struck row)
     assert "new</span>" in out3 and 'data-gone="es + t"' in out3 and "gone</span>" in out3
-    hidden = render.pair_table_html(view, 1, reveal=False, hide_counts=True)
+    hidden = pair_table.pair_table_html(view, 1, reveal=False, hide_counts=True)
     assert 'class="win"' not in hidden and "tp-bar" not in hidden and ">?<" in hidden
 
 
 def test_pair_table_rows_follow_the_event_and_the_order():
     view = run_of(SENNRICH)
-    rows = re.findall(r'data-pair="([^"]*)"', render.pair_table_html(view, 2))
-    assert rows == [html.escape(render.pair_label(view, p)) for p, _ in view.run.events[1].top_pairs]
+    rows = re.findall(r'data-pair="([^"]*)"', pair_table.pair_table_html(view, 2))
+    assert rows == [html.escape(drawing.pair_label(view, p)) for p, _ in view.run.events[1].top_pairs]
     order = list(reversed(range(len(rows))))
-    assert re.findall(r'data-pair="([^"]*)"', render.pair_table_html(view, 2, order=order)) == rows[::-1]
+    assert re.findall(r'data-pair="([^"]*)"', pair_table.pair_table_html(view, 2, order=order)) == rows[::-1]
 
 
 def test_merge_list_equals_the_engine_and_windows():
     view = text_run((ROOT / "corpora" / "english_sample.txt").read_text(), merges=40)
-    out = render.merge_list_html(view, 30)
+    out = merges.merge_list_html(view, 30)
     rows = re.findall(r'data-rank="(\d+)" data-left="([^"]*)" data-right="([^"]*)" data-token="([^"]*)"', out)
     assert [(int(r), html.unescape(a), html.unescape(b), html.unescape(t)) for r, a, b, t in rows] == [
         (e.step, e.pair_text[0], e.pair_text[1], e.token) for e in view.run.events[15:30]]
     assert 'class="now" data-rank="30"' in out and "Merges 16 to 30" in out
-    assert render.merge_list_html(view, 0).count("No merges yet") == 1
+    assert merges.merge_list_html(view, 0).count("No merges yet") == 1
 
 
 def test_corpus_sample_small_and_large():
     small = run_of(SENNRICH)
-    s = render.corpus_sample(small, 2)
+    s = corpus_view.corpus_sample(small, 2)
     assert s.groups == (("", (0, 1, 2, 3)),) and s.caption == "4 distinct words, 16 in all."
-    out = render.corpus_html(small, 1)
+    out = corpus_view.corpus_html(small, 1)
     assert out.count("tp-word changed") == 2 and len(re.findall(r'class="bpe-tok hl bpe-c\d"', out)) == 2
     big = text_run((ROOT / "corpora" / "english_sample.txt").read_text(), merges=80)
-    s = render.corpus_sample(big, 80)
+    s = corpus_view.corpus_sample(big, 80)
     recent = dict(s.groups)["Changed by the latest merges"]
-    assert set(big.changed_words(80)) <= set(recent) or len(recent) == render.RECENT_SHOWN
-    assert s.shown <= render.FREQUENT_SHOWN + render.RECENT_SHOWN
+    assert set(big.changed_words(80)) <= set(recent) or len(recent) == run_view.RECENT_SHOWN
+    assert s.shown <= drawing.FREQUENT_SHOWN + run_view.RECENT_SHOWN
     assert s.caption.startswith(f"Showing {s.shown} of {len(big.run.words):,} distinct words")
 
 
 def test_a_long_word_is_drawn_in_part():
     view = text_run("ab" * 600, "none", units="char", merges=1)
-    out = render.corpus_html(view, 0)
+    out = corpus_view.corpus_html(view, 0)
     assert "… 800 more tokens" in out
 
 
 def test_vocab_marks_retired_tokens_and_figures():
     view = run_of(SENNRICH, merges=4)
-    out = render.vocab_html(view, 4)
+    out = vocab_view.vocab_html(view, 4)
     retired = view.run.retired_tokens(4)
     assert out.count("bpe-tok retired") == len(retired) == 6
-    assert render.vocab_summary(view, 4).startswith("15 tokens: 11 base symbols + 4 merged tokens.")
-    f = render.figures(view, 4)
+    assert vocab_view.vocab_summary(view, 4).startswith("15 tokens: 11 base symbols + 4 merged tokens.")
+    f = vocab_view.figures(view, 4)
     assert (f.vocab_size, f.corpus_length, f.unit) == (15, view.run.corpus_length(4), "characters")
     assert f.per_token == pytest.approx(view.total_chars / view.run.corpus_length(4))
     assert f.length_delta < 0 and f.per_token > f.per_token_start
@@ -328,10 +328,10 @@ def test_vocab_marks_retired_tokens_and_figures():
 
 def test_byte_vocab_mentions_unused_bytes():
     view = text_run("hello", units="byte", merges=2)
-    assert "252 of the 256 base symbols never occur in this corpus" in render.vocab_summary(view, 1)
+    assert "252 of the 256 base symbols never occur in this corpus" in vocab_view.vocab_summary(view, 1)
     view = text_run("hello", units="byte", end_of_word="attached", merges=2)
-    assert "508 of the 512 base symbols never occur" in render.vocab_summary(view, 1)
-    assert "each of them as a word end too" in render.vocab_summary(view, 1)
+    assert "508 of the 512 base symbols never occur" in vocab_view.vocab_summary(view, 1)
+    assert "each of them as a word end too" in vocab_view.vocab_summary(view, 1)
 
 
 def _chart_svg(chart: str):
@@ -344,16 +344,16 @@ def _chart_svg(chart: str):
 
 def test_chart_rows_are_thinned_and_the_chart_draws():
     view = text_run((ROOT / "corpora" / "english_sample.txt").read_text(), merges=200)
-    rows = render.chart_rows(view)
+    rows = chart.chart_rows(view)
     assert rows[0]["step"] == 0 and rows[-1]["step"] == view.steps and len(rows) == view.steps + 1
     assert rows[7] == {"step": 7, "tokens": view.run.corpus_length(7), "vocab": view.run.vocab_size(7)}
     ns = {"s": "http://www.w3.org/2000/svg"}
-    svg5, svg9 = _chart_svg(render.chart_html(view, 5)), _chart_svg(render.chart_html(view, 9))
+    svg5, svg9 = _chart_svg(chart.chart_html(view, 5)), _chart_svg(chart.chart_html(view, 9))
     line = svg5.find("s:polyline", ns).get("points").split()
     assert len(line) == len(rows)  # 201 points: every step drawn
     xs = [float(p.split(",")[0]) for p in line]
     ys = [float(p.split(",")[1]) for p in line]
-    assert xs == sorted(xs) and xs[0] == render._PAD_L
+    assert xs == sorted(xs) and xs[0] == chart._PAD_L
     # the corpus only shrinks: the curve falls (a larger y is lower on screen)
     assert all(a <= b for a, b in zip(ys, ys[1:]))
     dot5, dot9 = svg5.find("s:circle", ns), svg9.find("s:circle", ns)
@@ -362,15 +362,15 @@ def test_chart_rows_are_thinned_and_the_chart_draws():
     # only the marker differs between steps: the axes and the curve are the run's
     strip = lambda svg: [ET_tostring(e) for e in svg if e.tag.split("}")[1] not in ("circle",) and e.get("class") != "now"]
     assert strip(svg5) == strip(svg9)
-    chart = render.chart_html(view, 5)
-    assert f'alt="Chart: tokens in the corpus against step, from {view.run.corpus_length(0):,} at step 0' in chart
-    assert f"marked: step 5, {view.run.corpus_length(5):,} tokens." in chart
+    drawn = chart.chart_html(view, 5)
+    assert f'alt="Chart: tokens in the corpus against step, from {view.run.corpus_length(0):,} at step 0' in drawn
+    assert f"marked: step 5, {view.run.corpus_length(5):,} tokens." in drawn
     big = text_run(preset_corpus("python_reference").text[:150_000], merges=1500)
-    assert big.steps > render.CHART_POINTS
-    big_rows = render.chart_rows(big)
-    assert len(big_rows) <= render.CHART_POINTS + 1 and big_rows[-1]["step"] == big.steps
-    big_line = _chart_svg(render.chart_html(big, big.steps)).find("s:polyline", ns).get("points").split()
-    assert len(big_line) <= render.SVG_POINTS + 1
+    assert big.steps > chart.CHART_POINTS
+    big_rows = chart.chart_rows(big)
+    assert len(big_rows) <= chart.CHART_POINTS + 1 and big_rows[-1]["step"] == big.steps
+    big_line = _chart_svg(chart.chart_html(big, big.steps)).find("s:polyline", ns).get("points").split()
+    assert len(big_line) <= chart.SVG_POINTS + 1
 
 
 def ET_tostring(e) -> bytes:
@@ -382,12 +382,12 @@ def test_vocab_section_is_one_block_with_the_marker_escaped():
     """Figures, the step-0 note (at step 0 only), the vocabulary and the chart in one HTML
     block; the end-of-word marker (typed by the reader) is escaped in the note."""
     view = text_run("low low lower newest widest", units="char", end_of_word="separate", marker="<b>", merges=4)
-    out = render.vocab_section_html(view, 2)
-    assert out.startswith(render.figures_html(view, 2)) and render.vocab_html(view, 2) in out
-    assert render.chart_html(view, 2) in out and html.escape(render.vocab_summary(view, 2)) in out
+    out = vocab_view.vocab_section_html(view, 2)
+    assert out.startswith(vocab_view.figures_html(view, 2)) and vocab_view.vocab_html(view, 2) in out
+    assert chart.chart_html(view, 2) in out and html.escape(vocab_view.vocab_summary(view, 2)) in out
     assert "Why " not in out  # the step-0 note does not stay at later steps
-    out = render.vocab_section_html(view, 0)
-    assert "marker &lt;b&gt; is one more token per word" in out and "<b>" not in out.replace(render.vocab_html(view, 0), "")
+    out = vocab_view.vocab_section_html(view, 0)
+    assert "marker &lt;b&gt; is one more token per word" in out and "<b>" not in out.replace(vocab_view.vocab_html(view, 0), "")
 
 
 # ---- every symbol --------------------------------------------------------------------------
@@ -402,19 +402,19 @@ def test_symbols_merge_and_are_escaped_everywhere(units, eow):
     merged = {e.token for e in view.run.events}
     assert {'""', "<<", "&&", "##", ",,"} <= {t.replace("</w>", "") for t in merged} or units == "byte"
     for k in range(0, view.steps + 1):
-        pieces = [render.corpus_html(view, k), render.merge_list_html(view, k), render.vocab_html(view, k),
-                  render.explain_step(view, k).html]
+        pieces = [corpus_view.corpus_html(view, k), merges.merge_list_html(view, k), vocab_view.vocab_html(view, k),
+                  sentence.explain_step(view, k).html]
         if k:
-            pieces.append(render.pair_table_html(view, k))
+            pieces.append(pair_table.pair_table_html(view, k))
         out = "".join(pieces)
         assert "<script" not in out and "<<" not in out and "&&" not in out.replace("&amp;&amp;", "")
-    rows = re.findall(r'data-left="([^"]*)" data-right="([^"]*)" data-token="([^"]*)"', render.merge_list_html(view, view.steps, window=10_000))
+    rows = re.findall(r'data-left="([^"]*)" data-right="([^"]*)" data-token="([^"]*)"', merges.merge_list_html(view, view.steps, window=10_000))
     assert [tuple(html.unescape(x) for x in r) for r in rows] == [(*e.pair_text, e.token) for e in view.run.events]
 
 
 def test_text_with_spaces_quotes_and_emoji():
     view = text_run('He said, "hi" & <b>left</b> #1 🙂🙂 — he said, "hi"', merges=40)
-    out = render.corpus_html(view, view.steps)
+    out = corpus_view.corpus_html(view, view.steps)
     for escaped in ("·", "&quot;", "&lt;", "&amp;", "#", "🙂", ","):
         assert escaped in out, escaped
     assert "<b>" not in out
@@ -444,7 +444,7 @@ def test_grading_exact_tied_wrong_and_feedback():
     assert fb.ok and fb.text.startswith("Right: e + s merges next (count 9), tied with 2 other pairs.")
     assert "The first-seen rule picks e + s because it occurs first" in fb.text
     fb = predict.pair_feedback(view, 0, low)
-    assert not fb.ok and fb.text.startswith(f"Not this time: {render.pair_label(view, low)} occurs")
+    assert not fb.ok and fb.text.startswith(f"Not this time: {drawing.pair_label(view, low)} occurs")
     no_tie = predict.pair_feedback(view, 2, view.run.events[2].pair)
     assert no_tie.text == "Right: est + </w> merges next, the most frequent pair (count 9)."
 
@@ -504,28 +504,28 @@ def test_step_k_shows_merge_k_own_effect():
     """Sennrich, merge 4 is l + o -> lo: it changes "low" (x5) and "lower" (x2), 7 places."""
     view = run_of(SENNRICH)
     ev = view.run.events[3]
-    assert render.pair_label(view, ev.pair) == "l + o"
-    out = render.merge_effect_html(view, 4)
+    assert drawing.pair_label(view, ev.pair) == "l + o"
+    out = merges.merge_effect_html(view, 4)
     assert 'data-merge="4"' in out and "7 places merged" in out
     assert "corpus &minus;7 tokens" in out and f"({view.run.corpus_length(3)} &rarr; {view.run.corpus_length(4)})" in out
     # the changed words, before (the pair's two chips marked) and after (the new chip joining)
     assert re.findall(r'class="tp-ex" data-word="(\d+)"', out) == [str(w) for w in ev.changed_words]
     assert len(re.findall(r'class="bpe-tok tp-part bpe-c\d"', out)) == 2 * 2 and out.count("tp-join") == 2
     # the joining is an animation that readers who ask for less motion do not get
-    css = render.PAGE_CSS
+    css = drawing.PAGE_CSS
     assert "animation: tp-join" in css
     # ...and it moves only transform and box-shadow: no frame lays the page out again
     frames = re.search(r"@keyframes tp-join \{(.*?)\n\}", css, re.S).group(1)
     assert set(re.findall(r"([a-z-]+):", frames)) == {"transform", "box-shadow"}
     assert re.search(r"@media \(prefers-reduced-motion: reduce\) \{ \.bpe-tok\.tp-join \{ animation: none; \} \}", css)
-    assert 'data-merge="0"' in render.merge_effect_html(view, 0)
+    assert 'data-merge="0"' in merges.merge_effect_html(view, 0)
 
 
 def test_effect_examples_are_the_most_frequent_changed_words_and_say_how_many_more():
     view = text_run("the cat the hat the mat that then " * 3 + "them there these those", merges=5)
     k = 1
     ev = view.run.events[0]
-    out = render.merge_effect_html(view, k, examples=2)
+    out = merges.merge_effect_html(view, k, examples=2)
     counts = view.run.words.counts
     best = sorted(ev.changed_words, key=lambda w: (-counts[w], w))[:2]
     assert re.findall(r'data-word="(\d+)"', out) == [str(w) for w in best]
@@ -536,9 +536,9 @@ def test_table_at_step_k_is_the_table_after_merge_k_with_its_changes():
     """The table drawn at step 4 is what merge 5 is picked from; its change column and
     its gone rows are merge 4's (l + o is gone, lo + w is new), not merge 3's."""
     view = run_of(SENNRICH)
-    out = render.pair_section_html(view, 4)
+    out = pair_table.pair_section_html(view, 4)
     rows = re.findall(r'<tr class="[^"]*" data-pair="([^"]*)"', out)
-    assert rows == [html.escape(render.pair_label(view, p)) for p, _ in view.run.events[4].top_pairs]
+    assert rows == [html.escape(drawing.pair_label(view, p)) for p, _ in view.run.events[4].top_pairs]
     gone = re.findall(r'data-gone="([^"]*)"', out)
     assert "l + o" in gone and "o + w" in gone and "es + t" not in gone  # es + t went at merge 2
     assert re.search(r'data-pair="lo \+ w">.*?new</span>', out)
@@ -550,38 +550,38 @@ def test_table_at_step_k_is_the_table_after_merge_k_with_its_changes():
 def test_table_after_the_last_merge_is_derived_from_its_changes():
     view = run_of(SENNRICH)
     n = view.steps
-    rows, complete = render.table_after(view, n)
+    rows, complete = pair_table.table_after(view, n)
     last = view.run.events[-1]
     assert last.pair not in dict(rows)  # the last merge's pair is gone
     for c in last.count_changes:
         if c.after:
             assert dict(rows)[c.pair] == c.after or not complete
     assert [c for _, c in rows] == sorted((c for _, c in rows), reverse=True)
-    out = render.pair_section_html(view, n)
+    out = pair_table.pair_section_html(view, n)
     assert "win" not in re.findall(r'<tr class="(\w*)"', out) and "The last merge" in out
 
 
 def test_merge_row_labels_name_rank_pair_token_and_count():
     view = run_of(SENNRICH)
-    assert render.merge_row_label(view, 1) == "1 · e + s → es  (9, 3-way tie)"
-    assert render.merge_row_label(view, 3) == "3 · est + </w> → est</w>  (9)"
-    assert len(render.merge_row_label(view, 1, max_chars=8)) == 8
-    assert list(render.merge_window(20, 15)) == list(range(6, 21)) and list(render.merge_window(3)) == [1, 2, 3]
+    assert merges.merge_row_label(view, 1) == "1 · e + s → es  (9, 3-way tie)"
+    assert merges.merge_row_label(view, 3) == "3 · est + </w> → est</w>  (9)"
+    assert len(merges.merge_row_label(view, 1, max_chars=8)) == 8
+    assert list(merges.merge_window(20, 15)) == list(range(6, 21)) and list(merges.merge_window(3)) == [1, 2, 3]
 
 
 # ---- issue 13: wording ----------------------------------------------------------------------
 def test_base_symbols_heading_agrees_with_the_strike_through():
     view = run_of(SENNRICH)
-    out = render.vocab_html(view, 10)
+    out = vocab_view.vocab_html(view, 10)
     struck_base = sum(1 for t in range(view.run.base_size) if t in view.run.retired_tokens(10))
     assert struck_base >= 1
     assert f"Base symbols (11 in the corpus at step 0; {struck_base} struck through: no longer in the corpus)" in out
-    assert "Base symbols (11 in the corpus at step 0)" in render.vocab_html(view, 0)
+    assert "Base symbols (11 in the corpus at step 0)" in vocab_view.vocab_html(view, 0)
 
 
 def test_one_merged_token_is_singular_and_the_stop_is_said_once():
     view = run_of(SENNRICH)
-    assert "11 base symbols + 1 merged token." in render.vocab_summary(view, 1)
+    assert "11 base symbols + 1 merged token." in vocab_view.vocab_summary(view, 1)
     assert view.run.stop_message() == "Training stopped after 10 merges, the number asked for."
     short = run_of("ab 1", merges=5, end_of_word="none")
     assert short.run.stop_message() == "Training stopped after 1 merge: no pairs are left: every word is a single token."
@@ -614,7 +614,7 @@ def test_a_token_has_one_colour_in_the_corpus_and_the_base_symbols():
     view = run_of(SENNRICH)
     chip = re.compile(r'<span class="bpe-tok[^"]*bpe-c(\d)" title="token (\d+)')
     for k in (0, 1, 5):
-        corpus = {int(t): c for c, t in chip.findall(render.corpus_html(view, k))}
-        vocab = {int(t): c for c, t in chip.findall(render.vocab_html(view, k))}
+        corpus = {int(t): c for c, t in chip.findall(corpus_view.corpus_html(view, k))}
+        vocab = {int(t): c for c, t in chip.findall(vocab_view.vocab_html(view, k))}
         assert corpus and vocab and all(vocab[t] == c for t, c in corpus.items() if t in vocab)
         assert set(corpus) & set(vocab)

@@ -1,8 +1,8 @@
 """Train: step through BPE training, merge by merge, forward and back.
 
 A thin view: state and training live in ui/train/state.py, the panels in
-ui/train/panels.py, and the pure drawing helpers in ui/train/render.py and
-ui/train/predict.py.
+ui/train/panels.py, and the pure drawing helpers in ui/train/ (sentence,
+pair_table, merges, corpus_view, vocab_view, chart) and ui/train/predict.py.
 """
 import streamlit as st
 

@@ -20,7 +20,7 @@ SENNRICH_TITLE = load_presets()["sennrich"].title
 
 def engine_merges() -> list[tuple[str, str]]:
     """(rank, label) of every merge, as the merge list's buttons name them."""
-    from ui.train.render import merge_row_label
+    from ui.train.merges import merge_row_label
     from ui.train.run_view import RunView
 
     s = load_presets()["sennrich"].settings

@@ -7,7 +7,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui.classmode import session
-from ui.train.render import RunView
+from ui.train.run_view import RunView
 
 
 def after_step(view: RunView, k: int) -> None:

@@ -27,7 +27,8 @@ import segno
 
 from ui.train import predict as predict
 from ui.train.config import SHARE_TEXT_LIMIT, Corpus, Settings, to_params
-from ui.train.render import RunView, pair_label
+from ui.train.drawing import pair_label
+from ui.train.run_view import RunView
 
 __all__ = [
     "SNAPSHOT_VERSION", "JOIN_PAGE", "OPTIONS_SHOWN", "OPTION_CHARS", "UNSHAREABLE",

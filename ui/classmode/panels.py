@@ -33,7 +33,7 @@ from ui.shared.markdown import md_error, md_escape
 from ui.shared.state import folded
 from ui.train import predict as predict
 from ui.train import state as train_state
-from ui.train.render import RunView
+from ui.train.run_view import RunView
 
 ss = st.session_state
 

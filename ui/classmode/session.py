@@ -29,7 +29,7 @@ from classroom import (
 from ui.classmode import logic
 from ui.shared.state import request_train_step
 from ui.train import state as train_state
-from ui.train.render import RunView
+from ui.train.run_view import RunView
 
 ss = st.session_state
 T = TypeVar("T")

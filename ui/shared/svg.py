@@ -1,5 +1,5 @@
 """Small SVG drawing kit for the static charts: the Vocabulary size page's (ui.vocab.static)
-and the Train page's corpus-length chart (ui.train.render.chart_html).
+and the Train page's corpus-length chart (ui.train.chart.chart_html).
 
 A chart here is an SVG document drawn as an `<img>` (st.html keeps a `data:` image and
 strips inline SVG), so a first visit loads no charting library: the browser decodes one

@@ -1,1 +1,1 @@
-"""The Train page: configuration and URL (config), session state and training (state), drawing (render, predict), panels (panels)."""
+"""The Train page: configuration and URL (config), session state and training (state), drawing (drawing, sentence, pair_table, merges, corpus_view, vocab_view, chart, predict), panels (panels)."""

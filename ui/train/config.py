@@ -7,7 +7,7 @@ its word table (`build_word_table`) and round-trip through the URL's query param
 (`to_params` / `from_params`), so a link reproduces a view.
 
 No Streamlit here: everything is a pure function that tests call directly. What it
-leaves out: training and caching (state.py), drawing (render.py).
+leaves out: training and caching (state.py), drawing (drawing.py and the modules it names).
 """
 from __future__ import annotations
 

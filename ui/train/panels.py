@@ -8,7 +8,7 @@
 
 Widgets take their value from the stored one each run (ui.shared.state.persist) and write it
 back in their callback (ui.train.state.on_*). Drawing goes through the pure helpers in
-ui/train/render.py and ui/train/predict.py.
+ui/train/ (drawing.py names them) and ui/train/predict.py.
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from ui.classmode import hooks as class_hooks
 from ui.classmode import session as class_session
 from ui.train import downloads, predict as predict
 from ui.shared.markdown import md_error, md_escape
-from ui.train import render as render
+from ui.train import corpus_view, drawing, merges, pair_table, sentence, vocab_view
 from ui.train import library_match
 from ui.train import state as state
 from ui.train.run_view import RunView
@@ -371,7 +371,7 @@ def presentation_css() -> None:
 def step_area() -> None:
     # The page's CSS is drawn here, outside the fragment: a step reruns only the
     # fragment, and what the full run drew stays on the page (8.5 kB a step saved).
-    st.html(render.PAGE_CSS + BAR_CSS)
+    st.html(drawing.PAGE_CSS + BAR_CSS)
     if ss[state.LAYOUT] != "present":  # drawn once per page run, not at every step
         with st.container(key=HINT_KEY):
             st.caption(CONTROLS_HINT)
@@ -399,7 +399,7 @@ def _step_fragment() -> None:
     with st.container(key=BAR_KEY):
         _controls(view, k, predicting)
         if view.steps and (k or not predicting):
-            said = render.explain_step(view, k, present=present)
+            said = sentence.explain_step(view, k, present=present)
             # data-announce: the page's live region reads this out at each step (ui/shared/a11y.py)
             spoken = f"Step {k} of {view.steps}. " + said.text.replace(" -> ", " into ")
             st.html(f'<div data-announce="{html.escape(spoken, quote=True)}">{said.html}</div>')
@@ -499,9 +499,9 @@ def _library_line(view: RunView, k: int) -> None:
 def _explore_view(view: RunView, k: int, present: bool) -> None:
     if not present:
         _library_line(view, k)
-    st.html(render.merge_effect_html(view, k, present=present))
+    st.html(merges.merge_effect_html(view, k, present=present))
     rows = PRESENT_ROWS if present else None
-    window = PRESENT_ROWS if present else render.MERGES_SHOWN
+    window = PRESENT_ROWS if present else drawing.MERGES_SHOWN
     if present:
         c_pairs, c_merges, c_corpus = st.columns([1.3, 0.8, 1.2], gap="medium")
     else:
@@ -509,10 +509,10 @@ def _explore_view(view: RunView, k: int, present: bool) -> None:
     with c_pairs:
         # a class question about the next merge is open: no counts, no winner (as predict mode)
         hidden = predict.row_order(view, k, view.key, hide_counts=True) if class_hooks.hides_next(view, k) else None
-        st.html(render.pair_section_html(view, k, present=present, max_rows=rows, hidden_order=hidden))
+        st.html(pair_table.pair_section_html(view, k, present=present, max_rows=rows, hidden_order=hidden))
     with c_merges:
         _merge_nav(view, k, window)
-    if k > render.MERGES_SHOWN and not present:
+    if k > drawing.MERGES_SHOWN and not present:
         if st.toggle("Show all merges so far", key="train_w_all_merges"):
             st.dataframe(_merges_frame(view, k), hide_index=True, height=300)
     if present:
@@ -528,25 +528,25 @@ def _merge_nav(view: RunView, k: int, window: int) -> None:
     if k == 0:
         st.html(NAV_HEAD.format(note="No merges yet. Step makes the first."))
         return
-    ranks = render.merge_window(k, window)
+    ranks = merges.merge_window(k, window)
     first = ranks[0]
     # the heading and the note in one block above the rows: one element fewer per step
     st.html(NAV_HEAD.format(note="Click a merge to go to its step."
                             + (f" Merges {first} to {k} of {k} so far." if first > 1 else "")))
     with st.container(key=NAV_KEY, gap=None):
         for r in ranks:
-            label = render.merge_row_label(view, r)
+            label = merges.merge_row_label(view, r)
             st.button(md_escape(label + ("  ◀ now" if r == k else "")), key=f"train_w_goto_{r}",
                       type="primary" if r == k else "tertiary", on_click=state.on_goto, args=(r,), width="stretch")
 
 
 def _corpus(view: RunView, k: int, present: bool) -> None:
-    sample = render.corpus_sample(view, k)
+    sample = corpus_view.corpus_sample(view, k)
     title = f"The corpus after {k} merge{'s' if k != 1 else ''}" if k else "The corpus at step 0"
     caption = sample.caption + (" Outlined words were changed by this merge; its new token is highlighted." if k else "")
     # the heading and the caption inside the corpus's HTML block: two elements fewer at every step
     st.html(f'<h3 class="tp-h3">{title}</h3><p class="tp-cap">{html.escape(caption)}</p>'
-            + render.corpus_html(view, k, present=present, sample=sample))
+            + corpus_view.corpus_html(view, k, present=present, sample=sample))
 
 
 def _merges_frame(view: RunView, k: int) -> pd.DataFrame:
@@ -563,7 +563,7 @@ def _merges_frame(view: RunView, k: int) -> pd.DataFrame:
 
 def _vocab_and_figures(view: RunView, k: int) -> None:
     # one element: the heading, figures, vocabulary, chart
-    st.html('<h3 class="tp-h3">Vocabulary and figures</h3>' + render.vocab_section_html(view, k))
+    st.html('<h3 class="tp-h3">Vocabulary and figures</h3>' + vocab_view.vocab_section_html(view, k))
 
 
 def _downloads_and_link(view: RunView, k: int) -> None:
@@ -610,7 +610,7 @@ def _predict_view(view: RunView, k: int, present: bool) -> None:
         st.info(f"Training is over. Step back or reset to predict again. {sc.text()}")
         _merge_list_and_corpus(view, k, present)
         return
-    st.html(render.merge_effect_html(view, k, present=present))
+    st.html(merges.merge_effect_html(view, k, present=present))
     answered = results.get((view.key, k))
     class_hides = class_hooks.hides_next(view, k)  # a class question about this merge is open
     left, right = st.columns([1.1, 1], gap="large")
@@ -624,10 +624,10 @@ def _predict_view(view: RunView, k: int, present: bool) -> None:
                        "away. Count the pairs in the corpus below yourself.")
         hide = class_hides or (ss[state.HIDE_COUNTS] and answered is None)
         order = predict.row_order(view, k, view.key, hide_counts=ss[state.HIDE_COUNTS] or class_hides)
-        st.html(render.pair_table_html(view, k + 1, reveal=answered is not None and not class_hides,
+        st.html(pair_table.pair_table_html(view, k + 1, reveal=answered is not None and not class_hides,
                                        hide_counts=hide, order=order,
                                        numbered=True, present=present, winner_badge="merges next"))
-        sample = render.corpus_sample(view, k)
+        sample = corpus_view.corpus_sample(view, k)
         words = [w for _, ws in sample.groups for w in ws]
         q = predict.split_question(view, k, words, view.key)
         if answered is None:
@@ -641,7 +641,7 @@ def _predict_view(view: RunView, k: int, present: bool) -> None:
             st.button("Reset score", key="train_w_btn_reset_score", on_click=state.reset_score)
     with right:
         st.subheader("Merge list")
-        st.html(render.merge_list_html(view, k, present=present))
+        st.html(merges.merge_list_html(view, k, present=present))
     _corpus(view, k, present)
 
 
@@ -652,7 +652,7 @@ def _on_show_counts(widget_key: str) -> None:
 
 def _merge_list_and_corpus(view: RunView, k: int, present: bool) -> None:
     st.subheader("Merge list")
-    st.html(render.merge_list_html(view, k, present=present))
+    st.html(merges.merge_list_html(view, k, present=present))
     _corpus(view, k, present)
 
 
@@ -661,12 +661,12 @@ def _predict_form(view: RunView, k: int, order: list[int], q: predict.SplitQuest
     with st.form("train_predict_form", border=True):
         st.selectbox("Your answer: the pair that merges next", list(range(len(order))), key=_w("pick"),
                      index=None, placeholder="Choose a pair (type to search)",
-                     format_func=lambda i: f"#{i + 1}:  {render.pair_label(view, rows[order[i]][0])}")
+                     format_func=lambda i: f"#{i + 1}:  {drawing.pair_label(view, rows[order[i]][0])}")
         if q is not None:
             word = view.run.words.words[q.word]
             st.markdown("…and how will this word split after that merge?")
             st.html('<div class="tp"><div class="tp-option">now&nbsp; '
-                    + render.chips_inline(view, view.tokens_at(q.word, k)) + "</div></div>"
+                    + drawing.chips_inline(view, view.tokens_at(q.word, k)) + "</div></div>"
                     + predict.options_html(view, q))
             st.radio("Your answer: the split", list(predict.LETTERS[: len(q.options)]), key=_w("split"),
                      index=None, horizontal=True, help=f"The word is {word!r}. Leave it empty to skip.")

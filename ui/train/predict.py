@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Mapping, Sequence
 
 from ui.shared.chips import chip_for, chips_html
-from ui.train.render import rule_reason, chips_inline, pair_label
+from ui.train.drawing import chips_inline, pair_label
+from ui.train.sentence import rule_reason
 from ui.train.run_view import RunView, symbol_label
 
 __all__ = [

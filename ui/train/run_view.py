@@ -5,7 +5,7 @@ cheap at any step of a large run: an index built once per run (word -> the steps
 changed it, from the events' `changed_words`) says whether a word is still its base
 symbols at step k; otherwise its tokens are the first k merges replayed on it (no
 retraining). It is the type the page caches per run (ui/train/state.py) and draws from
-(ui/train/render.py); it draws nothing itself.
+(ui/train/drawing.py and the modules it names); it draws nothing itself.
 """
 from __future__ import annotations
 

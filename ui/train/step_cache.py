@@ -6,9 +6,10 @@ replays the first k merges (a tokenizer built per session and step), draws the c
 the tables and the vocabulary as HTML, and checks which export formats can hold the run,
 once per session. With it the first session draws and the others get the same strings.
 
-How: each drawing helper of ui/train/render.py that a step draws is decorated
-`@step_cached`, and `downloads.format_problems` `@format_problems_cached`: their calls go
-through the byte-bounded shared cache "train.steps" (ui/shared/cache.py BUDGETS). The
+How: each drawing helper that a step draws (in ui/train/ sentence, pair_table, merges,
+corpus_view, vocab_view and chart) is decorated `@step_cached`, and
+`downloads.format_problems` `@format_problems_cached`: their calls go through the
+byte-bounded shared cache "train.steps" (ui/shared/cache.py BUDGETS). The
 helpers' bodies are not touched, a renamed helper keeps its decorator, and a call whose
 arguments cannot be hashed is passed straight through. `cached_helpers()` lists them.
 
@@ -77,7 +78,7 @@ def cached_helpers() -> tuple[str, ...]:
 
 
 def step_cached(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Decorate a render.py helper whose first argument is the RunView and whose result
+    """Decorate a drawing helper whose first argument is the RunView and whose result
     depends only on the run and the other (plain) arguments: its result is drawn once per
     run key and arguments for every session. (Not for a helper given session state, nor
     one given lists: `pair_table_html` takes predict mode's row order.)"""
