@@ -134,6 +134,7 @@ def test_normalization_equals_sentencepiece(name):
     for text in texts():
         normalized, offsets = ours.normalizer.normalize(text)
         assert normalized == theirs.normalize(text), (name, text)
+        assert ours.normalizer.normalize_text(text) == normalized, (name, text)
         assert len(offsets) == len(normalized) + 1
         assert offsets == sorted(offsets) and all(0 <= o <= len(text) for o in offsets)
 
@@ -191,6 +192,44 @@ HYPOTHESIS_TEXT = st.text(
 def test_ids_equal_sentencepiece_on_random_text(name, text):
     ours, theirs = pair(name)
     assert ours.encode(text) == theirs.encode(text)
+
+
+@pytest.mark.parametrize("name", ALL)
+@settings(max_examples=150, deadline=None)
+@given(text=HYPOTHESIS_TEXT)
+def test_fast_normalization_equals_sentencepiece_on_random_text(name, text):
+    ours, theirs = pair(name)
+    assert ours.normalizer.normalize_text(text) == theirs.normalize(text)
+
+
+@pytest.mark.parametrize("user_defined", [(), ("▁", "▁▁", "▁▁▁▁"), ("▁▁▁", "the")])
+def test_unigram_by_stretches_equals_one_lattice_over_a_long_text(user_defined):
+    """A Unigram model encodes a text stretch by stretch: a cached path where float32 sums
+    cannot change it, a float32 result kept per binade of the path score elsewhere. On a
+    long text of whitespace runs (where pieces tie in exact arithmetic and float32
+    decides) the path score passes through several binades and re-basings; the pieces
+    are still those of one float32 Viterbi over the whole text, and the ids
+    sentencepiece's."""
+    from bpe_core.algorithms.unigram import viterbi_from
+
+    out = io.BytesIO()
+    spm.SentencePieceTrainer.train(
+        sentence_iterator=iter(training_lines()), model_writer=out, minloglevel=2, num_threads=1,
+        model_type="unigram", vocab_size=800, user_defined_symbols=list(user_defined), remove_extra_whitespaces=False,
+    )
+    ours = SentencePieceTokenizer.from_bytes(out.getvalue())
+    theirs = spm.SentencePieceProcessor(model_proto=out.getvalue())
+    rng = random.Random(11)
+    words = " ".join(training_lines()).split()
+    text = "".join(" " * rng.randrange(13) + rng.choice(words) + rng.choice(["", " ", "  ", "\n"])
+                   for _ in range(25_000))
+    lattice = ours._lattice
+    normalized = ours.normalizer.normalize_text(text)
+    spans, end = viterbi_from(normalized, lattice.table, lattice.unk_score, float32=True)
+    assert lattice.pieces(normalized) == [normalized[a:b] for a, b, _ in spans]
+    assert ours.encode(text) == theirs.encode(text)
+    assert lattice._stretch is not None and lattice._cache  # the stretches were taken
+    assert not user_defined or lattice._binade_cache  # and near-ties were worked out per binade
 
 
 @pytest.mark.parametrize("name", LOSSLESS)

@@ -144,9 +144,27 @@ def viterbi(
     >>> viterbi("▁x", {"▁": -1.0}, -20.0)
     [(0, 1, True), (1, 2, False)]
     """
+    return viterbi_from(normalized, scores, unk_score, float32=float32)[0]
+
+
+def viterbi_from(
+    normalized: str,
+    scores: Mapping[str, float],
+    unk_score: float,
+    *,
+    float32: bool = False,
+    base: float = 0.0,
+) -> tuple[list[tuple[int, int, bool]], float]:
+    """`viterbi` on a stretch of text whose start already has the path score `base`
+    (0 for a whole text): its spans and the path score at its end. A text cut where no
+    piece can cross gives, stretch by stretch, what `viterbi` gives on the whole.
+
+    >>> viterbi_from("ab", {"a": -1.0, "b": -1.0, "ab": -1.5}, -20.0, base=-3.0)
+    ([(0, 2, True)], -4.5)
+    """
     table = _table(scores)
     n = len(normalized)
-    best = [0.0] + [-math.inf] * n     # -inf: nothing ends here yet, so the first candidate wins
+    best = [base] + [-math.inf] * n    # -inf: nothing ends here yet, so the first candidate wins
     start_at = [0] * (n + 1)
     known_at = [True] * (n + 1)
     get, prefixes, longest = table._scores.get, table._prefixes, table.max_length
@@ -190,7 +208,7 @@ def viterbi(
         spans.append((start_at[end], end, known_at[end]))
         end = start_at[end]
     spans.reverse()
-    return spans
+    return spans, best[n]
 
 
 def merge_unknown(spans: Iterable[tuple[int, int, bool]]) -> list[tuple[int, int, bool]]:

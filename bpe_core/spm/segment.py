@@ -17,16 +17,29 @@
   resolve the same way: "___" is "_" + "__" when the two orders score the same in
   exact arithmetic, because float32 rounding is what decides it there.
 
+Unigram's speed: the text is cut where no piece can cross (before each `▁` when no piece
+holds a `▁` past its first character; before each run of `▁` when the only such pieces
+are runs of `▁`), and each stretch's best path is worked out once, in exact arithmetic,
+with the smallest margin by which a best candidate beat the next anywhere in it. The
+float32 sums can only change a decision where a margin is within their rounding, which
+at the stretch's score is at most half a float32 step per addition; so a stretch whose
+margin is wider than twice that bound (and whose scores stay clear of the ±1e5
+re-basing) takes its cached path, and only its float32 end score is summed; any other
+stretch runs the float32 Viterbi itself from the score where it starts. The ids are
+the same as over the whole text at once (`tests/test_sentencepiece.py`).
+
 Both return the pieces as strings; ids are looked up by the caller. Left out: sampling
 (subword regularization) and n-best.
 """
 from __future__ import annotations
 
 import heapq
+import math
+import re
 from array import array
 from typing import Callable, Mapping
 
-from ..algorithms.unigram import PieceTable, viterbi
+from ..algorithms.unigram import SPACE, PieceTable, viterbi_from
 
 __all__ = ["bpe_segment", "UnigramLattice", "FLT_MIN", "FLT_MAX"]
 
@@ -126,6 +139,11 @@ def _split_unused(piece: str, undo: dict, unused: Callable[[str], bool], out: li
             stack.append(pair[0])
 
 
+#: A Unigram model keeps this many stretches' paths (then starts over).
+_STRETCH_CACHE = 100_000
+_REBASE = 1e5  # sentencepiece 0.2.3 re-bases float32 path scores past this (algorithms.unigram)
+
+
 class UnigramLattice:
     """The pieces and scores a Unigram model's Viterbi needs, prepared once per model.
 
@@ -142,6 +160,18 @@ class UnigramLattice:
         for piece in user_defined:  # sentencepiece 0.2.3's bonus: 0.1 per UTF-8 byte past the first
             self.score_of[piece] = _f32(0.1 * (len(piece.encode("utf-8")) - 1))
         self.table = PieceTable(self.score_of)
+        # where no piece can cross: before each ▁, or before each run of ▁ (see the module)
+        inner = [p for p in self.score_of if SPACE in p[1:]]
+        if not inner:
+            self._stretch: re.Pattern | None = re.compile(f"[^{SPACE}]+|{SPACE}[^{SPACE}]*")
+        elif all(set(p) == {SPACE} for p in inner):
+            self._stretch = re.compile(f"[^{SPACE}]+|{SPACE}+[^{SPACE}]*")
+        else:
+            self._stretch = None
+        #: the largest score magnitude one character can add
+        self._step = max([abs(self.unk_score), *map(abs, self.score_of.values())])
+        self._cache: dict[str, tuple[tuple[str, ...], tuple[float, ...], float]] = {}
+        self._binade_cache: dict[tuple[str, int, int, bool], tuple[tuple[str, ...], float]] = {}
 
     def best_path(self, text: str) -> list[tuple[str, bool]]:
         """The best segmentation of `text`: (piece, is_unknown) from left to right.
@@ -150,5 +180,129 @@ class UnigramLattice:
         >>> lat.best_path("abc")
         [('ab', False), ('c', True)]
         """
-        spans = viterbi(text, self.table, self.unk_score, float32=True)
-        return [(text[start:end], not known) for start, end, known in spans]
+        get = self.score_of.get
+        return [(p, len(p) == 1 and get(p) is None) for p in self.pieces(text)]
+
+    def pieces(self, text: str) -> list[str]:
+        """The pieces of the best segmentation of `text` (an unknown character as itself).
+
+        >>> UnigramLattice({"▁a": -1.0, "▁": -2.0, "b": -1.0, "▁ab": -1.5}, ()).pieces("▁ab▁b")
+        ['▁ab', '▁', 'b']
+        """
+        if self._stretch is None:
+            spans, _ = viterbi_from(text, self.table, self.unk_score, float32=True)
+            return [text[start:end] for start, end, _ in spans]
+        out: list[str] = []
+        extend = out.extend
+        base = 0.0
+        box = array("f", [0.0])
+        cache = self._cache
+        for stretch in self._stretch.findall(text):
+            entry = cache.get(stretch)
+            if entry is None:
+                if len(cache) >= _STRETCH_CACHE:
+                    cache.clear()
+                entry = cache[stretch] = self._exact(stretch)
+            if -entry[2] < base < entry[2]:
+                for score in entry[1]:  # the float32 sums along the path, as the library adds them
+                    box[0] = base + score
+                    base = box[0]
+                extend(entry[0])
+            else:
+                pieces, base = self._float32(stretch, base)
+                extend(pieces)
+        return out
+
+    def _float32(self, stretch: str, base: float) -> tuple[list[str] | tuple[str, ...], float]:
+        """A stretch's pieces by the float32 Viterbi from the path score `base`, and the
+        score at its end. While every sum stays in the binade of `base` (the magnitudes
+        between the same two powers of two), each float32 sum is `base` plus a multiple of
+        the binade's step that depends only on the step and, through ties to even, on the
+        parity of `base` in steps: so the result is kept under those and reused."""
+        mantissa, exponent = math.frexp(abs(base))
+        step = math.ldexp(1.0, exponent - 24)  # the float32 step of this binade
+        reach = len(stretch) * (self._step + step)
+        low, high = math.ldexp(0.5, exponent), math.ldexp(1.0, exponent)
+        if base == 0.0 or abs(base) - reach < low or abs(base) + reach > high - step or abs(base) + reach > _REBASE:
+            spans, end = viterbi_from(stretch, self.table, self.unk_score, float32=True, base=base)
+            return [stretch[start:stop] for start, stop, _ in spans], end
+        key = (stretch, exponent, int(abs(base) / step) & 1, base < 0)
+        hit = self._binade_cache.get(key)
+        if hit is None:
+            if len(self._binade_cache) >= _STRETCH_CACHE:
+                self._binade_cache.clear()
+            spans, end = viterbi_from(stretch, self.table, self.unk_score, float32=True, base=base)
+            hit = self._binade_cache[key] = (tuple(stretch[start:stop] for start, stop, _ in spans), end - base)
+        return hit[0], base + hit[1]  # exact: both are multiples of the step below 2**exponent
+
+    def _exact(self, stretch: str) -> tuple[tuple[str, ...], tuple[float, ...], float]:
+        """A stretch's best path in exact arithmetic (its pieces and their scores) and the
+        bound on the magnitude of the starting score below which float32 sums make every
+        decision in the stretch as exact sums do.
+
+        Each float32 addition moves a sum by at most half a float32 step at the largest
+        magnitude reached (h); a candidate ending at k is at most (d + 1) additions from
+        the start, d the most pieces on a best path ending before k. So where the best
+        candidate beats every other by more than 2 (d + 1) h, float32 picks it too.
+        """
+        n = len(stretch)
+        get, prefixes, longest = self.table._scores.get, self.table._prefixes, self.table.max_length
+        none = -math.inf
+        best = [0.0] + [none] * n
+        second = [none] * (n + 1)
+        start_at = [0] * (n + 1)
+        score_at = [0.0] * (n + 1)
+        depth = [0] * (n + 1)
+        unk = self.unk_score
+        allowed = math.inf  # the largest half-step that keeps every decision
+        deepest = 0
+        for i in range(n):
+            base = best[i]
+            if i:
+                d = depth[i] = depth[start_at[i]] + 1
+                if d > deepest:
+                    deepest = d
+                if second[i] != none:
+                    gap = (base - second[i]) / (2 * deepest + 2)
+                    if gap < allowed:
+                        allowed = gap
+            char = stretch[i]
+            score = get(char)
+            step = unk if score is None else score
+            cand = base + step
+            k = i + 1
+            if cand > best[k]:
+                second[k], best[k], start_at[k], score_at[k] = best[k], cand, i, step
+            elif cand > second[k]:
+                second[k] = cand
+            if char not in prefixes:
+                continue
+            for k in range(i + 2, (n if n < i + longest else i + longest) + 1):
+                piece = stretch[i:k]
+                if piece not in prefixes:
+                    break
+                score = get(piece)
+                if score is None:
+                    continue
+                cand = base + score
+                if cand > best[k]:
+                    second[k], best[k], start_at[k], score_at[k] = best[k], cand, i, score
+                elif cand > second[k]:
+                    second[k] = cand
+        if n and second[n] > -math.inf:
+            allowed = min(allowed, (best[n] - second[n]) / (2 * (deepest + 1)))
+        if allowed == math.inf:
+            size = _REBASE
+        elif allowed <= 0:
+            size = 0.0
+        else:
+            # half a float32 step at a magnitude below 2**E is at most 2**(E - 25)
+            size = min(_REBASE, math.ldexp(1.0, math.frexp(allowed)[1] + 23))
+        pieces, steps = [], []
+        end = n
+        while end > 0:
+            start = start_at[end]
+            pieces.append(stretch[start:end])
+            steps.append(score_at[end])
+            end = start
+        return tuple(reversed(pieces)), tuple(reversed(steps)), size * 0.999 - n * self._step

@@ -196,7 +196,7 @@ class SentencePieceTokenizer:
     def _segment(self, normalized: str) -> list[str]:
         """The pieces of normalized text (an unknown piece included as its text)."""
         if self._lattice is not None:
-            return [p for p, _ in self._lattice.best_path(normalized)]
+            return self._lattice.pieces(normalized)
         if not self._by_word:
             return self._bpe(normalized)
         out: list[str] = []
@@ -259,10 +259,35 @@ class SentencePieceTokenizer:
             if special:
                 out.append(self.special_tokens[chunk])
                 continue
-            normalized, _ = self.normalizer.normalize(chunk)
-            for _, ids, _ in self._piece_ids(self._segment(normalized)):
-                out.extend(ids)
+            pieces = self._segment(self.normalizer.normalize_text(chunk))
+            if self._lattice is None:
+                for _, ids, _ in self._piece_ids(pieces):
+                    out.extend(ids)
+            else:
+                self._unigram_ids(pieces, out)
         return out
+
+    def _unigram_ids(self, pieces: list[str], out: list[int]) -> None:
+        """`_piece_ids` for a Unigram model's pieces, in bulk between unknown pieces."""
+        unk = self.unk_id
+        ids = [self._ids.get(p, unk) for p in pieces]
+        start, n = 0, len(ids)
+        while start < n:
+            try:
+                k = ids.index(unk, start)
+            except ValueError:
+                k = n
+            out.extend(ids[start:k])
+            end = k
+            while end < n and ids[end] == unk:
+                end += 1
+            if k < end:
+                if self.byte_fallback:
+                    for piece in pieces[k:end]:
+                        out.extend(self._byte_ids[b] for b in piece.encode("utf-8"))
+                else:
+                    out.append(unk)
+            start = end
 
     def token_spans(
         self, text: str, *, allowed_special: Collection[str] | Literal["all"] = ()
