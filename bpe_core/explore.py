@@ -740,20 +740,53 @@ def _metaspace(tok: Any, index: VocabIndex) -> bool:
     return sum(1 for s in sample if s.startswith("▁")) * 20 > len(sample)
 
 
-def _own_texts(index: VocabIndex, tok: Any, row: int, metaspace: bool) -> tuple[str, ...]:
-    """The texts to encode to see whether a token is reachable on its own; () when it
-    can only occur inside a word (a '##' continuation, a SentencePiece piece without '▁')."""
+def _own_texts(index: VocabIndex, tok: Any, row: int, metaspace: bool,
+               prefixes: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """The texts to encode to see whether a token is reachable. A piece that can only
+    occur inside a word (a '##' continuation, a SentencePiece piece without '▁') is put
+    after each of `prefixes` (whole words of the vocabulary: `_word_prefixes`), so that it
+    is word-internal there; () when there is nothing to check."""
     f = index.flags[row]
-    if f & (_SPECIAL | _FRAGMENT) or f & _CONTINUES:
+    if f & (_SPECIAL | _FRAGMENT):
         return ()
     text = index.text[row]
     if not text:
         return ()
+    if f & _CONTINUES:
+        body = text[len(index.prefix):] if text.startswith(index.prefix) else text  # a file's text keeps '##'
+        return tuple(p + body for p in prefixes)
+    if metaspace and not tok.token_text(index.ids[row]).startswith("▁"):
+        return tuple(p + text for p in prefixes)
     if metaspace:
-        if not tok.token_text(index.ids[row]).startswith("▁"):
-            return ()
         return (text[1:], text) if text[1:] else (text,)  # the dummy prefix puts the space back
     return (text,)
+
+
+def _word_prefixes(index: VocabIndex, tok: Any, metaspace: bool, *, count: int = 3) -> tuple[str, ...]:
+    """Words to put before a word-internal piece: the `count` longest word-starting tokens
+    made only of letters (ASCII ones first), longest first, written
+    without their leading space. After the longest word-start L, greedy WordPiece takes L
+    and then the whole rest as one '##' piece if it is one, so a continuation that never
+    follows L is cut by the normalizer or the pre-tokenizer; a SentencePiece model may
+    join the two differently, so three words are tried.
+
+    >>> tok = __import__("bpe_core").algorithms.wordpiece.WordPieceTokenizer(["[UNK]", "hug", "##s", "a", "p"])
+    >>> _word_prefixes(VocabIndex.build(tok), tok, False)
+    ('hug', 'a', 'p')
+    """
+    flags, texts = index.flags, index.text
+    words = []
+    for row, tid in enumerate(index.ids):
+        if flags[row] & (_SPECIAL | _FRAGMENT | _CONTINUES):
+            continue
+        text = texts[row]
+        if metaspace:
+            if not tok.token_text(tid).startswith("▁"):
+                continue
+            text = text[1:]
+        if text.isalpha():
+            words.append((not text.isascii(), -len(text), row, text))
+    return tuple(w[3] for w in heapq.nsmallest(count, words))
 
 
 def _merge_list_reachable(tok: Tokenizer, tid: int) -> bool | None:
@@ -787,15 +820,17 @@ def unreachable(index: VocabIndex, tok: Any, *,
 
     A merge list's token is checked with the merge loop on its own symbols (one word);
     any other token by encoding its text (a '▁' piece without its space too, since the
-    dummy prefix adds it back). Special tokens, byte fragments and pieces that only occur
-    inside a word ('##s', a SentencePiece piece without '▁') are not checked.
-    `progress(done, total)` is called every 2,000 tokens.
+    dummy prefix adds it back). A piece that only occurs inside a word ('##s', a
+    SentencePiece piece without '▁') is encoded after a few whole words of the vocabulary
+    (`_word_prefixes`): unreachable when none of them is followed by it. Special tokens
+    and byte fragments are not checked. `progress(done, total)` is called every 2,000 tokens.
     """
     out = []
     total = len(index)
     metaspace = _metaspace(tok, index)
     merge_list = isinstance(tok, Tokenizer) and tok.merges is not None
     encode = tok.encode
+    prefixes = () if merge_list else _word_prefixes(index, tok, metaspace)
     for row, tid in enumerate(index.ids):
         if progress is not None and row % 2000 == 0:
             progress(row, total)
@@ -805,7 +840,7 @@ def unreachable(index: VocabIndex, tok: Any, *,
             if _merge_list_reachable(tok, tid) is False:
                 out.append(tid)
             continue
-        texts = _own_texts(index, tok, row, metaspace)
+        texts = _own_texts(index, tok, row, metaspace, prefixes)
         if texts and not any(tid in encode(t) for t in texts):
             out.append(tid)
     if progress is not None:

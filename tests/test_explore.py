@@ -95,6 +95,27 @@ def test_wordpiece_continuations_and_an_unreachable_entry():
     assert search(index, Query(continues=True)).ids == (3, 5, 6)
 
 
+def test_word_internal_continuation_cut_by_the_pre_tokenizer_is_unreachable():
+    """'##!' can only follow a word; BERT's pre-tokenizer always cuts '!' off into a word
+    of its own, so no text gives it (the whitespace pre-tokenizer keeps "hug!" whole, and
+    there it is reached). '##s' is reached after "hug" either way."""
+    vocab = ["[UNK]", "hug", "##s", "##!", "!"]
+    bert = WordPieceTokenizer(vocab, pretokenizer="bert")
+    assert unreachable(VocabIndex.build(bert), bert) == (3,)
+    assert bert.encode("hug!") == [1, 4] and bert.encode("hugs") == [1, 2]
+    plain = WordPieceTokenizer(vocab)
+    assert unreachable(VocabIndex.build(plain), plain) == ()
+
+
+def test_word_internal_unigram_piece_below_its_parts_is_unreachable():
+    """'xy' (no '▁': only inside a word) scores below 'x' + 'y', so Viterbi never picks
+    it, after any word; 'x' and 'y' are reached after 'a'."""
+    model = UnigramModel.from_scores({"▁": -2.0, "▁a": -1.0, "x": -1.0, "y": -1.0, "xy": -10.0})
+    index = VocabIndex.build(model)
+    assert unreachable(index, model) == (model.piece_to_id("xy"),)
+    assert model.piece_to_id("x") in model.encode("ax")
+
+
 def test_hf_wordpiece_and_unigram_files():
     vocab = {"[UNK]": 0, "un": 1, "##aff": 2, "##able": 3, "able": 4}
     hf = HFTokenizer(models.WordPiece(vocab, unk_token="[UNK]"))
