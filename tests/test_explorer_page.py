@@ -266,3 +266,31 @@ def test_other_pages_link_here():
     root = Path(__file__).resolve().parents[1]
     for source in ("views/home.py", "views/vocab_size.py", "views/quirks.py", "ui/tokenize/widgets.py"):
         assert 'st.page_link("views/explorer.py"' in (root / source).read_text(), source
+
+
+def _luminance(colour: str) -> float:
+    channels = [int(colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def test_compare_chart_parts_differ_by_outline_not_only_colour():
+    """The three parts (shared, only in A, only in B) have three colours, and also three
+    outline dashes, named in the legend; the outline stands out from every fill (3:1)."""
+    from bpe_core.explore import Comparison
+    from ui.explorer import charts
+
+    c = Comparison(10, 20, 5, (1,) * 5, (2,) * 15, (("Latin", 10, 20, 5),), ((3, 10, 20, 5),))
+    for by in ("script", "bytes"):
+        spec = charts.compare_chart(c, "A", "B", by).to_dict()
+        dash = spec["encoding"]["strokeDash"]
+        assert dash["field"] == spec["encoding"]["color"]["field"] == "part"
+        assert dash["scale"]["domain"] == ["shared", "only in A", "only in B"]
+        dashes = [tuple(d) for d in dash["scale"]["range"]]
+        assert len(set(dashes)) == 3
+        assert dash.get("legend") is not None  # the legend shows the dashes beside the colours
+        mark = spec["mark"]
+        assert mark["stroke"] == charts.OUTLINE and mark["strokeWidth"] >= 1.5
+        for fill in spec["encoding"]["color"]["scale"]["range"] + ["#ffffff"]:
+            hi, lo = sorted((_luminance(fill), _luminance(charts.OUTLINE)), reverse=True)
+            assert (hi + 0.05) / (lo + 0.05) >= 3, fill

@@ -3,8 +3,8 @@ overviews and comparisons (bpe_core.explore), each with a sentence that says wha
 shows (`*_summary`: the page writes it under the chart, and into the chart's ARIA
 description, so the chart has a text alternative).
 
-Colours are Okabe-Ito; a comparison's two series also differ by a pattern of opacity and
-are named in the legend and tooltips.
+Colours are Okabe-Ito; a comparison's three parts also differ by their bars' outline
+(solid, dashed, dotted: `DASHES`), shown in the legend too, and are named in the tooltips.
 """
 from __future__ import annotations
 
@@ -16,6 +16,11 @@ from bpe_core.explore import Comparison, Overview
 __all__ = ["length_chart", "length_summary", "script_chart", "script_summary", "compare_chart", "compare_summary"]
 
 BLUE, VERMILLION, GREEN = "#0072B2", "#D55E00", "#009E73"
+#: A comparison's parts (shared, only in the first, only in the second) by outline too:
+#: solid, dashed, dotted, drawn in near-black (at least 3:1 against each fill and the page,
+#: WCAG 1.4.11 for the parts of a graphic).
+DASHES = ((1, 0), (8, 4), (2, 3))
+OUTLINE = "#1a1a1a"
 #: Lengths above this are one bar ("longer"), so a few very long tokens do not flatten the rest.
 LENGTH_CAP = 32
 
@@ -113,11 +118,17 @@ def compare_chart(c: Comparison, a: str, b: str, by: str = "script", top: int = 
         ]
     frame = pd.DataFrame(records)
     title = "Script" if by == "script" else "Length (bytes)"
-    return alt.Chart(frame, title=f"Shared and own tokens by {title.lower()}").mark_bar().encode(
+    parts = ["shared", f"only in {a}", f"only in {b}"]
+    legend = alt.Legend(orient="top", symbolStrokeWidth=2, symbolSize=300)
+    return alt.Chart(frame, title=f"Shared and own tokens by {title.lower()}").mark_bar(
+        stroke=OUTLINE, strokeWidth=2).encode(
         y=alt.Y("group:N", sort=alt.SortField("order"), title=title),
         x=alt.X("tokens:Q", stack="zero", title="Tokens", axis=alt.Axis(format=",d")),
-        color=alt.Color("part:N", title=None, scale=alt.Scale(
-            domain=["shared", f"only in {a}", f"only in {b}"], range=[GREEN, BLUE, VERMILLION]),
-            legend=alt.Legend(orient="top")),
+        color=alt.Color("part:N", title=None, scale=alt.Scale(domain=parts, range=[GREEN, BLUE, VERMILLION]),
+                        legend=legend),
+        # the non-colour cue: each part's outline has its own dash (solid, dashed, dotted),
+        # in the bars and in the one legend that names both
+        strokeDash=alt.StrokeDash("part:N", title=None, scale=alt.Scale(domain=parts, range=list(DASHES)),
+                                  legend=legend),
         tooltip=["group:N", "part:N", alt.Tooltip("tokens:Q", format=",d")],
     ).properties(height=max(140, 22 * len(rows)), description=compare_summary(c, a, b))
