@@ -14,6 +14,10 @@ EXPLORER_CSS = """<style>
 .vx-card { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; margin: .25rem 0 .75rem; }
 .vx-card dt { font-weight: 600; }
 .vx-card dd { margin: 0; overflow-wrap: anywhere; }
+@media (max-width: 640px) {  /* a phone: each fact's name above its value, the value full width */
+  .vx-card { grid-template-columns: minmax(0, 1fr); gap: 0; padding-left: 0; margin-left: 0; }
+  .vx-card dd { margin: 0 0 .4rem .75rem; }
+}
 .vx-big { font-size: 1.6rem; }
 .vx-hex { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 .vx-tree, .vx-tree ul { list-style: none; margin: 0; padding-left: 1.4rem; border-left: 2px solid #555; }
