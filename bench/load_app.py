@@ -20,15 +20,17 @@ When the step reaches the end, the session clicks Reset (not timed) and goes on.
 With ``--action follow`` the sessions are a class: one extra session, the instructor,
 opens ``--url`` (the Train page), opens "Class mode" and clicks "Start a class", reads the join link from the
 page and clicks Step every think time; each of ``--sessions`` students opens that link
-(the join page, which switches to the Train page), then does what a browser does with the
-class banner's timer: it reads the ``auto_rerun`` message (interval and fragment id) and
-sends an auto-rerun of that fragment every interval. A tick's **latency** runs to the
-run's final ``script_finished`` (a tick that sees a new step ends early and reruns the
-Train page's step fragment alone, which is timed too; ``full_reruns`` counts the ticks
-whose rerun ran the whole page instead, as it did before the step fragment could be
-rerun by itself). Also reported: the **lag** from
-the instructor's step (its click's ``script_finished``) to the first tick that shows it
-on each student's page, and the instructor's own step latency.
+(the join page, which switches to the Train page), then does what a browser does: it reads
+every message the server sends (runs the server starts by itself, when the class's change
+wakes the session, ``pushed``) and sends an auto-rerun of the class banner's timer
+fragment whenever that timer (``auto_rerun``: interval and fragment id) is due, one at a
+time; a tick's **latency** runs to the next run's ``script_finished``. The **lag** runs
+from the instructor's step (its click's ``script_finished``) to the end of the first run
+that shows it on a student's page; ``app_reruns`` counts runs that ended early to rerun
+another (a new step reruns the Train page's step fragment alone), ``full_reruns`` those
+whose rerun ran the whole page. At the end every student must show the instructor's last
+step (within ``--timeout``), or it is an error; ``--server-pid`` adds the server's CPU per
+student per instructor's step.
 
 The browser also sends every other widget's current value with each click; this script
 sends only the button's trigger (the Train page keeps its state under its own keys, so
@@ -102,6 +104,8 @@ class Tally:
     lags: list[float] = field(default_factory=list)          # follow: instructor's step -> a student sees it
     app_reruns: int = 0                                       # follow: ticks that ran another run (a new step)
     full_reruns: int = 0                                      # ...of which the whole page
+    pushed: int = 0                                           # follow: runs the server started (a wake)
+    arrived: int = 0                                          # follow: students showing the last step at the end
     instructor: list[float] = field(default_factory=list)    # follow: the instructor's Step latencies
     uploads: list[float] = field(default_factory=list)       # --uploaders: upload -> trained and drawn
 
@@ -410,6 +414,7 @@ class ClassClock:
         self.join_token: str | None = None
         self.ready = asyncio.Event()
         self.done = False  # the instructor has stopped stepping
+        self.last_step: int | None = None  # the step the instructor's page shows now
 
 
 async def instructor_session(args, tally: Tally, deadline: float, clock: ClassClock) -> None:
@@ -441,6 +446,7 @@ async def _instructor_steps(args, tally: Tally, deadline: float, clock: ClassClo
         page = Page(buttons={**page.buttons, **started.buttons}, step=started.step, steps=started.steps)
         clock.join_token = started.join_token
         clock.shown[page.step or 0] = time.perf_counter()
+        clock.last_step = page.step or 0
         clock.ready.set()
         steps = 0
         for _ in rounds(args, args.think * 0.5):
@@ -457,6 +463,7 @@ async def _instructor_steps(args, tally: Tally, deadline: float, clock: ClassClo
             steps += 1
             if check(new, tally, "instructor: step") and new.step is not None:
                 clock.shown[new.step] = time.perf_counter()
+                clock.last_step = new.step
             page = Page(buttons={**page.buttons, **new.buttons}, step=new.step, steps=new.steps)
 
 
@@ -473,33 +480,74 @@ async def following_session(n: int, args, tally: Tally, deadline: float, clock: 
         if not check(page, tally, "join") or page.auto_rerun is None:
             tally.errors.append(f"student {n}: no class banner timer after joining")
             return
-        interval, fragment = page.auto_rerun
-        page_hash = page.page_hash
-        seen = page.step
-        next_tick = time.perf_counter() + interval
-        ticks = 0
-        for _ in rounds(args, interval):
-            await asyncio.sleep(max(0.0, next_tick - time.perf_counter()))
-            if finished(args, deadline, ticks, clock):
-                return
-            sent = time.perf_counter()
-            next_tick = sent + interval
-            new = await run_once(ws, rerun_message("", "", fragment=fragment, auto=True, page_hash=page_hash), args.timeout)
-            done = time.perf_counter()
-            ticks += 1
-            tally.latencies.append(done - sent)
-            tally.rerun_bytes.append(new.bytes)
-            tally.app_reruns += new.reran_app
-            tally.full_reruns += new.full_rerun
-            if check(new, tally, "tick") and new.reran_app:
-                if new.step is None:
-                    tally.errors.append(f"student {n}: a page rerun without the step slider")
-                elif new.step != seen:
-                    seen = new.step
+        await _follow(n, ws, page, args, tally, deadline, clock)
+
+
+async def _follow(n: int, ws, page: Page, args, tally: Tally, deadline: float, clock: ClassClock) -> None:
+    """A student's page after joining: read every message the server sends (a run the
+    server starts by itself, when the class's change wakes the session, or one a timer
+    tick asked for) and send a tick whenever the class banner's timer is due, as the
+    browser does. Ends once the instructor is done and this page shows the last step
+    (or --timeout after that: an error)."""
+    timer = {"interval": page.auto_rerun[0], "fragment": page.auto_rerun[1]}
+    page_hash, seen = page.page_hash, page.step
+    sent_at: list[float] = []  # ticks waiting for their run's end
+
+    async def ticker() -> None:
+        for _ in rounds(args, 0.2):
+            await asyncio.sleep(timer["interval"])
+            for _ in range(int(args.timeout / 0.05)):  # one tick at a time, as the old poll loop did
+                if not sent_at:
+                    break
+                await asyncio.sleep(0.05)
+            sent_at.append(time.perf_counter())
+            await ws.send(rerun_message("", "", fragment=timer["fragment"], auto=True, page_hash=page_hash))
+
+    ticking = asyncio.create_task(ticker())
+    run = Page()
+    try:
+        for _ in range(10_000_000):  # bounded: ends by time below
+            if clock.done and time.monotonic() >= deadline:
+                if seen == clock.last_step or time.monotonic() >= deadline + args.timeout:
+                    break
+            try:
+                data = await asyncio.wait_for(ws.recv(), timeout=0.25)
+            except TimeoutError:
+                continue
+            run.messages += 1
+            run.bytes += len(data)
+            fm = ForwardMsg()
+            fm.ParseFromString(data)
+            kind = fm.WhichOneof("type")
+            if kind == "delta":
+                read_element(fm, run)
+            elif kind == "auto_rerun":
+                timer["interval"], timer["fragment"] = fm.auto_rerun.interval, fm.auto_rerun.fragment_id
+            elif kind == "script_finished":
+                if fm.script_finished == ForwardMsg.FINISHED_EARLY_FOR_RERUN:
+                    run.reran_app = True
+                    continue
+                done = time.perf_counter()
+                run.status = fm.script_finished
+                run.full_rerun = run.reran_app and not fm.metadata.run.fragment_ids
+                tally.rerun_bytes.append(run.bytes)
+                tally.app_reruns += run.reran_app
+                tally.full_reruns += run.full_rerun
+                if sent_at:
+                    tally.latencies.append(done - sent_at.pop(0))
+                else:
+                    tally.pushed += 1
+                if check(run, tally, "student run") and run.step is not None and run.step != seen:
+                    seen = run.step
                     if seen in clock.shown:
                         tally.lags.append(done - clock.shown[seen])
-            if new.auto_rerun is not None:
-                interval, fragment = new.auto_rerun
+                run = Page()
+    finally:
+        ticking.cancel()
+    if seen != clock.last_step:
+        tally.errors.append(f"student {n}: shows step {seen}, not the instructor's last step {clock.last_step}")
+    else:
+        tally.arrived += 1
 
 
 async def guarded(session, n, args, tally, deadline) -> None:
@@ -541,7 +589,8 @@ def summary(args, tally: Tally, wall: float, cpu: float) -> dict:
     lat = tally.latencies
     return {
         "url": args.url, "action": args.action, "sessions": args.sessions, "think_s": args.think,
-        "duration_s": args.duration, "reruns": len(lat), "reruns_per_s": round(len(lat) / wall, 2),
+        "duration_s": args.duration, "reruns": len(lat) + tally.pushed,
+        "reruns_per_s": round((len(lat) + tally.pushed) / wall, 2),
         "p50_s": round(percentile(lat, 50), 3), "p95_s": round(percentile(lat, 95), 3),
         "max_s": round(max(lat, default=float("nan")), 3),
         "first_load_p50_s": round(percentile(tally.loads, 50), 3),
@@ -552,6 +601,7 @@ def summary(args, tally: Tally, wall: float, cpu: float) -> dict:
     } | ({
         "lag_p50_s": round(percentile(tally.lags, 50), 3), "lag_p95_s": round(percentile(tally.lags, 95), 3),
         "lags": len(tally.lags), "app_reruns": tally.app_reruns, "full_reruns": tally.full_reruns,
+        "pushed": tally.pushed, "students_at_last_step": tally.arrived,
         "instructor_steps": len(tally.instructor),
         "instructor_p50_s": round(percentile(tally.instructor, 50), 3),
         "instructor_p95_s": round(percentile(tally.instructor, 95), 3),
@@ -573,9 +623,15 @@ def markdown(s: dict) -> str:
     if "server_cpu_s" in s:
         notes.append(f"server CPU {s['server_cpu_s']} s, {s['server_cpu_ms_per_rerun']} ms per timed rerun "
                      "(first loads and resets included in the CPU)")
+        if "server_cpu_ms_per_student_step" in s:
+            notes.append(f"server CPU per student per instructor's step: {s['server_cpu_ms_per_student_step']} ms "
+                         "(everything the server did, first loads and ticks included, over steps x students)")
     if s["action"] == "follow":
-        notes.append(f"follow: {s['app_reruns']} of {s['reruns']} ticks found a new step and reran "
+        notes.append(f"follow: {s['reruns']} runs reached the students ({s['pushed']} started by the server, "
+                     f"a wake; the others by the timer's ticks, whose latency is p50/p95 above); "
+                     f"{s['app_reruns']} found a new step and reran "
                      f"(the whole page {s['full_reruns']} times, the step area alone the others); "
+                     f"{s['students_at_last_step']} of {s['sessions']} students showed the instructor's last step; "
                      f"step seen by a student after the instructor's step: p50 {s['lag_p50_s']} s, "
                      f"p95 {s['lag_p95_s']} s ({s['lags']} sightings); the instructor's Step: "
                      f"p50 {s['instructor_p50_s']} s, p95 {s['instructor_p95_s']} s ({s['instructor_steps']} steps)")
@@ -632,6 +688,9 @@ def main(argv=None) -> int:
         server = sum(process_cpu(pid) for pid in args.server_pid) - server0
         s["server_cpu_s"] = round(server, 1)
         s["server_cpu_ms_per_rerun"] = round(1000 * server / max(1, s["reruns"]))
+        if args.action == "follow":
+            s["server_cpu_ms_per_student_step"] = round(
+                1000 * server / max(1, s["instructor_steps"] * args.sessions), 1)
     print(json.dumps(s) if args.json else markdown(s))
     return 1 if s["errors"] or s["exceptions"] else 0
 

@@ -5,6 +5,9 @@ session from its own thread). Bounded: at most ``max_classes`` classes (expired 
 swept when a class is created, so expiry is lazy) and ``max_answers`` answers per
 question; only the current question's answers are kept.
 
+Announcements (`ClassStore.watch`) go straight to the listeners, in the thread that made
+the change.
+
 Left out: sharing between processes (use `classroom.redis_store`), surviving a restart.
 """
 from __future__ import annotations
@@ -121,3 +124,6 @@ class MemoryClassStore(ClassStore):
     def _delete(self, record: ClassRecord) -> None:
         with self._lock:
             self._forget(record.code)
+
+    def _announce(self, code: str, version: int | None) -> None:
+        self._deliver(code, version)

@@ -21,6 +21,13 @@ carries a Redis TTL of the class lifetime plus a minute, refreshed on each actio
 Redis frees a forgotten class by itself; the store's own clock decides when a class has
 expired, as in the in-process store.
 
+Changes are announced on the channel ``{prefix}changes`` (``"{code} {version}"``, or
+``"{code} end"`` when a class ends). The first `watch` starts one daemon thread per store
+object that subscribes to it and calls the listeners; when its connection breaks, it
+retries every `RESUBSCRIBE_SECONDS` at most, and once subscribed again calls the
+listeners with ``(None, None)`` (announcements made meanwhile were lost). A lost
+announcement only delays a follower until its own slow poll.
+
 When Redis cannot be reached, every call raises `StoreUnavailable` within a couple of
 seconds (short socket timeouts, two quick retries). The state lives in Redis, so once it
 is back the next call just works (scripts are reloaded if Redis lost them). For classes
@@ -34,6 +41,7 @@ from __future__ import annotations
 
 import functools
 import json
+import threading
 from typing import cast
 
 import redis
@@ -104,6 +112,10 @@ return 'ok'
 """
 
 TTL_MARGIN_MS = 60_000
+#: The subscriber thread waits this long between tries while Redis is away.
+RESUBSCRIBE_SECONDS = 1.0
+#: Longest announcement read from the channel (a code, a space, a version): longer ones are dropped.
+ANNOUNCEMENT_MAX = 40
 
 
 def _guarded(method):
@@ -135,9 +147,64 @@ class RedisClassStore(ClassStore):
         self._replace_script = self._client.register_script(_REPLACE)
         self._touch_script = self._client.register_script(_TOUCH)
         self._answer_script = self._client.register_script(_ANSWER)
+        self._channel = f"{prefix}changes"
+        self._closed = threading.Event()
+        self._watcher: threading.Thread | None = None
+        self._watcher_lock = threading.Lock()
+        #: announcements that could not be published (Redis away): their followers catch up by polling
+        self.unannounced = 0
 
     def close(self) -> None:
+        self._closed.set()
+        if self._watcher is not None:
+            self._watcher.join(timeout=5)
         self._client.close()
+
+    # ---- announcements ----
+
+    def _announce(self, code: str, version: int | None) -> None:
+        try:
+            self._client.publish(self._channel, f"{code} {'end' if version is None else version}")
+        except redis.exceptions.RedisError:
+            self.unannounced += 1  # the change is stored; followers see it at their next poll
+
+    def _start_watching(self) -> None:
+        with self._watcher_lock:
+            if self._watcher is None and not self._closed.is_set():
+                self._watcher = threading.Thread(target=self._listen, name="bpe-class-announcements", daemon=True)
+                self._watcher.start()
+
+    def _listen(self) -> None:
+        """The subscriber thread: announcements on the channel -> the listeners."""
+        subscribed_before = False
+        while not self._closed.is_set():
+            pubsub = self._client.pubsub(ignore_subscribe_messages=True)
+            try:
+                pubsub.subscribe(self._channel)
+                if subscribed_before:  # back after a break: what was announced meanwhile is lost
+                    self._deliver(None, None)
+                subscribed_before = True
+                while not self._closed.is_set():
+                    message = pubsub.get_message(timeout=1.0)
+                    if message is not None:
+                        self._heard(message.get("data"))
+            except (redis.exceptions.RedisError, OSError, ValueError):
+                self._closed.wait(RESUBSCRIBE_SECONDS)
+            finally:
+                try:
+                    pubsub.close()
+                except (redis.exceptions.RedisError, OSError):
+                    pass
+
+    def _heard(self, data: object) -> None:
+        """One announcement from the channel, checked before the listeners see it."""
+        if not isinstance(data, str) or len(data) > ANNOUNCEMENT_MAX or data.count(" ") != 1:
+            return
+        code, version = data.split(" ")
+        if version == "end":
+            self._deliver(code, None)
+        elif version.isascii() and version.isdigit():
+            self._deliver(code, int(version))
 
     # ---- key names ----
 

@@ -11,6 +11,13 @@ answers once (an optional nickname, capped at `NICKNAME_MAX` characters and stor
 given: escaping it is the page's job); the instructor reads a `Tally` (answer counts for a
 bar chart) and reveals the correct options (several when pairs tie; the page grades).
 
+Every change the students see is also **announced**: `ClassStore.watch` registers a
+listener that the store calls with ``(code, version)`` after each change by the
+instructor and ``(code, None)`` when a class ends, in every process that shares the store
+(the memory store calls it in the changing thread; Redis publishes the change and one
+subscriber thread per watching store calls it). The page wakes its followers with it
+instead of having each poll every second; a listener must return quickly.
+
 A class lives ``ttl_seconds`` (3 hours by default) after its last action (creating, a
 change by the instructor, a join, an answer; polling does not count), then is gone. An
 unknown, malformed, ended or expired code raises `ClassNotFound`. Every error here is a
@@ -27,6 +34,7 @@ from __future__ import annotations
 
 import json
 import math
+import threading
 import time
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, replace
@@ -216,6 +224,10 @@ class ClassStore(ABC):
         self._passphrase_digest = codes.token_digest(passphrase) if passphrase else None
         self._clock = clock
         self.limiter = RateLimiter({**DEFAULT_LIMITS, **limits}, clock=clock)
+        self._listeners: tuple[Callable[[str | None, int | None], None], ...] = ()
+        self._listeners_lock = threading.Lock()
+        #: listener calls that raised (a listener's error never reaches the instructor)
+        self.listener_errors = 0
 
     @property
     def needs_passphrase(self) -> bool:
@@ -386,6 +398,38 @@ class ClassStore(ABC):
         record, _ = self._live(self._resolve(code))
         self._check_instructor(record, instructor_token)
         self._delete(record)
+        self._announce(record.code, None)
+
+    # ---- change announcements ----
+
+    def watch(self, listener: Callable[[str | None, int | None], None]) -> Callable[[], None]:
+        """Call ``listener(code, version)`` after every change the students see, made in
+        any process sharing this store (``version`` None: the class ended; ``code`` None:
+        announcements may have been lost, e.g. Redis was away, so anything may have
+        changed). Returns a function that stops the calls.
+
+        The listener runs in the thread that made the change (memory store) or in the
+        store's one subscriber thread (Redis), so it must only note or schedule work.
+        An exception it raises is counted in ``listener_errors`` and goes no further.
+        """
+        if not callable(listener):
+            raise TypeError(f"listener must be a function of (code, version), got {listener!r}")
+        with self._listeners_lock:
+            self._listeners += (listener,)
+        self._start_watching()
+
+        def stop() -> None:
+            with self._listeners_lock:
+                self._listeners = tuple(f for f in self._listeners if f is not listener)
+        return stop
+
+    def _deliver(self, code: str | None, version: int | None) -> None:
+        """Call every listener of this store object (in this process)."""
+        for listener in self._listeners:
+            try:
+                listener(code, version)
+            except Exception:  # a listener's bug must not undo the instructor's step
+                self.listener_errors += 1
 
     # ---- the rules, shared by the backends ----
 
@@ -401,6 +445,7 @@ class ClassStore(ABC):
             now = self._clock()
             outcome = self._replace(new, now, expected_version=record.version)
             if outcome == "ok":
+                self._announce(new.code, new.version)
                 return self._state(new, now)
             if outcome == "gone":
                 raise self._not_found(code)
@@ -487,6 +532,13 @@ class ClassStore(ABC):
     @abstractmethod
     def _delete(self, record: ClassRecord) -> None:
         """Remove the class, its link token and its answers."""
+
+    @abstractmethod
+    def _announce(self, code: str, version: int | None) -> None:
+        """Make every process's listeners hear of a change (`watch`); never raises."""
+
+    def _start_watching(self) -> None:
+        """Start whatever carries other processes' announcements here (once; idempotent)."""
 
 
 # ---- input checks ---------------------------------------------------------------------------

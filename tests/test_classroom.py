@@ -152,6 +152,74 @@ def test_a_step_change_moves_the_version_and_a_poll_sees_it(store):
     assert store.poll(keys.code, session="student", since=now.version) is None
 
 
+class Heard:
+    """A listener for `ClassStore.watch` that keeps what it heard, in order."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str | None, int | None]] = []
+        self.arrived = threading.Condition()
+
+    def __call__(self, code, version) -> None:
+        with self.arrived:
+            self.calls.append((code, version))
+            self.arrived.notify_all()
+
+    def wait_for(self, n: int, seconds: float = 10.0) -> list:
+        """The first n calls (the Redis subscriber thread delivers them a moment later)."""
+        with self.arrived:
+            self.arrived.wait_for(lambda: len(self.calls) >= n, timeout=seconds)
+            return list(self.calls)
+
+
+def test_every_change_the_students_see_is_announced_and_so_is_the_end(store):
+    heard = Heard()
+    store.watch(heard)
+    keys = new_class(store)
+    store.join(keys.code, session="s1")  # a join changes nothing the class sees
+    t = keys.instructor_token
+    v1 = store.set_step(keys.code, 3, instructor_token=t).version
+    v2 = store.open_question(keys.code, OPTIONS, instructor_token=t).version
+    store.answer(keys.code, OPTIONS[0], session="s1")  # an answer is not announced (only the tally moves)
+    v3 = store.close_question(keys.code, instructor_token=t).version
+    store.end_class(keys.code, instructor_token=t)
+    expected = [(keys.code, v1), (keys.code, v2), (keys.code, v3), (keys.code, None)]
+    assert heard.wait_for(4) == expected
+    assert len(set([v1, v2, v3])) == 3
+
+
+def test_a_listener_that_fails_never_undoes_the_step_and_stop_ends_the_calls(store):
+    def broken(code, version):
+        raise RuntimeError("a bug in a listener")
+
+    heard = Heard()
+    stop_broken = store.watch(broken)
+    stop = store.watch(heard)
+    keys = new_class(store)
+    assert store.set_step(keys.code, 1, instructor_token=keys.instructor_token).step == 1
+    assert heard.wait_for(1) == [(keys.code, 2)]
+    assert store.listener_errors == 1
+    stop()
+    stop_broken()
+    store.set_step(keys.code, 2, instructor_token=keys.instructor_token)
+    marker = Heard()
+    store.watch(marker)
+    store.set_step(keys.code, 3, instructor_token=keys.instructor_token)
+    marker.wait_for(1)  # (Redis) the step-2 announcement went out before this one
+    assert heard.calls == [(keys.code, 2)] and store.listener_errors == 1
+    with pytest.raises(TypeError, match="listener"):
+        store.watch("not a function")
+
+
+def test_refused_changes_are_not_announced(store):
+    heard = Heard()
+    store.watch(heard)
+    keys = new_class(store)
+    with pytest.raises(NotInstructor):
+        store.set_step(keys.code, 1, instructor_token=keys.join_token)
+    marker = store.set_step(keys.code, 2, instructor_token=keys.instructor_token).version
+    assert heard.wait_for(1) == [(keys.code, marker)]
+
+
 @pytest.mark.parametrize("step", [-1, 1.5, "3", True])
 def test_a_bad_step_is_refused(store, step):
     keys = new_class(store)
@@ -498,6 +566,66 @@ def test_two_stores_on_one_redis_share_a_class(redis_server, clock):
     assert a.tally(keys.code, instructor_token=keys.instructor_token).counts[1] == (OPTIONS[1], 2)
     a.close()
     b.close()
+
+
+def test_a_change_on_one_process_is_announced_on_the_others(redis_server, clock):
+    """Two stores on one Redis stand for two app processes: a step set through one reaches
+    the listeners of the other (Redis publish/subscribe), and only for its own prefix."""
+    prefix = f"test:{uuid.uuid4().hex}:"
+    a = open_store(redis_server.url, prefix=prefix, clock=clock, limits=GENEROUS)
+    b = open_store(redis_server.url, prefix=prefix, clock=clock, limits=GENEROUS)
+    other = open_store(redis_server.url, prefix=f"test:{uuid.uuid4().hex}:", clock=clock, limits=GENEROUS)
+    heard_b, heard_other = Heard(), Heard()
+    b.watch(heard_b)
+    other.watch(heard_other)
+    try:
+        keys = new_class(a)
+        deadline = time.monotonic() + 10
+        while not heard_b.calls and time.monotonic() < deadline:  # the subscriber is up once it hears one
+            a.set_step(keys.code, 1, instructor_token=keys.instructor_token)
+            heard_b.wait_for(1, seconds=0.2)
+        version = a.set_step(keys.code, 5, instructor_token=keys.instructor_token).version
+        deadline = time.monotonic() + 10
+        while (keys.code, version) not in heard_b.calls and time.monotonic() < deadline:
+            heard_b.wait_for(len(heard_b.calls) + 1, seconds=0.2)
+        assert (keys.code, version) in heard_b.calls
+        assert heard_other.calls == []
+        b._heard("junk")  # a stranger's message on the channel is dropped, not delivered
+        b._heard("A B C")
+        b._heard("X" * 100 + " 1")
+        assert heard_b.calls[-1] == (keys.code, version)
+    finally:
+        for s in (a, b, other):
+            s.close()
+
+
+def test_after_a_redis_outage_the_listeners_hear_that_anything_may_have_changed(tmp_path, clock):
+    require_redis_server()
+    server = RedisServer(tmp_path)
+    server.start()
+    store = open_store(server.url, clock=clock, limits=GENEROUS)
+    heard = Heard()
+    store.watch(heard)
+    try:
+        keys = new_class(store)
+        deadline = time.monotonic() + 10
+        while not heard.calls and time.monotonic() < deadline:
+            store.set_step(keys.code, 1, instructor_token=keys.instructor_token)
+            heard.wait_for(1, seconds=0.2)
+        assert heard.calls
+        server.kill()
+        time.sleep(1.5)  # the subscriber notices the broken connection
+        server.start()
+        deadline = time.monotonic() + 20
+        while (None, None) not in heard.calls and time.monotonic() < deadline:
+            heard.wait_for(len(heard.calls) + 1, seconds=0.5)
+        assert (None, None) in heard.calls  # "you may have missed something": followers poll
+        n = len(heard.calls)
+        version = store.set_step(keys.code, 2, instructor_token=keys.instructor_token).version
+        assert (keys.code, version) in heard.wait_for(n + 1)
+    finally:
+        store.close()
+        server.stop()
 
 
 def test_redis_outage_gives_a_clear_error_and_the_class_resumes(tmp_path, clock):

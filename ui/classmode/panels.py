@@ -86,7 +86,7 @@ def train_banner(view: RunView) -> None:
             # Two fragments: a timer that polls the class and draws nothing (a tick that
             # finds nothing new costs a store read, not a redraw), and the class panel,
             # rerun by the timer only when what it shows changed, and by its own widgets.
-            st.fragment(run_every=session.POLL_SECONDS)(_student_fragment)()
+            st.fragment(run_every=session.poll_seconds())(_student_fragment)()
             st.fragment(_student_panel)()
     finally:
         ss[FULL_RUN] = False
@@ -356,6 +356,7 @@ def _student_fragment() -> None:
     state, _changed = session.poll()
     if session.role() is None or state is None:  # the class ended or expired
         st.rerun(scope="app")  # the next full run says why and stops the timer
+    session.wake_me()  # the class's next change reruns this fragment at once (push)
     view = train_state.current_view()
     moved = session.apply_class_step(view)
     if full:

@@ -26,7 +26,7 @@ from classroom import (
     LOCAL, ClassError, ClassNotFound, ClassState, ClassStore, RateLimited, StoreUnavailable, client_key,
     open_store, proxy_hops,
 )
-from ui.classmode import logic
+from ui.classmode import logic, wake
 from ui.shared.state import request_train_step
 from ui.train import state as train_state
 from ui.train.run_view import RunView
@@ -61,7 +61,8 @@ START_STEP = "class.start_step"  # the step the class started at (the QR code fo
 UNSENT = "class.unsent"        # the instructor's step did not reach the store (it was away)
 HIDDEN = "class.hidden"        # the step area last drew the pair table hidden (a question pending)
 
-#: Seconds between polls (the students' fragment timer).
+#: Seconds between polls (the students' fragment timer) where a session cannot be woken
+#: (`ui.classmode.wake`); where it can, the timer is a safety net every wake.SAFETY_SECONDS.
 POLL_SECONDS = 1.0
 #: After the store was unreachable, wait this long before asking again.
 PAUSE_SECONDS = 5.0
@@ -266,6 +267,7 @@ def push_step(view: RunView, k: int, *, retry: bool = False) -> None:
         return
     if not retry and ss.get(PAUSED_UNTIL, 0) > time.monotonic():
         return
+    wake.hold()  # this run ends before the students are woken
     new = _call(lambda: class_store().set_step(state.code, k, instructor_token=ss[TOKEN]), into=ERROR)
     if new is not None:
         ss[CLASS], ss[PUSHED] = new, k
@@ -287,6 +289,7 @@ def _instructor_change(change: Callable[[ClassStore, str, str], ClassState]) -> 
     state = current()
     if role() != "instructor" or state is None:
         return
+    wake.hold()
     new = _call(lambda: change(class_store(), state.code, ss[TOKEN]))
     if new is not None:
         ss[CLASS] = new
@@ -491,10 +494,31 @@ def join(code_or_token: str, nickname: str | None = None) -> bool:
 
 
 def leave() -> None:
+    wake.forget()
     for key in (ROLE, CODE, TOKEN, CLASS, APPLIED, PUSHED, PAUSED_UNTIL, NOTICE, ERROR, UNSENT, BACK):
         ss.pop(key, None)
     ss[FOLLOW] = False
     ss[APP_RERUN] = True
+
+
+def poll_seconds() -> float:
+    """The student's poll timer: a slow safety net when this session is woken by the
+    class's changes (`ui.classmode.wake`), else every POLL_SECONDS."""
+    return wake.SAFETY_SECONDS if wake.available() else POLL_SECONDS
+
+
+def wake_me() -> bool:
+    """Called from inside a student's poll fragment: have the class's next change rerun
+    this fragment at once (`ui.classmode.wake`). False when this session cannot be woken."""
+    state = current()
+    if role() != "student" or state is None:
+        return False
+    try:
+        from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState
+        fragment_id = ThreadState.get().fragment_id
+    except (ImportError, AttributeError):
+        return False
+    return wake.follow(class_store(), state.code, fragment_id, state.version)
 
 
 def poll() -> tuple[ClassState | None, bool]:
