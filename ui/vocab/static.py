@@ -21,12 +21,13 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ui.shared.a11y import scroll_box_attrs
-from ui.vocab.charts import BLUE, MAX_POINTS, ORANGE, SERIES_COLORS, VERMILLION, _thin
+from ui.vocab import chart_spec
+from ui.vocab.chart_spec import Chart, Marker, Panel, Series, first_used_up_label
+from ui.vocab.charts import MAX_POINTS, _thin
 from ui.shared.svg import (
     Canvas,
     Scale,
     fmt_k,
-    fmt_si,
     img_html,
     label_room,
     nice_ticks,
@@ -61,10 +62,6 @@ STATIC_CSS = f"""<style>
 .vc-chart figcaption {{ font-size: 0.9rem; opacity: 0.85; margin-top: 0.2rem; }}
 .vc-table td.num {{ white-space: normal; }}
 </style>"""
-#: tableau10, as the Vega truncation chart colours its languages
-TABLEAU10 = ["#4c78a8", "#f58518", "#e45756", "#72b7b2", "#54a24b", "#eeca3b", "#b279a2", "#ff9da6", "#9d755d",
-             "#bab0ac"]
-DASHES = [None, "8 4", "3 3", "10 3 2 3"]
 
 
 def _figure(name: str, draw, alt: str, title: str, caption: str = "") -> str:
@@ -88,25 +85,25 @@ def _thinned(curve: pd.DataFrame, keep: set[int], n: int) -> pd.DataFrame:
     return curve[curve["step"].isin(set(curve["step"].iloc[idx]) | keep)]
 
 
-def _chosen_rule(c: Canvas, x: Scale, chosen: int, top: float, bottom: float, label: bool) -> None:
-    px = x(chosen)
-    c.line(px, top, px, bottom, stroke="#000", width=2, dash="6 4")
+def _chosen_rule(c: Canvas, x: Scale, marker: Marker, top: float, bottom: float, label: bool) -> None:
+    px = x(marker.value)
+    c.line(px, top, px, bottom, stroke=marker.color, width=marker.width, dash=" ".join(map(str, marker.dash)))
     if label:
         right = px > (x.a + x.b) / 2
-        c.text(px + (-6 if right else 6), top + c.font, f"chosen: {chosen:,}", anchor="end" if right else "start",
+        c.text(px + (-6 if right else 6), top + c.font, marker.label(), anchor="end" if right else "start",
                weight="bold")
 
 
-def _panel(c: Canvas, *, title, subtitle, x: Scale, xdomain, y_lo, y_hi, yticks, ytitle, kind="linear",
-           legend=(), height=230):
-    """Title, legend and the frame of one curve panel; returns the y scale and the plot box."""
-    c.title(title, subtitle)
-    if legend:
-        c.legend(list(legend))
+def _panel(c: Canvas, p: Panel, *, x: Scale, y_lo, y_hi, yticks, height=230, legend=True):
+    """Title, legend and the frame of one curve panel (`p`, from the chart's spec);
+    returns the y scale and the plot box."""
+    c.title(p.title, p.subtitle_for("static"))
+    if legend and p.legend():
+        c.legend([(s.label, s.color, s.svg_dash) for s in p.legend()])
     top = c.height + 4
     bottom = top + (height if c.width > 500 else 170)
-    y = Scale(y_lo, y_hi, bottom, top, kind)
-    y_axis(c, y, yticks, left=x.a, right=x.b, title=ytitle)
+    y = Scale(y_lo, y_hi, bottom, top, p.y.scale)
+    y_axis(c, y, [(t, p.y.label(t)) for t in yticks], left=x.a, right=x.b, title=p.y.title)
     return y, top, bottom
 
 
@@ -120,94 +117,86 @@ class CurvesBase:
     x: Scale
     boxes: tuple[tuple[float, float], ...]  # each panel's plot box, top and bottom
 
-    def svg(self, chosen: int) -> str:
-        """The picture with `chosen` marked in every panel (labelled in the first)."""
+    def svg(self, marker: Marker) -> str:
+        """The picture with the chosen size marked in every panel (labelled in one)."""
         c = Canvas(self.canvas.width, self.canvas.font, list(self.canvas.parts), self.canvas.height)
         for i, (top, bottom) in enumerate(self.boxes):
-            _chosen_rule(c, self.x, chosen, top, bottom, label=i == 0)
+            _chosen_rule(c, self.x, marker, top, bottom, label=i == marker.labelled)
         return c.svg()
 
 
-def _curves_base(curve, held, retired, *, unit, training_label, width, font) -> CurvesBase:
+def _line(c: Canvas, x: Scale, y: Scale, xs, ys, s: Series) -> None:
+    c.polyline(zip(map(x, xs), map(y, ys)), stroke=s.color, width=s.width, dash=s.svg_dash)
+
+
+def _curves_base(spec: Chart, width: int, font: int) -> CurvesBase:
+    curve, held, retired = spec.data["curve"], spec.data["held"], spec.data["retired"]
+    length, per_token, use = spec.panels
     keep = set(retired["step"]) if retired is not None and len(retired) else set()
     boxes = []
     pts = _thinned(curve, keep, width // 2)
     c = Canvas(width, font)
     lo, hi = int(curve["vocab_size"].min()), int(curve["vocab_size"].max())
     hi = hi if hi > lo else lo + 1
-    xticks = [(t, f"{int(t):,}") for t in nice_ticks(lo, hi, 8 if width > 500 else 3) if lo <= t <= hi]
+    xaxis = length.x
+    xticks = [(t, xaxis.label(t)) for t in nice_ticks(lo, hi, 8 if width > 500 else 3) if lo <= t <= hi]
     # 1. corpus length
-    lengths = pts["corpus_length"]
+    lengths = pts[length.y.field]
     yt = [t for t in nice_ticks(float(lengths.min()), float(lengths.max()), 4)]
-    left = label_room([f"{int(t):,}" for t in yt], font)
+    left = label_room([length.y.label(t) for t in yt], font)
     x = Scale(lo, hi, left, width - 14)
-    y, top, bottom = _panel(c, title="Training corpus length shrinks with every merge",
-                            subtitle="Tokens needed to write the whole training corpus, read off the merge events",
-                            x=x, xdomain=(lo, hi), y_lo=yt[0], y_hi=yt[-1],
-                            yticks=[(t, f"{int(t):,}") for t in yt], ytitle="Tokens in training corpus")
-    c.polyline(zip(map(x, pts["vocab_size"]), map(y, pts["corpus_length"])), stroke=BLUE)
+    y, top, bottom = _panel(c, length, x=x, y_lo=yt[0], y_hi=yt[-1], yticks=yt)
+    for s in length.series:
+        _line(c, x, y, pts["vocab_size"], pts[s.key], s)
     boxes.append((top, bottom))
-    x_axis(c, x, xticks, top=top, bottom=bottom, title="Vocabulary size (tokens)")
+    x_axis(c, x, xticks, top=top, bottom=bottom, title=xaxis.title)
     c.height += 22
     # 2. units per token, training and held out
-    series = [training_label] + (list(dict.fromkeys(held["text"])) if held is not None and len(held) else [])
-    colors = dict(zip(series, SERIES_COLORS))
-    dashes = dict(zip(series, DASHES))
+    training, *held_series = per_token.series
     values = list(pts["units_per_token"]) + (list(held["units_per_token"]) if held is not None else [])
     yt = nice_ticks(min(values), max(values), 4)
-    y, top, bottom = _panel(
-        c, title=f"{unit.capitalize()} per token: the text the run learned from, and text it never saw",
-        subtitle="Held-out text is encoded with the first k merges at the marked sizes; the gap is what the "
-                 "merges overfit to the training text",
-        x=x, xdomain=(lo, hi), y_lo=yt[0], y_hi=yt[-1], yticks=[(t, f"{t:,.1f}") for t in yt],
-        ytitle=f"{unit.capitalize()} per token", legend=[(s, colors[s], dashes[s]) for s in series])
-    c.polyline(zip(map(x, pts["vocab_size"]), map(y, pts["units_per_token"])), stroke=colors[training_label])
-    if held is not None and len(held):
+    y, top, bottom = _panel(c, per_token, x=x, y_lo=yt[0], y_hi=yt[-1], yticks=yt)
+    _line(c, x, y, pts["vocab_size"], pts["units_per_token"], training)
+    if held_series:
+        by_text = {s.key: s for s in held_series}
         for text, part in held.groupby("text", sort=False):
-            c.polyline(zip(map(x, part["vocab_size"]), map(y, part["units_per_token"])), stroke=colors[text],
-                       dash=dashes[text])
+            s = by_text[text]
+            _line(c, x, y, part["vocab_size"], part["units_per_token"], s)
             for v, u in zip(part["vocab_size"], part["units_per_token"]):
-                c.circle(x(v), y(u), 4.5, fill=colors[text])
+                c.circle(x(v), y(u), 4.5, fill=s.color)
     boxes.append((top, bottom))
-    x_axis(c, x, xticks, top=top, bottom=bottom, title="Vocabulary size (tokens)")
+    x_axis(c, x, xticks, top=top, bottom=bottom, title=xaxis.title)
     c.height += 22
     # 3. vocabulary against tokens in use (symlog)
-    use = [("vocab_size", "Vocabulary size (every token)", "#999999", "6 4"),
-           ("tokens_in_use", "Tokens the corpus uses", BLUE, None),
-           ("base_in_use", "Base symbols it still uses", ORANGE, None)]
-    most = max(1, int(pts[["vocab_size", "tokens_in_use", "base_in_use"]].to_numpy().max()))
+    lines = [s for s in use.series if s.mark == "line"]
+    used_up, first_rule = (s for s in use.series if s.mark != "line")
+    most = max(1, int(pts[[s.key for s in lines]].to_numpy().max()))
     ticks = [0] + [m * 10**e for e in range(7) for m in (1, 2, 5) if m * 10**e <= most * 1.2]
     if width <= 500:
         ticks = [t for t in ticks if t == 0 or str(t)[0] == "1"]
-    y, top, bottom = _panel(
-        c, title="Vocabulary size against the tokens actually in use",
-        subtitle="Triangles: a base symbol whose every occurrence has been merged into longer tokens",
-        x=x, xdomain=(lo, hi), y_lo=0, y_hi=max(ticks[-1], most), kind="symlog",
-        yticks=[(t, f"{t:,}") for t in ticks], ytitle="Tokens (logarithmic scale)",
-        legend=[(label, color, dash) for _, label, color, dash in use])
-    for column, _, color, dash in use:
-        c.polyline(zip(map(x, pts["vocab_size"]), map(y, pts[column])), stroke=color, dash=dash)
+    y, top, bottom = _panel(c, use, x=x, y_lo=0, y_hi=max(ticks[-1], most), yticks=ticks)
+    for s in lines:
+        _line(c, x, y, pts["vocab_size"], pts[s.key], s)
     if retired is not None and len(retired):
         base_at = curve.set_index("step")["base_in_use"]
         for size, step in zip(retired["vocab_size"], retired["step"]):  # (itertuples builds a class per call)
-            c.triangle_down(x(size), y(int(base_at.get(step, 0))), 6, fill=VERMILLION)
+            c.triangle_down(x(size), y(int(base_at.get(step, 0))), 6, fill=used_up.color)
         first = retired.iloc[0]
         px = x(first["vocab_size"])
-        c.line(px, top, px, bottom, stroke=VERMILLION, width=2)
+        c.line(px, top, px, bottom, stroke=first_rule.color, width=first_rule.width)
         late = px > (x.a + x.b) / 2
-        label = f"first base symbol used up: '{first['symbol']}' at {int(first['vocab_size']):,}"
-        c.text(px + (-6 if late else 6), top + font + 2, label, anchor="end" if late else "start", fill=VERMILLION,
-               weight="bold", size=font - 1, halo=True)
+        c.text(px + (-6 if late else 6), top + font + 2, first_used_up_label(first["symbol"], first["vocab_size"]),
+               anchor="end" if late else "start", fill=first_rule.color, weight="bold", size=font - 1, halo=True)
     boxes.append((top, bottom))
-    x_axis(c, x, xticks, top=top, bottom=bottom, title="Vocabulary size (tokens)")
+    x_axis(c, x, xticks, top=top, bottom=bottom, title=xaxis.title)
     return CurvesBase(c, x, tuple(boxes))
 
 
 def curves_bases(curve: pd.DataFrame, held: pd.DataFrame | None, retired: pd.DataFrame | None, *, unit: str,
                  training_label: str) -> dict[int, CurvesBase]:
     """The curve panels without the chosen size, wide and narrow (by width)."""
-    return {width: _curves_base(curve, held, retired, unit=unit, training_label=training_label, width=width,
-                                font=font) for width, font in ((WIDE, 15), (NARROW, 13))}
+    spec = chart_spec.curves(curve, held, retired, unit=unit, training_label=training_label)
+    return {width: _curves_base(spec, width, font) for width, font in ((WIDE, 15), (NARROW, 13))}
 
 
 def _at_chosen(curve: pd.DataFrame, k: int, unit: str) -> str:
@@ -245,15 +234,17 @@ def curves_figure(curve: pd.DataFrame, held: pd.DataFrame | None, retired: pd.Da
     `bases` and `alt`: the panels already drawn by `curves_bases` and the alt text made by
     `curves_alt` for these arguments (the page keeps them per run, so a slider move only
     adds the rules and the sentence about the chosen size)."""
+    spec = chart_spec.curves(curve, held, retired, unit=unit, training_label=training_label, chosen=chosen)
     if bases is None:
-        bases = curves_bases(curve, held, retired, unit=unit, training_label=training_label)
+        bases = {width: _curves_base(spec, width, font) for width, font in ((WIDE, 15), (NARROW, 13))}
     if alt is None:
         alt = curves_alt(curve, held, unit)
+    marker = spec.marker
 
     def draw(width, font):
-        return bases[width].svg(chosen)
+        return bases[width].svg(marker)
     alt += f" Dashed rule: the chosen size, {chosen:,}."
-    return _figure("curves", draw, alt, f"Vocabulary size {chosen:,} marked", _at_chosen(curve, k, unit))
+    return _figure(spec.name, draw, alt, f"Vocabulary size {chosen:,} marked", _at_chosen(curve, k, unit))
 
 
 # ---- 2. the cost calculator's charts ------------------------------------------------------
@@ -283,12 +274,13 @@ def _groups(frame: pd.DataFrame | list[dict], by: str, columns=None) -> dict[obj
     return groups
 
 
-def _share_svg(parts: pd.DataFrame, width: int, font: int) -> str:
+def _share_svg(spec: Chart, width: int, font: int) -> str:
+    p = spec.panels[0]
+    vocab_part, rest_part = p.series
     c = Canvas(width, font)
-    c.title("The vocabulary's share of the model", "Parameters and forward-pass FLOPs per token")
-    c.legend([("the vocabulary: embeddings, output layer", VERMILLION, None), ("the rest of the model", "#BBBBBB", None)],
-             width=10)
-    groups = _groups(parts, "measure")
+    c.title(p.title, p.subtitle_for("static"))
+    c.legend([(s.label, s.color, None) for s in p.legend()], width=10)
+    groups = _groups(spec.data["parts"], "measure")
     measures = list(groups)
     label_w = max(len(m) for m in measures) * 0.56 * (font + 1) + 12
     if width <= 500:
@@ -297,13 +289,13 @@ def _share_svg(parts: pd.DataFrame, width: int, font: int) -> str:
     for m in measures:
         rows = groups[m]
         total = float(sum(r["value"] for r in rows)) or 1.0
-        vocab = float(sum(r["value"] for r in rows if r["part"] == "vocabulary"))
+        vocab = float(sum(r["value"] for r in rows if r["part"] == vocab_part.key))
         if label_w == 0:
             c.height += font + 6
             c.text(8, c.height, m, size=font + 1, weight="bold")
         top = c.height + 6
-        c.rect(x(0), top, x(1) - x(0), 40, fill="#BBBBBB")
-        c.rect(x(0), top, x(vocab / total) - x(0), 40, fill=VERMILLION)
+        c.rect(x(0), top, x(1) - x(0), 40, fill=rest_part.color)
+        c.rect(x(0), top, x(vocab / total) - x(0), 40, fill=vocab_part.color)
         if label_w:
             c.text(8, top + 26, m, size=font + 1, weight="bold")
         c.text(x(vocab / total) + 8, top + 27, f"{vocab / total:.1%}", size=font + 2, weight="bold")
@@ -313,19 +305,21 @@ def _share_svg(parts: pd.DataFrame, width: int, font: int) -> str:
             c.height += font + 1
             c.text(x(0), c.height, line, size=font - 2, fill="#444")
         c.height += 8
-    x_axis(c, x, [(t / 4, f"{t * 25}%") for t in range(5)], top=c.height, bottom=c.height, title="Share of the model",
+    x_axis(c, x, [(t / 4, p.x.label(t / 4)) for t in range(5)], top=c.height, bottom=c.height, title=p.x.title,
            grid=False)
     return c.svg()
 
 
 def cost_share_figure(parts: pd.DataFrame | list[dict]) -> str:
     """The vocabulary's share of the parameters and of the FLOPs: one 100% bar each."""
+    spec = chart_spec.cost_share(_records(parts))
+    vocab_key = spec.panels[0].series[0].key
     shares = []
     for m, rows in _groups(parts, "measure").items():
         total = float(sum(r["value"] for r in rows)) or 1.0
-        shares.append(f"{m}: {float(sum(r['value'] for r in rows if r['part'] == 'vocabulary')) / total:.1%}")
+        shares.append(f"{m}: {float(sum(r['value'] for r in rows if r['part'] == vocab_key)) / total:.1%}")
     alt = "Bar chart of the vocabulary's share of the model. " + "; ".join(shares) + "."
-    return _figure("cost_share", lambda w, f: _share_svg(parts, w, f), alt, "; ".join(shares))
+    return _figure(spec.name, lambda w, f: _share_svg(spec, w, f), alt, "; ".join(shares))
 
 
 @dataclass(frozen=True)
@@ -343,13 +337,18 @@ def _by_size(reals: pd.DataFrame | list[dict]) -> list[_Model]:
     return sorted(rows, key=lambda r: r.size)
 
 
-def _real_svg(reals: pd.DataFrame, width: int, font: int) -> str:
-    data = _by_size(reals)
+_MARKS = {"circle": Canvas.circle, "diamond": Canvas.diamond, "triangle-down": Canvas.triangle_down}
+
+
+def _real_svg(spec: Chart, width: int, font: int) -> str:
+    p = spec.panels[0]
+    kinds = {s.key: s for s in p.series}
+    data = _by_size(spec.data["reals"])
     c = Canvas(width, font)
-    c.title("Vocabulary sizes of real models", "Each model's exact size is written under its name")
-    c.legend([("real models", BLUE, None), ("chosen on this page", VERMILLION, None)], width=10)
-    lo, hi = max(10, int(data[0].size * 0.6)), int(data[-1].size * 1.6)
-    x = Scale(lo, hi, 16, width - 16, "log")
+    c.title(p.title, p.subtitle_for("static"))
+    c.legend([(s.label, s.color, None) for s in p.legend()], width=10)
+    lo, hi = p.x.domain
+    x = Scale(lo, hi, 16, width - 16, p.x.scale)
     # Each label on the first row (counted up from the axis) where it overlaps no other.
     placed, ends = [], []
     for r in data:
@@ -365,76 +364,78 @@ def _real_svg(reals: pd.DataFrame, width: int, font: int) -> str:
     lane_h = 2 * font + 8
     axis_y = c.height + 10 + len(ends) * lane_h
     for r, px, end, lane in placed:
-        color = VERMILLION if r.kind == "yours" else BLUE
+        color = kinds[r.kind].color
         ly = axis_y - 14 - lane * lane_h
         c.line(px, axis_y, px, ly - 2 * font, stroke="#aaa")
         tx, anchor = (px - 4, "end") if end else (px + 4, "start")
         c.text(tx, ly - font - 1, r.name, anchor=anchor, fill=color, size=font - 1)
         c.text(tx, ly, f"{r.size:,}", anchor=anchor, fill=color, size=font - 1, weight="bold")
     for r, px, _, _ in placed:
-        (c.diamond if r.kind == "yours" else c.circle)(px, axis_y, 7, fill=VERMILLION if r.kind == "yours" else BLUE)
-    values = [v for v in (100, 300, 1_000, 3_000, 10_000, 30_000, 100_000, 300_000) if lo <= v <= hi]
+        s = kinds[r.kind]
+        _MARKS[s.shape](c, px, axis_y, 7, fill=s.color)
+    values = list(p.x.values)
     if width <= 500:
         values = [v for v in values if str(v)[0] == "1"]
-    x_axis(c, x, [(v, f"{v:,}") for v in values], top=axis_y, bottom=axis_y + 10,
-           title="Vocabulary size (tokens, logarithmic scale)", grid=False)
+    x_axis(c, x, [(v, p.x.label(v)) for v in values], top=axis_y, bottom=axis_y + 10, title=p.x.title, grid=False)
     return c.svg()
 
 
 def real_vocab_figure(reals: pd.DataFrame | list[dict]) -> str:
     """Real models' vocabulary sizes on one logarithmic axis, each labelled with its size."""
-    alt = ("Vocabulary sizes on a logarithmic axis: " + "; ".join(f"{r.name} {r.size:,}" + (" (chosen on this page)"
-           if r.kind == "yours" else "") for r in _by_size(reals)) + ".")
-    return _figure("real_vocab", lambda w, f: _real_svg(reals, w, f), alt, "Vocabulary sizes of real models")
+    spec = chart_spec.real_vocab(_records(reals))
+    yours = spec.panels[0].series[1]
+    alt = ("Vocabulary sizes on a logarithmic axis: " + "; ".join(
+        f"{r.name} {r.size:,}" + (f" ({yours.label})" if r.kind == yours.key else "") for r in _by_size(reals)) + ".")
+    return _figure(spec.name, lambda w, f: _real_svg(spec, w, f), alt, spec.panels[0].title)
 
 
 # ---- o200k cut to k ranks -----------------------------------------------------------------
-def _size_frame(c: Canvas, sizes: list[int], y_lo, y_hi, yticks, ytitle, marks: pd.DataFrame, height: int):
+def _size_frame(c: Canvas, p: Panel, marks: pd.DataFrame, height: int):
     """A log-2 size axis, the y axis, and the real models' dotted rules with their names
     on rows of their own at the top, the largest size on the top row: each rule starts at
     its own name's row, so a name, which reaches left over smaller sizes, crosses no rule.
-    Returns (x, y, top, bottom)."""
+    Returns (x, y, top, bottom, the x ticks)."""
+    y_lo, y_hi = p.y.domain
+    yticks = [(t, p.y.label(t)) for t in nice_ticks(y_lo, y_hi, 5) if t <= y_hi]
     left = label_room([s for _, s in yticks], c.font)
-    x = Scale(min(sizes), max(sizes) * 1.12, left, c.width - 12, "log")
+    x = Scale(*p.x.domain, left, c.width - 12, "log")
     top = c.height + 4
     bottom = top + height
     y = Scale(y_lo, y_hi, bottom, top)
-    y_axis(c, y, yticks, left=x.a, right=x.b, title=ytitle)
+    y_axis(c, y, yticks, left=x.a, right=x.b, title=p.y.title)
+    rule = next(s for s in p.series if s.key == "marks")
     for i, m in enumerate(marks.sort_values("size", ascending=False).itertuples()):
         px = x(m.size)
         row = top + 4 + 18 * i
-        c.line(px, row, px, bottom, stroke="#555", width=2, dash="2 3")
+        c.line(px, row, px, bottom, stroke=rule.color, width=rule.width, dash=rule.svg_dash)
         c.text(px - 4, row + c.font - 2, f"{m.label} ({m.size:,})", anchor="end", size=c.font - 2, fill="#333",
                halo=True)
-    ticks = [(s, fmt_k(s)) for s in sizes]
-    return x, y, top, bottom, ticks
+    return x, y, top, bottom, [(s, p.x.label(s)) for s in p.x.values]
 
 
-def _trunc_svg(table: pd.DataFrame, marks: pd.DataFrame, width: int, font: int) -> str:
-    c = Canvas(width, font)
-    c.title("o200k cut to its first k tokens", "Characters per token of one paragraph in ten languages")
-    langs = list(dict.fromkeys(table.loc[table["code"] != "all", "language"]))
-    colors = dict(zip(langs, TABLEAU10))
-    _legend_columns(c, [(lang, colors[lang]) for lang in langs] + [("all ten together", "#000")],
-                    2 if width <= 500 else 4)
-    sizes = sorted(set(int(s) for s in table["size"]))
-    top_v = float(table["chars_per_token"].max()) * (1 + 0.06 * (len(marks) + 1))
-    yt = [t for t in nice_ticks(0, top_v, 5) if t <= top_v]
-    x, y, top, bottom, ticks = _size_frame(c, sizes, 0, top_v, [(t, f"{t:.1f}") for t in yt], "Characters per token",
-                                           marks, 380 if width > 500 else 300)
-    for lang in langs:
-        part = table[table["language"] == lang].sort_values("size")
-        pts = list(zip(map(x, part["size"]), map(y, part["chars_per_token"])))
-        c.polyline(pts, stroke=colors[lang], width=2)
-        for px, py in pts:
-            c.circle(px, py, 3, fill=colors[lang])
-    total = table[table["code"] == "all"].sort_values("size")
-    pts = list(zip(map(x, total["size"]), map(y, total["chars_per_token"])))
-    c.polyline(pts, stroke="#000", width=5)
+def _points(c: Canvas, pts, s: Series, r: float) -> None:
+    c.polyline(pts, stroke=s.color, width=s.width, dash=s.svg_dash)
     for px, py in pts:
-        c.circle(px, py, 5, fill="#000")
-    c.text(pts[-1][0] - 10, pts[-1][1] + 20, "all ten together", anchor="end", weight="bold", halo=True)
-    x_axis(c, x, ticks, top=top, bottom=bottom, title=["Vocabulary size: o200k's first k ranks", "(logarithmic scale)"])
+        c.circle(px, py, r, fill=s.color)
+
+
+def _trunc_svg(spec: Chart, width: int, font: int) -> str:
+    p = spec.panels[0]
+    table, marks = spec.data["table"], spec.data["marks"]
+    c = Canvas(width, font)
+    c.title(p.title, p.subtitle_for("static"))
+    lines = [s for s in p.series if s.mark == "line"]
+    *langs, total = lines
+    _legend_columns(c, [(s.label, s.color) for s in lines], 2 if width <= 500 else 4)
+    x, y, top, bottom, ticks = _size_frame(c, p, marks, 380 if width > 500 else 300)
+    for s in langs:
+        part = table[table["language"] == s.key].sort_values("size")
+        _points(c, list(zip(map(x, part["size"]), map(y, part["chars_per_token"]))), s, 3)
+    part = table[table["code"] == total.key].sort_values("size")
+    pts = list(zip(map(x, part["size"]), map(y, part["chars_per_token"])))
+    _points(c, pts, total, 5)
+    c.text(pts[-1][0] - 10, pts[-1][1] + 20, total.label, anchor="end", weight="bold", halo=True)
+    x_axis(c, x, ticks, top=top, bottom=bottom, title=p.x.title)
     return c.svg()
 
 
@@ -451,45 +452,38 @@ def _legend_columns(c: Canvas, items: list[tuple[str, str]], columns: int) -> No
 
 def truncation_figure(table: pd.DataFrame, marks: pd.DataFrame) -> str:
     """Characters per token of each language and of all ten, against o200k's ranks kept."""
+    spec = chart_spec.truncation(table, marks)
     total = table[table["code"] == "all"].sort_values("size")
     alt = ("Line chart: characters per token against o200k's first k ranks, 256 to all, for ten languages and all "
            "ten together (" + ", ".join(f"{fmt_k(s)}: {v:.2f}" for s, v in zip(total["size"], total["chars_per_token"]))
            + "). Dotted rules mark real models' sizes: " + ", ".join(f"{m.label} {m.size:,}" for m in marks.itertuples())
            + ".")
-    return _figure("truncated", lambda w, f: _trunc_svg(table, marks, w, f), alt, "o200k cut to its first k tokens")
+    return _figure(spec.name, lambda w, f: _trunc_svg(spec, w, f), alt, spec.panels[0].title)
 
 
-def _trunc_cost_svg(cost: pd.DataFrame, marks: pd.DataFrame, model: str, width: int, font: int) -> str:
+def _trunc_cost_svg(spec: Chart, width: int, font: int) -> str:
+    p = spec.panels[0]
     c = Canvas(width, font)
-    c.title("What those sizes cost", model)
-    names = [("embedding_params", "Embedding parameters", VERMILLION, None),
-             ("output_flops", "Output-layer FLOPs per token (2dV)", BLUE, "8 4")]
-    c.legend([(n, color, dash) for _, n, color, dash in names])
-    sizes = sorted(set(int(s) for s in cost["size"]))
-    most = float(cost[["embedding_params", "output_flops"]].to_numpy().max()) * (1 + 0.1 * (len(marks) + 1))
-    yt = [t for t in nice_ticks(0, most, 5) if t <= most]
-    x, y, top, bottom, ticks = _size_frame(c, sizes, 0, most, [(t, fmt_si(t)) for t in yt], "Parameters / FLOPs",
-                                           marks, 380 if width > 500 else 300)
-    data = cost.sort_values("size")
-    for column, _, color, dash in names:
-        pts = list(zip(map(x, data["size"]), map(y, data[column])))
-        c.polyline(pts, stroke=color, width=4, dash=dash)
-        for px, py in pts:
-            c.circle(px, py, 4.5, fill=color)
-    x_axis(c, x, ticks, top=top, bottom=bottom, title=["Vocabulary size: o200k's first k ranks", "(logarithmic scale)"])
+    c.title(p.title, p.subtitle_for("static"))
+    c.legend([(s.label, s.color, s.svg_dash) for s in p.legend()])
+    x, y, top, bottom, ticks = _size_frame(c, p, spec.data["marks"], 380 if width > 500 else 300)
+    data = spec.data["cost"].sort_values("size")
+    for s in p.legend():
+        _points(c, list(zip(map(x, data["size"]), map(y, data[s.key]))), s, 4.5)
+    x_axis(c, x, ticks, top=top, bottom=bottom, title=p.x.title)
     return c.svg()
 
 
 def truncation_cost_figure(cost: pd.DataFrame, marks: pd.DataFrame, *, model: str) -> str:
     """Embedding parameters and output-layer FLOPs per token at the same sizes."""
+    spec = chart_spec.truncation_cost(cost, marks, model=model)
     data = cost.sort_values("size")
     alt = (f"Line chart of what each size costs, {model}: embedding parameters from "
            f"{int(data['embedding_params'].iloc[0]):,} at {int(data['size'].iloc[0]):,} ranks to "
            f"{int(data['embedding_params'].iloc[-1]):,} at {int(data['size'].iloc[-1]):,}; output-layer FLOPs per token "
            f"from {int(data['output_flops'].iloc[0]):,} to {int(data['output_flops'].iloc[-1]):,}. Both double with "
            "every doubling of the vocabulary.")
-    return _figure("truncated_cost", lambda w, f: _trunc_cost_svg(cost, marks, model, w, f), alt,
-                   "What those sizes cost")
+    return _figure(spec.name, lambda w, f: _trunc_cost_svg(spec, w, f), alt, spec.panels[0].title)
 
 
 # ---- 3. ten languages ---------------------------------------------------------------------
@@ -509,65 +503,64 @@ def _by_tokenizer(rows: list[dict], describe) -> str:
     return " ".join(f"{t}: " + ", ".join(map(describe, rows)) + "." for t, rows in groups.items())
 
 
-def _tokens_svg(table: list[dict], width: int, font: int) -> str:
-    languages = list(dict.fromkeys(r["language"] for r in table))
-    tokenizers = list(dict.fromkeys(r["tokenizer"] for r in table))
-    colors = dict(zip(tokenizers, SERIES_COLORS))
+def _tokens_svg(spec: Chart, width: int, font: int) -> str:
+    p = spec.panels[0]
+    table = spec.data["rows"]
+    languages = p.y.values
     c = Canvas(width, font)
-    c.title("Tokens for the same paragraph in ten languages",
-            "Fewer is better: the same meaning in fewer, longer tokens; each bar's count at its end")
-    c.legend([(t, colors[t], None) for t in tokenizers], width=10)
+    c.title(p.title, p.subtitle_for("static"))
+    c.legend([(s.label, s.color, None) for s in p.legend()], width=10)
     most = float(max(r["tokens"] for r in table))
     narrow = width <= 500
     left = 8 if narrow else 8 + max(len(lang) for lang in languages) * 0.56 * font + 10
     x = Scale(0, most * 1.15, left, width - 12)
     bar = 13
-    tokens = _cells(table, "tokens")
+    tokens = _cells(table, p.x.field)
     for lang in languages:
         if narrow:
             c.height += font + 4
             c.text(8, c.height, lang, weight="bold")
         top = c.height + 4
         if not narrow:
-            c.text(left - 10, top + bar * len(tokenizers) / 2 + font * 0.35, lang, anchor="end", weight="bold")
-        for i, t in enumerate(tokenizers):
-            if (lang, t) not in tokens:
+            c.text(left - 10, top + bar * len(p.series) / 2 + font * 0.35, lang, anchor="end", weight="bold")
+        for i, s in enumerate(p.series):
+            if (lang, s.key) not in tokens:
                 continue
-            n = int(tokens[lang, t])
+            n = int(tokens[lang, s.key])
             y = top + i * bar
-            c.rect(x(0), y, x(n) - x(0), bar - 1, fill=colors[t])
+            c.rect(x(0), y, x(n) - x(0), bar - 1, fill=s.color)
             c.text(x(n) + 4, y + bar - 2, f"{n:,}", size=11)
-        c.height = top + bar * len(tokenizers) + 8
-    ticks = [(t, f"{int(t):,}") for t in nice_ticks(0, most, 3 if narrow else 6) if t <= most * 1.15]
-    x_axis(c, x, ticks, top=c.height, bottom=c.height, title="Tokens for the paragraph", grid=False)
+        c.height = top + bar * len(p.series) + 8
+    ticks = [(t, p.x.label(t)) for t in nice_ticks(0, most, 3 if narrow else 6) if t <= most * 1.15]
+    x_axis(c, x, ticks, top=c.height, bottom=c.height, title=p.x.title, grid=False)
     return c.svg()
 
 
 def language_tokens_figure(table: pd.DataFrame | list[dict]) -> str:
     """Tokens per language for each tokenizer, grouped bars, each count written at its bar."""
     table = _records(table)
+    spec = chart_spec.language_tokens(table)
     alt = ("Grouped bar chart of the tokens each tokenizer needs for the same paragraph in ten languages. "
            + _by_tokenizer(table, lambda r: f"{r['language']} {int(r['tokens']):,}"))
-    return _figure("language_tokens", lambda w, f: _tokens_svg(table, w, f), alt,
-                   "Tokens for the same paragraph in ten languages")
+    return _figure(spec.name, lambda w, f: _tokens_svg(spec, w, f), alt, spec.panels[0].title)
 
 
-def _heat(ratio: float, low: float, high: float) -> str:
-    """Vega's orangered scheme, from pale (1.00×) to deep red (the largest ratio)."""
-    stops = [(0xfe, 0xed, 0xde), (0xfd, 0xbe, 0x85), (0xfd, 0x8d, 0x3c), (0xe6, 0x55, 0x0d), (0xa6, 0x36, 0x03)]
+def _heat(ratio: float, low: float, high: float, stops: tuple[str, ...]) -> str:
+    """A colour of the gradient `stops` (hex), from the first (`low`) to the last (`high`)."""
+    rgbs = [tuple(int(s[i:i + 2], 16) for i in (1, 3, 5)) for s in stops]
     t = 0.0 if high <= low else min(1.0, max(0.0, (ratio - low) / (high - low)))
-    i = min(len(stops) - 2, int(t * (len(stops) - 1)))
-    f = t * (len(stops) - 1) - i
-    rgb = [round(a + (b - a) * f) for a, b in zip(stops[i], stops[i + 1])]
+    i = min(len(rgbs) - 2, int(t * (len(rgbs) - 1)))
+    f = t * (len(rgbs) - 1) - i
+    rgb = [round(a + (b - a) * f) for a, b in zip(rgbs[i], rgbs[i + 1])]
     return "#" + "".join(f"{v:02x}" for v in rgb)
 
 
-def _ratio_svg(table: list[dict], width: int, font: int) -> str:
-    languages = list(dict.fromkeys(r["language"] for r in table))
-    tokenizers = list(dict.fromkeys(r["tokenizer"] for r in table))
+def _ratio_svg(spec: Chart, width: int, font: int) -> str:
+    p = spec.panels[0]
+    table, gradient = spec.data["rows"], p.gradient
+    languages, tokenizers = p.y.values, p.x.values
     c = Canvas(width, font)
-    c.title("How many times English's token count each language needs",
-            "Same paragraph, same tokenizer; 1.00× = as cheap as English")
+    c.title(p.title, p.subtitle_for("static"))
     left = 8 + max(len(lang) for lang in languages) * 0.56 * font + 8
     col_w = (width - left - 8) / max(1, len(tokenizers))
     head = min(230, max(len(t) for t in tokenizers) * 0.56 * (font - 1) + 10)
@@ -577,8 +570,8 @@ def _ratio_svg(table: list[dict], width: int, font: int) -> str:
     for j, t in enumerate(tokenizers):
         cx = left + (j + 0.5) * col_w
         parts = lines[t]
-        for i, p in enumerate(parts):
-            c.text(cx + (i - (len(parts) - 1) / 2) * (font + 1), top - 6, p, rotate=-90, size=font - 1,
+        for i, part in enumerate(parts):
+            c.text(cx + (i - (len(parts) - 1) / 2) * (font + 1), top - 6, part, rotate=-90, size=font - 1,
                    baseline="middle")
     high = max((float(r["ratio"]) for r in table if r["ratio"] == r["ratio"]), default=1.0)  # NaN skipped
     cell_h = 44 if width > 500 else 38
@@ -590,12 +583,13 @@ def _ratio_svg(table: list[dict], width: int, font: int) -> str:
             if (lang, t) not in ratios:
                 continue
             r = float(ratios[lang, t])
-            c.rect(left + j * col_w, y, col_w, cell_h, fill=_heat(r, 1.0, high), stroke="#fff")
+            c.rect(left + j * col_w, y, col_w, cell_h, fill=_heat(r, gradient.low, high, gradient.stops),
+                   stroke="#fff")
             c.text(left + (j + 0.5) * col_w, y + cell_h / 2 + font * 0.35, f"{r:.2f}×", anchor="middle",
                    weight="bold", fill="#fff" if r > 3.5 else "#000", size=font if col_w > 60 else font - 2)
     c.height = top + len(languages) * cell_h + 14
-    c.text(8, c.height + font, "Colour: tokens ÷ English tokens, from 1.0 (pale) to "
-                               f"{high:.1f} (dark red)", size=font - 1, fill="#444")
+    c.text(8, c.height + font, f"Colour: {gradient.title[:1].lower()}{gradient.title[1:]}, from {gradient.low:.1f} (pale) to {high:.1f} (dark red)",
+           size=font - 1, fill="#444")
     c.height += font + 10
     return c.svg()
 
@@ -604,10 +598,10 @@ def language_ratio_figure(table: pd.DataFrame | list[dict]) -> str:
     """Each language's tokens as a multiple of English's, per tokenizer: a grid of
     cells with the ratio written in each (a heat map)."""
     table = _records(table)
+    spec = chart_spec.language_ratio(table)
     alt = ("Heat map of each language's token count as a multiple of English's. "
            + _by_tokenizer(table, lambda r: f"{r['language']} {r['ratio']:.2f}×"))
-    return _figure("language_ratio", lambda w, f: _ratio_svg(table, w, f), alt,
-                   "How many times English's token count each language needs")
+    return _figure(spec.name, lambda w, f: _ratio_svg(spec, w, f), alt, spec.panels[0].title)
 
 
 
