@@ -64,7 +64,7 @@ class Series:
     mark: str = "line"
     dash: tuple[int, ...] = ()
     shape: str = "circle"
-    width: float = 3.0
+    width: float = 3
     legend: bool = True
 
     @property

@@ -21,6 +21,9 @@ import warnings
 import altair as alt
 import pandas as pd
 
+from ui.vocab import chart_spec
+from ui.vocab.chart_spec import Axis, Marker, Panel, Series, first_used_up_label
+
 __all__ = [
     "display_height",
     "MAX_POINTS",
@@ -47,10 +50,6 @@ PICK = "pick"
 HOVER = "hover"
 CHOSEN = "chosen"
 
-BLUE, ORANGE, GREEN, VERMILLION, PURPLE, SKY = (
-    "#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9",
-)
-SERIES_COLORS = [BLUE, VERMILLION, GREEN, PURPLE, ORANGE, SKY]
 PANEL_WIDTH = 820
 PANEL_HEIGHT = 230
 #: the curve panels' y-axis labels get exactly this many pixels, so the three plots line
@@ -83,17 +82,80 @@ def _readable(chart):
     )
 
 
-def _vocab_x(title: str = "Vocabulary size (tokens)", domain=None) -> alt.X:
-    scale = alt.Scale(domain=domain, nice=False, zero=False) if domain else alt.Scale(zero=False, nice=False)
+def _title(p: Panel) -> alt.Title:
+    """A panel's title and its subtitle as the interactive chart writes it."""
+    subtitle = p.subtitle_for("interactive")
+    return alt.Title(p.title, subtitle=subtitle) if subtitle else alt.Title(p.title)
+
+
+def _axis_title(axis: Axis):
+    return list(axis.title) if isinstance(axis.title, tuple) else axis.title
+
+
+#: how a tick is written, for the formats of chart_spec.Axis that d3 has no name for
+_SIZE_LABEL = ("datum.value >= 1024 ? format(datum.value / 1024, ',d') + 'K' : format(datum.value, ',d')")
+_SI_LABEL = "replace(format(datum.value, '.3~s'), 'G', 'B')"
+
+
+def _tick_format(axis: Axis) -> dict:
+    """The alt.Axis arguments that write `axis`'s ticks as the picture does."""
+    if axis.format == "k":
+        return {"labelExpr": _SIZE_LABEL}
+    if axis.format == "si":
+        return {"labelExpr": _SI_LABEL}
+    return {"format": axis.format}
+
+
+def _scale(axis: Axis, **kwargs) -> alt.Scale:
+    kinds = {"log2": {"type": "log", "base": 2}, "log": {"type": "log"}, "symlog": {"type": "symlog", "constant": 1}}
+    if axis.domain is not None:
+        kwargs = {"domain": list(axis.domain), "nice": False, **kwargs}
+    return alt.Scale(**kinds.get(axis.scale, {}), **kwargs)
+
+
+def _label_expr(series: list[Series]) -> str | None:
+    """A legend's labelExpr that writes each series' label for its key (None when the keys
+    are the labels).
+
+    >>> _label_expr([Series("real models", "#000", key="published"), Series("yours", "#f00", key="yours")])
+    'datum.label == "published" ? "real models" : "yours"'
+    """
+    if all(s.key == s.label for s in series):
+        return None
+    expr = json.dumps(series[-1].label)
+    for s in reversed(series[:-1]):
+        expr = f"datum.label == {json.dumps(s.key)} ? {json.dumps(s.label)} : {expr}"
+    return expr
+
+
+def _color(field: str, series: list[Series], sort: bool = False, **legend) -> alt.Color:
+    """Colour by `field`, each series' key in its colour, its legend labelled as the spec says."""
+    expr = _label_expr(series)
+    if expr:
+        legend["labelExpr"] = expr
+    domain = [s.key for s in series]
+    return alt.Color(field, title=None, scale=alt.Scale(domain=domain, range=[s.color for s in series]),
+                     legend=alt.Legend(**legend), **({"sort": domain} if sort else {}))
+
+
+def _dash(field: str, series: list[Series], sort: bool = False) -> alt.StrokeDash:
+    """The non-colour cue of a line series: its dash pattern."""
+    domain = [s.key for s in series]
+    return alt.StrokeDash(field, legend=None, scale=alt.Scale(domain=domain, range=[s.vega_dash for s in series]),
+                          **({"sort": domain} if sort else {}))
+
+
+def _vocab_x(axis: Axis, domain) -> alt.X:
     # labelFlush: the last label ends at the plot's edge instead of sticking out past it
-    return alt.X("vocab_size:Q", title=title, scale=scale, axis=alt.Axis(format=",d", tickCount=8, labelFlush=True))
+    return alt.X(f"{axis.field}:Q", title=_axis_title(axis), scale=alt.Scale(domain=domain, nice=False, zero=False),
+                 axis=alt.Axis(**_tick_format(axis), tickCount=8, labelFlush=True))
 
 
-def _curves_y_axis(**kwargs) -> alt.Axis:
-    return alt.Axis(minExtent=CURVES_LABEL_ROOM, maxExtent=CURVES_LABEL_ROOM, **kwargs)
+def _curves_y_axis(axis: Axis, **kwargs) -> alt.Axis:
+    return alt.Axis(minExtent=CURVES_LABEL_ROOM, maxExtent=CURVES_LABEL_ROOM, **_tick_format(axis), **kwargs)
 
 
-def _chosen_layers(label: bool, middle: float = 0) -> list:
+def _chosen_layers(marker: Marker, label: bool, middle: float = 0) -> list:
     """A dashed rule at the chosen vocabulary size (and its label in the top panel).
 
     The size is the `chosen` variable parameter, not data, so the chart does not change
@@ -102,9 +164,9 @@ def _chosen_layers(label: bool, middle: float = 0) -> list:
     """
     one = pd.DataFrame({"row": [0]})
     base = alt.Chart(one).transform_calculate(
-        vocab_size=CHOSEN, label=f"'chosen: ' + format({CHOSEN}, ',d')"
+        vocab_size=CHOSEN, label=f"{json.dumps(marker.prefix)} + format({CHOSEN}, ',d')"
     )
-    rule = base.mark_rule(color="#000", strokeDash=[6, 4], strokeWidth=2).encode(
+    rule = base.mark_rule(color=marker.color, strokeDash=list(marker.dash), strokeWidth=marker.width).encode(
         x="vocab_size:Q",
         tooltip=[alt.Tooltip("vocab_size:Q", title="Chosen vocabulary size", format=",d")],
     )
@@ -113,7 +175,7 @@ def _chosen_layers(label: bool, middle: float = 0) -> list:
     # Written on the side of the rule with more room, so it never runs off a narrow chart.
     right = f"{CHOSEN} > {middle}"
     text = base.mark_text(align=alt.expr(f"{right} ? 'right' : 'left'"), dx=alt.expr(f"{right} ? -6 : 6"), dy=-6,
-                          fontSize=15, fontWeight="bold", color="#000").encode(
+                          fontSize=15, fontWeight="bold", color=marker.color).encode(
         x="vocab_size:Q", y=alt.value(12), text="label:N"
     )
     return [rule, text]
@@ -178,7 +240,7 @@ def curves_chart(
     training_label: str = "Training corpus",
     width: int = PANEL_WIDTH,
 ) -> alt.VConcatChart:
-    """Three linked panels against vocabulary size.
+    """Three linked panels against vocabulary size (chart_spec.curves says what they show).
 
     1. the training corpus length in tokens (from the merge events);
     2. `unit` per token: the training corpus and each held-out text (`held_out` has
@@ -199,34 +261,40 @@ def curves_chart(
     domain = [int(curve["vocab_size"].min()), int(curve["vocab_size"].max())]
     if domain[0] == domain[1]:
         domain[1] += 1
+    spec = chart_spec.curves(curve, held_out, retirements, unit=unit, training_label=training_label,
+                             chosen=chosen_vocab if chosen_vocab is not None else domain[0])
+    length, per_token, use = spec.panels
+    marker = spec.marker
     pick = alt.selection_point(name=PICK, on="click", nearest=True, fields=["vocab_size"], empty=False)
     hover = alt.selection_point(name=HOVER, on="pointerover", nearest=True, fields=["vocab_size"],
                                 empty=False, clear="pointerout")
     hover_layers = _hover_layers(curve, _curve_tooltip(unit), pick, hover)
-    x = _vocab_x(domain=domain)
+    x = _vocab_x(length.x, domain)
+
+    def chosen(i: int, middle: float = 0) -> list:
+        return _chosen_layers(marker, label=i == marker.labelled, middle=middle)
+
+    def panel(p: Panel, layers: list, i: int, middle: float = 0):
+        return alt.layer(*layers, *hover_layers, *chosen(i, middle)).properties(
+            width=width, height=PANEL_HEIGHT, title=_title(p))
 
     # 1. corpus length
-    length_line = alt.Chart(curve).mark_line(color=BLUE, strokeWidth=3).encode(
+    line = length.series[0]
+    length_line = alt.Chart(curve).mark_line(color=line.color, strokeWidth=line.width).encode(
         x=x,
-        y=alt.Y("corpus_length:Q", title="Tokens in training corpus", axis=_curves_y_axis(format=",d"),
+        y=alt.Y(f"{length.y.field}:Q", title=_axis_title(length.y), axis=_curves_y_axis(length.y),
                 scale=alt.Scale(zero=False)),
     )
-    panel1 = alt.layer(length_line, *hover_layers,
-                       *_chosen_layers(label=True, middle=(domain[0] + domain[1]) / 2)).properties(
-        width=width, height=PANEL_HEIGHT,
-        title=alt.Title("Training corpus length shrinks with every merge",
-                        subtitle="Tokens needed to write the whole training corpus, read off the merge events"),
-    )
+    panel1 = panel(length, [length_line], 0, middle=(domain[0] + domain[1]) / 2)
 
     # 2. units per token, training and held out
-    series = [training_label] + (list(dict.fromkeys(held_out["text"])) if held_out is not None and len(held_out) else [])
-    color = alt.Color("text:N", title=None, scale=alt.Scale(domain=series, range=SERIES_COLORS[: len(series)]),
-                      legend=alt.Legend(orient="top", direction="horizontal", columns=1, labelLimit=220))
-    dash = alt.StrokeDash("text:N", legend=None, scale=alt.Scale(domain=series, range=[[1, 0], [8, 4], [3, 3], [10, 3, 2, 3]][: len(series)]))
-    train_rows = alt.Chart(curve).transform_calculate(text=json.dumps(training_label))
-    ydef = alt.Y("units_per_token:Q", title=f"{unit.capitalize()} per token", axis=_curves_y_axis(format=",.1f"),
+    texts = list(per_token.series)
+    legend = dict(orient="top", direction="horizontal", columns=1, labelLimit=220)
+    color, dash = _color("text:N", texts, **legend), _dash("text:N", texts)
+    train_rows = alt.Chart(curve).transform_calculate(text=json.dumps(texts[0].key))
+    ydef = alt.Y(f"{per_token.y.field}:Q", title=_axis_title(per_token.y), axis=_curves_y_axis(per_token.y),
                  scale=alt.Scale(zero=False))
-    layers2 = [train_rows.mark_line(strokeWidth=3).encode(x=x, y=ydef, color=color, strokeDash=dash)]
+    layers2 = [train_rows.mark_line(strokeWidth=texts[0].width).encode(x=x, y=ydef, color=color, strokeDash=dash)]
     if held_out is not None and len(held_out):
         held_tooltip = [
             alt.Tooltip("text:N", title="Text"),
@@ -237,38 +305,30 @@ def curves_chart(
             alt.Tooltip("unknown:Q", title="Unknown characters", format=",d"),
         ]
         base = alt.Chart(held_out).encode(x=x, y=ydef, color=color)
-        layers2.append(base.mark_line(strokeWidth=3).encode(strokeDash=dash))
+        layers2.append(base.mark_line(strokeWidth=texts[-1].width).encode(strokeDash=dash))
         layers2.append(base.mark_point(size=90, filled=True).encode(tooltip=held_tooltip))
-    panel2 = alt.layer(*layers2, *hover_layers,
-                       *_chosen_layers(label=False)).properties(
-        width=width, height=PANEL_HEIGHT,
-        title=alt.Title(f"{unit.capitalize()} per token: the text the run learned from, and text it never saw",
-                        subtitle="Held-out text is encoded with the first k merges at the marked sizes; "
-                                 "the gap is what the merges overfit to the training text"),
-    )
+    panel2 = panel(per_token, layers2, 1)
 
     # 3. vocabulary vs tokens in use
-    use_series = ["Vocabulary size (every token)", "Tokens the corpus uses", "Base symbols it still uses"]
+    lines = [s for s in use.series if s.mark == "line"]
+    used_up, first_rule = (s for s in use.series if s.mark != "line")
     # the three series folded from the one table in the browser, not written out three times
-    columns = dict(zip(["vocab_size", "tokens_in_use", "base_in_use"], use_series))
+    columns = {s.key: s.label for s in lines}
     long = alt.Chart(curve).transform_fold(list(columns), as_=["column", "tokens"]).transform_calculate(
         series=f"{json.dumps(columns)}[datum.column]")
-    use_color = alt.Color("series:N", title=None, sort=use_series,
-                          scale=alt.Scale(domain=use_series, range=["#999999", BLUE, ORANGE]),
-                          legend=alt.Legend(orient="top", direction="horizontal", columns=1, labelLimit=220))
-    use_dash = alt.StrokeDash("series:N", legend=None, sort=use_series,
-                              scale=alt.Scale(domain=use_series, range=[[6, 4], [1, 0], [1, 0]]))
-    # A logarithmic (symlog, so 0 is allowed) axis: the few dozen base symbols in use
-    # would otherwise be a flat line under a vocabulary of thousands.
+    by_label = [Series(s.label, s.color, key=s.label, dash=s.dash) for s in lines]
+    use_color = _color("series:N", by_label, sort=True, **legend)
+    use_dash = _dash("series:N", by_label, sort=True)
     top = max(1, int(curve[list(columns)].to_numpy().max()))
     ticks = [0] + [m * 10**e for e in range(6) for m in (1, 2, 5) if m * 10**e <= top * 1.2]
-    y3 = alt.Y("tokens:Q", title="Tokens (logarithmic scale)", scale=alt.Scale(type="symlog", constant=1),
-               axis=_curves_y_axis(format=",d", values=ticks))
-    layers3 = [long.mark_line(strokeWidth=3).encode(x=x, y=y3, color=use_color, strokeDash=use_dash)]
+    y3 = alt.Y(f"{use.y.field}:Q", title=_axis_title(use.y), scale=_scale(use.y),
+               axis=_curves_y_axis(use.y, values=ticks))
+    layers3 = [long.mark_line(strokeWidth=lines[0].width).encode(x=x, y=y3, color=use_color, strokeDash=use_dash)]
     if retirements is not None and len(retirements):
         base_at = curve.set_index("step")["base_in_use"]
         marks = retirements.assign(tokens=[int(base_at.get(s, 0)) for s in retirements["step"]])
-        layers3.append(alt.Chart(marks).mark_point(shape="triangle-down", size=160, filled=True, color=VERMILLION).encode(
+        layers3.append(alt.Chart(marks).mark_point(shape=used_up.shape, size=160, filled=True,
+                                                   color=used_up.color).encode(
             x="vocab_size:Q", y=y3,
             tooltip=[alt.Tooltip("symbol:N", title="Base symbol used up"),
                      alt.Tooltip("vocab_size:Q", title="At vocabulary size", format=",d"),
@@ -276,25 +336,21 @@ def curves_chart(
                      alt.Tooltip("merge:N", title="By the merge"),
                      alt.Tooltip("token:N", title="Which made")],
         ))
-        first = marks.iloc[[0]].assign(label=lambda f: f"first base symbol used up: '{f['symbol'].iloc[0]}' at {int(f['vocab_size'].iloc[0]):,}")
-        layers3.append(alt.Chart(first).mark_rule(color=VERMILLION, strokeWidth=2).encode(x="vocab_size:Q"))
+        first = marks.iloc[[0]].assign(label=lambda f: first_used_up_label(f["symbol"].iloc[0], f["vocab_size"].iloc[0]))
+        layers3.append(alt.Chart(first).mark_rule(color=first_rule.color, strokeWidth=first_rule.width).encode(
+            x="vocab_size:Q"))
         late = float(first["vocab_size"].iloc[0]) > (domain[0] + domain[1]) / 2
         layers3.append(alt.Chart(first).mark_text(align="right" if late else "left", dx=-6 if late else 6, dy=14,
-                                                  fontSize=15, color=VERMILLION, fontWeight="bold").encode(
+                                                  fontSize=15, color=first_rule.color, fontWeight="bold").encode(
             x="vocab_size:Q", y=alt.value(0), text="label:N"))
-    panel3 = alt.layer(*layers3, *hover_layers,
-                       *_chosen_layers(label=False)).properties(
-        width=width, height=PANEL_HEIGHT,
-        title=alt.Title("Vocabulary size against the tokens actually in use",
-                        subtitle="Triangles: a base symbol whose every occurrence has been merged into longer tokens"),
-    )
+    panel3 = panel(use, layers3, 2)
     with warnings.catch_warnings():
         # Sharing one parameter across the panels is the point; Altair warns that it
         # merged the copies into one, which is what we want.
         warnings.filterwarnings("ignore", message="Automatically deduplicated selection parameter")
         chart = alt.vconcat(panel1, panel2, panel3, spacing=36).resolve_scale(
             color="independent", strokeDash="independent")
-    chart = chart.add_params(alt.param(name=CHOSEN, value=int(chosen_vocab if chosen_vocab is not None else domain[0])))
+    chart = chart.add_params(alt.param(name=CHOSEN, value=int(marker.value)))
     # The page passes width="stretch": Streamlit then makes each panel's plot as wide as
     # the chart's container, and the page leaves CURVES_AXIS_ROOM beside it for the axis.
     return _readable(chart)
@@ -405,12 +461,13 @@ def picked_vocab(selection: object) -> int | None:
 
 
 def real_vocab_chart(reals: pd.DataFrame, *, width: int = PANEL_WIDTH) -> alt.LayerChart:
-    """Real models' vocabulary sizes on one logarithmic axis.
+    """Real models' vocabulary sizes on one logarithmic axis (chart_spec.real_vocab).
 
     `reals` has columns name, size and kind ("published" or "yours"); labels alternate
     above and below the axis so neighbours do not overlap.
     """
     data = reals.reset_index(drop=True).sort_values("size").reset_index(drop=True)
+    p = chart_spec.real_vocab(data.to_dict("records")).panels[0]
     # Neighbours on a log axis sit close together: cycle the labels through six lanes
     # (three heights above the axis, three below) so no two nearby labels collide.
     lanes = (1, -1, 2, -2, 3, -3)
@@ -418,14 +475,10 @@ def real_vocab_chart(reals: pd.DataFrame, *, width: int = PANEL_WIDTH) -> alt.La
         lane=[lanes[i % len(lanes)] for i in range(len(data))],
         label=[f"{n}\n{s:,}" for n, s in zip(data["name"], data["size"])],
     )
-    lo = max(10, int(data["size"].min() * 0.6))
-    hi = int(data["size"].max() * 1.6)
-    x = alt.X("size:Q", title="Vocabulary size (tokens, logarithmic scale)",
-              scale=alt.Scale(type="log", domain=[lo, hi], nice=False),
-              axis=alt.Axis(format=",d", values=[v for v in (100, 300, 1_000, 3_000, 10_000, 30_000, 100_000, 300_000) if lo <= v <= hi]))
-    kinds = ["published", "yours"]
-    color = alt.Color("kind:N", title=None, scale=alt.Scale(domain=kinds, range=[BLUE, VERMILLION]),
-                      legend=alt.Legend(orient="top", labelExpr="datum.label == 'yours' ? 'chosen on this page' : 'real models'"))
+    x = alt.X(f"{p.x.field}:Q", title=_axis_title(p.x), scale=_scale(p.x),
+              axis=alt.Axis(**_tick_format(p.x), values=list(p.x.values)))
+    kinds = list(p.series)
+    color = _color("kind:N", kinds, orient="top")
     tooltip = [alt.Tooltip("name:N", title="Model or tokenizer"), alt.Tooltip("size:Q", title="Vocabulary size", format=",d")]
     data = data.assign(zero=0.0, lane_y=data["lane"] * 0.9)
     y_scale = alt.Scale(domain=[-3.4, 3.4])
@@ -435,7 +488,8 @@ def real_vocab_chart(reals: pd.DataFrame, *, width: int = PANEL_WIDTH) -> alt.La
     stems = base.mark_rule(color="#888").encode(x=x, y=alt.Y("zero:Q", axis=None, scale=y_scale), y2="lane_y:Q")
     points = base.mark_point(filled=True, size=220, opacity=1).encode(
         x=x, y=alt.Y("zero:Q", axis=None, scale=y_scale), color=color,
-        shape=alt.Shape("kind:N", scale=alt.Scale(domain=kinds, range=["circle", "diamond"]), legend=None),
+        shape=alt.Shape("kind:N", scale=alt.Scale(domain=[s.key for s in kinds], range=[s.shape for s in kinds]),
+                        legend=None),
         tooltip=tooltip,
     )
     text_up = base.transform_filter("datum.lane > 0").mark_text(baseline="bottom", fontSize=15, lineBreak="\n", dy=-22).encode(
@@ -443,31 +497,23 @@ def real_vocab_chart(reals: pd.DataFrame, *, width: int = PANEL_WIDTH) -> alt.La
     text_down = base.transform_filter("datum.lane < 0").mark_text(baseline="top", fontSize=15, lineBreak="\n", dy=3).encode(
         x=x, y=alt.Y("lane_y:Q", axis=None, scale=y_scale), text="label:N", color=color, tooltip=tooltip)
     chart = alt.layer(axis_line, stems, points, text_up, text_down).properties(
-        width=width, height=330,
-        title=alt.Title("Vocabulary sizes of real models", subtitle="Hover a point for the exact size; sources in the docs"),
-    ).resolve_scale(color="shared")
+        width=width, height=330, title=_title(p)).resolve_scale(color="shared")
     return _readable(chart)
 
 
 def language_tokens_chart(table: pd.DataFrame, *, width: int = PANEL_WIDTH) -> alt.Chart:
-    """Tokens per language for each tokenizer: grouped horizontal bars.
-
-    `table` is ui.vocab.curves.language_table.
-    """
-    languages = list(dict.fromkeys(table["language"]))
-    tokenizers = list(dict.fromkeys(table["tokenizer"]))
+    """Tokens per language for each tokenizer: grouped horizontal bars
+    (chart_spec.language_tokens). `table` is ui.vocab.curves.language_table."""
+    p = chart_spec.language_tokens(table.to_dict("records")).panels[0]
+    languages, tokenizers = list(p.y.values), list(p.series)
     chart = alt.Chart(table).mark_bar(height={"band": 1}).encode(
-        y=alt.Y("language:N", title="Language (the same paragraph)", sort=languages),
-        yOffset=alt.YOffset("tokenizer:N", sort=tokenizers),
-        x=alt.X("tokens:Q", title="Tokens for the paragraph", axis=alt.Axis(format=",d")),
-        color=alt.Color("tokenizer:N", title=None, sort=tokenizers,
-                        scale=alt.Scale(domain=tokenizers, range=SERIES_COLORS[: len(tokenizers)]),
-                        legend=alt.Legend(orient="top", columns=1, labelLimit=240)),
+        y=alt.Y(f"{p.y.field}:N", title=_axis_title(p.y), sort=languages),
+        yOffset=alt.YOffset("tokenizer:N", sort=[s.key for s in tokenizers]),
+        x=alt.X(f"{p.x.field}:Q", title=_axis_title(p.x), axis=alt.Axis(**_tick_format(p.x))),
+        color=_color("tokenizer:N", tokenizers, sort=True, orient="top", columns=1, labelLimit=240),
         tooltip=_language_tooltip(),
     ).properties(
-        width=width, height=13 * len(tokenizers) * len(languages) + 8 * len(languages),
-        title=alt.Title("Tokens for the same paragraph in ten languages",
-                        subtitle="Fewer is better: the same meaning in fewer, longer tokens"),
+        width=width, height=13 * len(tokenizers) * len(languages) + 8 * len(languages), title=_title(p),
     )
     return _readable(chart)
 
@@ -488,23 +534,24 @@ def _language_tooltip() -> list:
 
 def language_ratio_chart(table: pd.DataFrame, *, width: int = PANEL_WIDTH) -> alt.LayerChart:
     """The ratio of each language's tokens to English's, per tokenizer, as a heat map
-    with the ratio written in each cell (1.00 is English's own cost)."""
-    languages = list(dict.fromkeys(table["language"]))
-    tokenizers = list(dict.fromkeys(table["tokenizer"]))
+    with the ratio written in each cell (chart_spec.language_ratio; 1.00 is English's own
+    cost)."""
+    p = chart_spec.language_ratio(table.to_dict("records")).panels[0]
+    gradient = p.gradient
     data = table.assign(ratio_text=[f"{r:.2f}×" for r in table["ratio"]])
     # Tokenizer names are written upwards (one line per ", " part): they never overlap,
     # however narrow the columns get on a phone; the colour legend sits below.
     base = alt.Chart(data).encode(
-        x=alt.X("tokenizer:N", title=None, sort=tokenizers,
+        x=alt.X(f"{p.x.field}:N", title=_axis_title(p.x), sort=list(p.x.values),
                 axis=alt.Axis(orient="top", labelAngle=270, labelAlign="left", labelBaseline="middle",
                               labelOverlap=False, labelFontSize=14, labelLimit=230,
                               labelExpr="split(datum.label, ', ')")),
-        y=alt.Y("language:N", title=None, sort=languages),
+        y=alt.Y(f"{p.y.field}:N", title=_axis_title(p.y), sort=list(p.y.values)),
         tooltip=_language_tooltip(),
     )
     cells = base.mark_rect(stroke="#fff", strokeWidth=2).encode(
-        color=alt.Color("ratio:Q", title="Tokens ÷ English tokens",
-                        scale=alt.Scale(scheme="orangered", domainMin=1),
+        color=alt.Color("ratio:Q", title=gradient.title,
+                        scale=alt.Scale(scheme=gradient.scheme, domainMin=gradient.low),
                         legend=alt.Legend(orient="bottom", direction="horizontal", format=".1f", gradientLength=220,
                                           titleLimit=330)),
     )
@@ -512,78 +559,68 @@ def language_ratio_chart(table: pd.DataFrame, *, width: int = PANEL_WIDTH) -> al
         text="ratio_text:N",
         color=alt.condition("datum.ratio > 3.5", alt.value("#fff"), alt.value("#000")),
     )
-    chart = alt.layer(cells, labels).properties(
-        width=width, height=44 * len(languages),
-        title=alt.Title("How many times English's token count each language needs",
-                        subtitle="Same paragraph, same tokenizer; 1.00× = as cheap as English"),
-    )
+    chart = alt.layer(cells, labels).properties(width=width, height=44 * len(p.y.values), title=_title(p))
     return _readable(chart)
 
 
 def cost_share_chart(parts: pd.DataFrame, *, width: int = PANEL_WIDTH) -> alt.LayerChart:
-    """What share of the parameters and of the forward FLOPs the vocabulary takes.
+    """What share of the parameters and of the forward FLOPs the vocabulary takes
+    (chart_spec.cost_share).
 
     `parts` has columns measure, part ("vocabulary" or "rest"), value, label; one
     100%-stacked bar per measure, the vocabulary's share written on it.
     """
-    order = {"vocabulary": 0, "rest": 1}
-    data = parts.assign(order=[order.get(p, 2) for p in parts["part"]])
+    p = chart_spec.cost_share(parts.to_dict("records")).panels[0]
+    order = {s.key: i for i, s in enumerate(p.series)}
+    data = parts.assign(order=[order.get(part, len(order)) for part in parts["part"]])
     totals = data.groupby("measure")["value"].transform("sum")
     data = data.assign(share=data["value"] / totals)
     measures = list(dict.fromkeys(data["measure"]))
     base = alt.Chart(data).encode(
-        y=alt.Y("measure:N", title=None, sort=measures, axis=alt.Axis(labelFontSize=16)),
-        x=alt.X("value:Q", stack="normalize", title="Share of the model", axis=alt.Axis(format="%", labelFlush=True)),
+        y=alt.Y(f"{p.y.field}:N", title=_axis_title(p.y), sort=measures, axis=alt.Axis(labelFontSize=16)),
+        x=alt.X(f"{p.x.field}:Q", stack="normalize", title=_axis_title(p.x),
+                axis=alt.Axis(**_tick_format(p.x), labelFlush=True)),
         order=alt.Order("order:Q"),
         tooltip=[alt.Tooltip("measure:N", title="Measure"), alt.Tooltip("label:N", title="Part"),
                  alt.Tooltip("value:Q", title="Amount", format=",d"), alt.Tooltip("share:Q", title="Share", format=".1%")],
     )
-    bars = base.mark_bar(height=44).encode(
-        color=alt.Color("part:N", title=None, scale=alt.Scale(domain=["vocabulary", "rest"], range=[VERMILLION, "#BBBBBB"]),
-                        legend=alt.Legend(orient="top", columns=1, labelLimit=190,
-                                          labelExpr="datum.label == 'vocabulary' ? 'the vocabulary: embeddings, output layer' : 'the rest of the model'")),
-    )
-    text = base.transform_filter("datum.part == 'vocabulary'").mark_text(
+    bars = base.mark_bar(height=44).encode(color=_color("part:N", list(p.series), orient="top", columns=1,
+                                                        labelLimit=190))
+    text = base.transform_filter(f"datum.part == {json.dumps(p.series[0].key)}").mark_text(
         align="left", dx=8, fontSize=17, fontWeight="bold", color="#000").encode(
         x=alt.X("share:Q"), text=alt.Text("share:Q", format=".1%"))
-    chart = alt.layer(bars, text).properties(
-        width=width, height=150,
-        title=alt.Title("The vocabulary's share of the model", subtitle="Parameters and forward-pass FLOPs per token"),
-    )
+    chart = alt.layer(bars, text).properties(width=width, height=150, title=_title(p))
     return _readable(chart)
 
 
 # ---- a real tokenizer cut to its first k ranks ---------------------------------------------
-_SIZE_LABEL = ("datum.value >= 1024 ? format(datum.value / 1024, ',d') + 'K' : format(datum.value, ',d')")
-_SI_LABEL = "replace(format(datum.value, '.3~s'), 'G', 'B')"
 
 
-def _size_x(sizes: list[int]) -> alt.X:
+def _size_x(axis: Axis) -> alt.X:
     """A base-2 logarithmic size axis with a tick at every drawn size (256, 1K, ...);
     on a narrow screen Vega drops the labels that would overlap."""
-    lo, hi = min(sizes), max(sizes)
-    # two lines, so the title fits under a phone-wide plot
-    return alt.X("size:Q", title=["Vocabulary size: o200k's first k ranks", "(logarithmic scale)"],
-                 scale=alt.Scale(type="log", base=2, domain=[lo, hi * 1.12], nice=False),
-                 axis=alt.Axis(values=sizes, labelExpr=_SIZE_LABEL, labelOverlap="greedy", labelFlush=True,
-                               grid=True, tickCount=len(sizes)))
+    # a title in two lines, so it fits under a phone-wide plot
+    return alt.X(f"{axis.field}:Q", title=_axis_title(axis), scale=_scale(axis),
+                 axis=alt.Axis(values=list(axis.values), **_tick_format(axis), labelOverlap="greedy", labelFlush=True,
+                               grid=True, tickCount=len(axis.values)))
 
 
 #: rows of real models' names above the curves (one row each, so none overlap)
 _LANE = 18
 
 
-def _mark_layers(marks: pd.DataFrame, sizes: list[int], height: int) -> list:
+def _mark_layers(p: Panel, marks: pd.DataFrame, height: int) -> list:
     """Real models' sizes: a dotted rule each, its name on a row of its own at the top
     of the plot, ending at the rule, so close sizes never overlap (even on a phone).
     The largest size takes the top row and each rule starts at its own name's row: a
     name reaches left over the smaller sizes, whose rules start below it, so no rule
     crosses a name."""
-    x = _size_x(sizes)
+    x = _size_x(p.x)
+    rule = next(s for s in p.series if s.key == "marks")
     marks = marks.sort_values("size", ascending=False).reset_index(drop=True)
     marks = marks.assign(top=[4 + _LANE * i for i in range(len(marks))])
-    tooltip = [alt.Tooltip("label:N", title="Real model"), alt.Tooltip("size:Q", title="Vocabulary size", format=",d")]
-    rules = alt.Chart(marks).mark_rule(color="#555", strokeDash=[2, 3], strokeWidth=2).encode(
+    tooltip = [alt.Tooltip("label:N", title=rule.label), alt.Tooltip("size:Q", title="Vocabulary size", format=",d")]
+    rules = alt.Chart(marks).mark_rule(color=rule.color, strokeDash=list(rule.dash), strokeWidth=rule.width).encode(
         x=x, y=alt.Y("top:Q", scale=None), y2=alt.value(height), tooltip=tooltip)
     names = alt.Chart(marks).mark_text(align="right", baseline="top", dx=-4, fontSize=14, color="#333").encode(
         x=x, y=alt.Y("top:Q", scale=None), text="label:N", tooltip=tooltip)
@@ -592,68 +629,58 @@ def _mark_layers(marks: pd.DataFrame, sizes: list[int], height: int) -> list:
 
 def truncation_chart(table: pd.DataFrame, marks: pd.DataFrame, *, width: int | str = "container") -> alt.LayerChart:
     """Characters per token of each language (thin lines) and of all of them together
-    (a thick black line) against the number of ranks kept, with real models' sizes marked.
+    (a thick black line) against the number of ranks kept, with real models' sizes marked
+    (chart_spec.truncation).
 
     `table` is ui.vocab.real_sizes.truncation_table (code "all" is the total); `marks`
     has columns size and label. `width="container"` lets the page stretch it to the
     screen (a phone or a projector).
     """
-    sizes = sorted(set(int(s) for s in table["size"]))
-    x = _size_x(sizes)
-    langs = [lang for lang in dict.fromkeys(table.loc[table["code"] != "all", "language"])]
+    p = chart_spec.truncation(table, marks).panels[0]
+    *langs, total = [s for s in p.series if s.mark == "line"]
+    x = _size_x(p.x)
     tooltip = [alt.Tooltip("language:N", title="Text"), alt.Tooltip("size:Q", title="Ranks kept", format=",d"),
                alt.Tooltip("tokens:Q", title="Tokens", format=",d"), alt.Tooltip("chars:Q", title="Characters", format=",d"),
                alt.Tooltip("chars_per_token:Q", title="Characters per token", format=".2f")]
-    # Room above the highest curve for the models' names.
-    top = float(table["chars_per_token"].max()) * (1 + 0.06 * (len(marks) + 1))
-    y = alt.Y("chars_per_token:Q", title="Characters per token", axis=alt.Axis(format=".1f"),
-              scale=alt.Scale(domain=[0, top], nice=False))
-    each = alt.Chart(table[table["code"] != "all"]).mark_line(strokeWidth=2, point=alt.OverlayMarkDef(size=40)).encode(
+    y = alt.Y(f"{p.y.field}:Q", title=_axis_title(p.y), axis=alt.Axis(**_tick_format(p.y)), scale=_scale(p.y))
+    each = alt.Chart(table[table["code"] != total.key]).mark_line(
+        strokeWidth=langs[0].width if langs else 2, point=alt.OverlayMarkDef(size=40)).encode(
         x=x, y=y, tooltip=tooltip,
-        color=alt.Color("language:N", title=None, sort=langs, scale=alt.Scale(scheme="tableau10"),
-                        legend=alt.Legend(orient="top", columns=3, labelFontSize=14, labelLimit=110,
-                                          symbolSize=120, symbolStrokeWidth=3)),
+        color=_color("language:N", langs, sort=True, orient="top", columns=3, labelFontSize=14, labelLimit=110,
+                     symbolSize=120, symbolStrokeWidth=3),
     )
-    total = alt.Chart(table[table["code"] == "all"]).mark_line(
-        strokeWidth=5, color="#000", point=alt.OverlayMarkDef(size=90, color="#000", filled=True)).encode(
+    rows = table[table["code"] == total.key]
+    line = alt.Chart(rows).mark_line(
+        strokeWidth=total.width, color=total.color, point=alt.OverlayMarkDef(size=90, color=total.color, filled=True)).encode(
         x=x, y=y, tooltip=tooltip)
-    total_label = alt.Chart(table[table["code"] == "all"].tail(1)).mark_text(
+    label = alt.Chart(rows.tail(1)).mark_text(
         align="right", dx=-10, dy=16, fontSize=15, fontWeight="bold").encode(
-        x=x, y=y, text=alt.value("all ten together"))
-    chart = alt.layer(*_mark_layers(marks, sizes, TRUNCATION_HEIGHT), each, total, total_label).properties(
-        width=width, height=TRUNCATION_HEIGHT,
-        title=alt.Title("o200k cut to its first k tokens",
-                        subtitle="Characters per token of one paragraph in ten languages"),
-    )
+        x=x, y=y, text=alt.value(total.label))
+    chart = alt.layer(*_mark_layers(p, marks, TRUNCATION_HEIGHT), each, line, label).properties(
+        width=width, height=TRUNCATION_HEIGHT, title=_title(p))
     return _readable(chart)
 
 
 def truncation_cost_chart(cost: pd.DataFrame, marks: pd.DataFrame, *, model: str,
                           width: int | str = "container") -> alt.LayerChart:
     """What those sizes cost: embedding parameters and output-layer FLOPs per token
-    against the same size axis. `cost` is ui.vocab.real_sizes.cost_at_sizes."""
-    sizes = sorted(set(int(s) for s in cost["size"]))
-    x = _size_x(sizes)
-    series = {"embedding_params": "Embedding parameters", "output_flops": "Output-layer FLOPs per token (2dV)"}
-    long = cost.melt(id_vars=["size"], value_vars=list(series), var_name="measure", value_name="amount")
-    long["measure"] = long["measure"].map(series)
-    names = list(series.values())
-    most = float(long["amount"].max()) * (1 + 0.1 * (len(marks) + 1))
+    against the same size axis (chart_spec.truncation_cost). `cost` is
+    ui.vocab.real_sizes.cost_at_sizes."""
+    p = chart_spec.truncation_cost(cost, marks, model=model).panels[0]
+    lines = p.legend()
+    long = cost.melt(id_vars=["size"], value_vars=[s.key for s in lines], var_name="measure",
+                     value_name=p.y.field)
+    long["measure"] = long["measure"].map({s.key: s.label for s in lines})
+    by_label = [Series(s.label, s.color, key=s.label, dash=s.dash) for s in lines]
     chart = alt.layer(
-        *_mark_layers(marks, sizes, TRUNCATION_HEIGHT),
-        alt.Chart(long).mark_line(strokeWidth=4, point=alt.OverlayMarkDef(size=70, filled=True)).encode(
-            x=x,
-            y=alt.Y("amount:Q", title="Parameters / FLOPs", axis=alt.Axis(labelExpr=_SI_LABEL),
-                    scale=alt.Scale(domain=[0, most], nice=False)),
-            color=alt.Color("measure:N", title=None, sort=names, scale=alt.Scale(domain=names, range=[VERMILLION, BLUE]),
-                            legend=alt.Legend(orient="top", columns=1, labelLimit=240)),
-            strokeDash=alt.StrokeDash("measure:N", sort=names, legend=None,
-                                      scale=alt.Scale(domain=names, range=[[1, 0], [8, 4]])),
+        *_mark_layers(p, marks, TRUNCATION_HEIGHT),
+        alt.Chart(long).mark_line(strokeWidth=lines[0].width, point=alt.OverlayMarkDef(size=70, filled=True)).encode(
+            x=_size_x(p.x),
+            y=alt.Y(f"{p.y.field}:Q", title=_axis_title(p.y), axis=alt.Axis(**_tick_format(p.y)), scale=_scale(p.y)),
+            color=_color("measure:N", by_label, sort=True, orient="top", columns=1, labelLimit=240),
+            strokeDash=_dash("measure:N", by_label, sort=True),
             tooltip=[alt.Tooltip("measure:N", title="Measure"), alt.Tooltip("size:Q", title="Vocabulary size", format=",d"),
                      alt.Tooltip("amount:Q", title="Amount", format=",d")],
         ),
-    ).properties(
-        width=width, height=TRUNCATION_HEIGHT,
-        title=alt.Title("What those sizes cost", subtitle=model),
-    )
+    ).properties(width=width, height=TRUNCATION_HEIGHT, title=_title(p))
     return _readable(chart)
