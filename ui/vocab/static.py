@@ -588,7 +588,7 @@ def _ratio_svg(spec: Chart, width: int, font: int) -> str:
             c.text(left + (j + 0.5) * col_w, y + cell_h / 2 + font * 0.35, f"{r:.2f}×", anchor="middle",
                    weight="bold", fill="#fff" if r > 3.5 else "#000", size=font if col_w > 60 else font - 2)
     c.height = top + len(languages) * cell_h + 14
-    c.text(8, c.height + font, f"Colour: {gradient.title[:1].lower()}{gradient.title[1:]}, from {gradient.low:.1f} (pale) to {high:.1f} (dark red)",
+    c.text(8, c.height + font, f"Colour: {gradient.title}, from {gradient.low:.1f} (pale) to {high:.1f} (dark red)",
            size=font - 1, fill="#444")
     c.height += font + 10
     return c.svg()
