@@ -14,7 +14,7 @@ from ui.vocab import chart_spec, charts, static
 from ui.vocab.curves import base_retirements, held_out_curve, held_out_steps, training_curve
 from ui.vocab.model_cost import REAL_VOCABS
 from tests.test_vocab_static import _Figure, _texts
-from tests.test_vocab_ui import HELD_TEXT, TRAIN_TEXT
+from tests.test_vocab_ui import HELD_TEXT, TRAIN_TEXT, _walk
 
 
 def _languages():
@@ -70,16 +70,6 @@ def _cases():
 @pytest.fixture(scope="module")
 def cases():
     return {name: (spec, chart.to_dict(), markup) for name, (spec, chart, markup) in _cases().items()}
-
-
-def _walk(node):
-    if isinstance(node, dict):
-        yield node
-        for value in node.values():
-            yield from _walk(value)
-    elif isinstance(node, list):
-        for value in node:
-            yield from _walk(value)
 
 
 def _vega_texts(vl: dict) -> set[str]:

@@ -1,7 +1,10 @@
 """Altair charts for the Vocabulary size page, built by pure functions.
 
 Each function takes plain frames (from ui.vocab.curves) and returns a top-level Altair
-chart, so tests check `chart.to_dict()` without a browser. Charts are meant to be read
+chart, so tests check `chart.to_dict()` without a browser. What a chart shows (titles,
+axes, series with their colours and dashes or shapes, the chosen-size marker) comes from
+its spec in ui.vocab.chart_spec, which the static picture (ui.vocab.static) is drawn from
+too; this module adds what only an interactive chart has (tooltips, hover, click). Charts are meant to be read
 from the back of a classroom: large fonts, a title and worded axis titles on every
 chart, thousands separators, exact numbers in the tooltips.
 
@@ -11,7 +14,7 @@ panel (the `hover` parameter), clicking picks it (the `pick` parameter, which th
 reads back through Streamlit's `on_select`), and the size chosen on the page's slider
 is drawn as a dashed rule in each panel.
 
-Colours are Okabe-Ito (colour-blind safe); series also differ by dash pattern.
+Colours are Okabe-Ito (colour-blind safe); series also differ by dash pattern or shape.
 """
 from __future__ import annotations
 

@@ -1,7 +1,8 @@
 """The Vocabulary size page's seven charts as static SVG images (pure functions).
 
-The same content as the Vega-Lite charts of ui.vocab.charts (same data, titles, series,
-colours, dashes, marked sizes), drawn as pictures: a first visit then loads no charting
+Each chart is drawn from its spec (ui.vocab.chart_spec: data, titles, axes, series with
+their colours and dashes or shapes, the chosen-size marker), the one the Vega-Lite chart of
+ui.vocab.charts is drawn from, as a picture: a first visit then loads no charting
 library (the Vega bundle is most of the page's JavaScript and its slowest work). What a
 tooltip gave is written on the chart or beside it: the figures at the chosen size under
 the curves, each bar's count at its end, each cell's ratio in it, every real model's
