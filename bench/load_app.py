@@ -415,6 +415,9 @@ class ClassClock:
         self.ready = asyncio.Event()
         self.done = False  # the instructor has stopped stepping
         self.last_step: int | None = None  # the step the instructor's page shows now
+        self.joined = 0  # students whose join finished
+        self.steps = 0   # the instructor's steps so far
+        self.steady: tuple[float, int] | None = None  # (server CPU, steps) once every student joined
 
 
 async def instructor_session(args, tally: Tally, deadline: float, clock: ClassClock) -> None:
@@ -464,6 +467,7 @@ async def _instructor_steps(args, tally: Tally, deadline: float, clock: ClassClo
             if check(new, tally, "instructor: step") and new.step is not None:
                 clock.shown[new.step] = time.perf_counter()
                 clock.last_step = new.step
+                clock.steps += 1
             page = Page(buttons={**page.buttons, **new.buttons}, step=new.step, steps=new.steps)
 
 
@@ -480,6 +484,9 @@ async def following_session(n: int, args, tally: Tally, deadline: float, clock: 
         if not check(page, tally, "join") or page.auto_rerun is None:
             tally.errors.append(f"student {n}: no class banner timer after joining")
             return
+        clock.joined += 1
+        if clock.joined == args.sessions and args.server_pid:  # from here on: steps only, no first loads
+            clock.steady = (sum(process_cpu(pid) for pid in args.server_pid), clock.steps)
         await _follow(n, ws, page, args, tally, deadline, clock)
 
 
@@ -561,9 +568,11 @@ async def guarded(session, n, args, tally, deadline) -> None:
 
 async def load(args) -> Tally:
     tally = Tally()
+    args.class_clock = None
     deadline = time.monotonic() + args.duration
     if args.action == "follow":
         clock = ClassClock()
+        args.class_clock = clock
 
         async def student(n, args, tally, deadline):
             await following_session(n, args, tally, deadline, clock)
@@ -625,7 +634,8 @@ def markdown(s: dict) -> str:
                      "(first loads and resets included in the CPU)")
         if "server_cpu_ms_per_student_step" in s:
             notes.append(f"server CPU per student per instructor's step: {s['server_cpu_ms_per_student_step']} ms "
-                         "(everything the server did, first loads and ticks included, over steps x students)")
+                         "(from the moment every student had joined: everything the server did, ticks included, "
+                         "over steps x students)")
     if s["action"] == "follow":
         notes.append(f"follow: {s['reruns']} runs reached the students ({s['pushed']} started by the server, "
                      f"a wake; the others by the timer's ticks, whose latency is p50/p95 above); "
@@ -688,9 +698,12 @@ def main(argv=None) -> int:
         server = sum(process_cpu(pid) for pid in args.server_pid) - server0
         s["server_cpu_s"] = round(server, 1)
         s["server_cpu_ms_per_rerun"] = round(1000 * server / max(1, s["reruns"]))
-        if args.action == "follow":
+        clock = args.class_clock
+        if clock is not None and clock.steady is not None and clock.steps > clock.steady[1]:
+            # every student joined: the CPU from then on over the steps since, per student
+            cpu = sum(process_cpu(pid) for pid in args.server_pid) - clock.steady[0]
             s["server_cpu_ms_per_student_step"] = round(
-                1000 * server / max(1, s["instructor_steps"] * args.sessions), 1)
+                1000 * cpu / ((clock.steps - clock.steady[1]) * args.sessions), 1)
     print(json.dumps(s) if args.json else markdown(s))
     return 1 if s["errors"] or s["exceptions"] else 0
 

@@ -277,6 +277,14 @@ def push_step(view: RunView, k: int, *, retry: bool = False) -> None:
         ss[UNSENT] = True  # the store is away: the panel's timer sends the step when it is back
 
 
+def instructor_run_starts() -> None:
+    """The instructor's step area starts a run (a Step, Back, a slider move): students
+    woken by an earlier step wait until it ends, so the instructor's page stays quick
+    while the class catches up (`ui.classmode.wake`)."""
+    if role() == "instructor":
+        wake.hold()
+
+
 def back_to_class_run() -> None:
     """The instructor changed the corpus or settings: go back to the class's."""
     state = current()

@@ -381,6 +381,7 @@ def step_area() -> None:
 
 
 def _step_fragment() -> None:
+    class_session.instructor_run_starts()  # a class's students wait for the instructor's run
     if state.take_app_rerun():
         st.rerun(scope="app")  # Play/Pause changed: the timer is set on a full rerun
     if ss.get(state.END_PENDING):
