@@ -213,8 +213,11 @@ class VocabIndex:
     _orders: dict = field(default_factory=dict, repr=False)  # sorted rows, made on first use
 
     @classmethod
-    def build(cls, tok: Any, *, name: str | None = None) -> "VocabIndex":
-        ids = _token_ids(tok)
+    def build(cls, tok: Any, *, name: str | None = None, ids: Iterable[int] | None = None) -> "VocabIndex":
+        """Read every token once (o200k's 200,000 in about half a second). `ids`: only
+        these tokens (a page shows one token's record at once from a one-token index,
+        while the whole index is still being built)."""
+        ids = _token_ids(tok) if ids is None else sorted(set(ids))
         specials = _special_ids(tok)
         prefix = getattr(tok, "prefix", None) if type(tok).__name__ == "WordPieceTokenizer" else None
         if prefix is None and getattr(tok, "model_type", None) == "WordPiece":

@@ -294,3 +294,44 @@ def test_compare_chart_parts_differ_by_outline_not_only_colour():
         for fill in spec["encoding"]["color"]["scale"]["range"] + ["#ffffff"]:
             hi, lo = sorted((_luminance(fill), _luminance(charts.OUTLINE)), reverse=True)
             assert (hi + 0.05) / (lo + 0.05) >= 3, fill
+
+
+@pytest.mark.parametrize("params, shown", [({"tokenizer": "gpt2", "id": "50256"}, "<|endoftext|>"),
+                                           ({"tokenizer": "gpt2"}, None)])
+def test_a_first_visit_builds_the_index_then_draws_the_page_once(params, shown):
+    """The server's first visit for a built-in (its index not built yet) shows the link's
+    token or the first tokens while it builds, then clears them: the page ends as on any
+    visit, with one card and one results table."""
+    from ui.explorer import logic
+    from ui.shared.cache import cache_named
+
+    cache_named("explorer.index").pop((logic.builtin_index.__qualname__, (("name", "gpt2"),)))
+    assert not logic.builtin_index_ready("gpt2")
+    at = visit(params)
+    assert logic.builtin_index_ready("gpt2")
+    cards = [h.value for h in at.html if "vx-card" in h.value]
+    assert len(cards) == (1 if shown else 0) and (shown is None or "&lt;|endoftext|&gt;" in cards[0])
+    assert len(at.dataframe) == 1 and at.dataframe[0].value["id"].tolist()[:3] == [0, 1, 2]
+    assert not [e for e in at.get("expandable") if "once per server" in e.label]  # the progress is gone
+
+
+def test_preview_shows_the_card_or_the_first_tokens(monkeypatch):
+    """What the preview draws, caught as it is drawn (the page clears it after)."""
+    from bpe_core.pretrained import load_pretrained
+
+    drawn = []
+    monkeypatch.setattr(xw.st, "html", lambda body: drawn.append(("html", body)))
+    monkeypatch.setattr(xw.st, "caption", lambda text: drawn.append(("caption", text)))
+    monkeypatch.setattr(xw.st, "dataframe", lambda frame, **kw: drawn.append(("table", frame["id"].tolist())))
+    tok = load_pretrained("gpt2")
+    monkeypatch.setattr(xw, "get", lambda key: {"id": 43453, "q": ""}[key])
+    xw._preview(tok)
+    assert drawn[0][0] == "html" and "43,453" in drawn[0][1] and "SolidGoldMagikarp" in drawn[0][1]
+    drawn.clear()
+    monkeypatch.setattr(xw, "get", lambda key: {"id": None, "q": ""}[key])
+    xw._preview(tok)
+    assert drawn[-1] == ("table", list(range(xw.PER_PAGE)))
+    drawn.clear()
+    monkeypatch.setattr(xw, "get", lambda key: {"id": 10**9, "q": ""}[key])
+    xw._preview(tok)  # an id beyond the vocabulary: nothing here (the page's error says so below)
+    assert drawn == []

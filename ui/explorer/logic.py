@@ -21,10 +21,10 @@ from typing import Callable, Mapping
 from bpe_core import explore
 from bpe_core.explore import Comparison, Overview, VocabIndex
 from bpe_core.pretrained import PRETRAINED, load_pretrained
-from ui.shared.cache import byte_cached
+from ui.shared.cache import byte_cached, cache_named
 
 __all__ = ["REAL_NAMES", "YOURS", "UPLOADED", "CHOICES", "DEFAULT", "PER_PAGE", "URL_TEXT_LIMIT",
-           "builtin_index", "builtin_overview", "builtin_compare", "builtin_unreachable", "builtin_never",
+           "builtin_index", "builtin_index_ready", "builtin_overview", "builtin_compare", "builtin_unreachable", "builtin_never",
            "corpus_texts", "read_url", "url_for", "label_of"]
 
 REAL_NAMES: tuple[str, ...] = tuple(PRETRAINED)
@@ -52,6 +52,11 @@ def label_of(name: str) -> str:
 def builtin_index(name: str) -> VocabIndex:
     """A built-in tokenizer's index (loaded and built once per process, then shared)."""
     return VocabIndex.build(load_pretrained(name), name=name)
+
+
+def builtin_index_ready(name: str) -> bool:
+    """Whether this process holds the built-in's index already (a first visit builds it)."""
+    return cache_named("explorer.index").get((builtin_index.__qualname__, (("name", name),))) is not None
 
 
 @byte_cached("explorer.views")

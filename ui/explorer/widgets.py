@@ -16,8 +16,8 @@ import streamlit as st
 
 from bpe_core import explore
 from bpe_core.explore import Query, VocabIndex
-from bpe_core.pretrained import load_pretrained
-from ui.explorer import charts, logic
+from bpe_core.pretrained import PRETRAINED, load_pretrained
+from ui.explorer import logic
 from ui.explorer.html import EXPLORER_CSS, card_html, tree_html
 from ui.explorer.logic import CHOICES, PER_PAGE, REAL_NAMES, UPLOADED, YOURS, label_of
 from ui.shared.chips import CHIP_CSS
@@ -129,8 +129,9 @@ def choose_tokenizer():
     name = get("tokenizer")
     if name in REAL_NAMES:
         try:
-            with st.spinner(f"Reading the {name} vocabulary (once per server)…"):
-                return name, load_pretrained(name), logic.builtin_index(name)
+            if not logic.builtin_index_ready(name):
+                return (name, *_first_build(name))
+            return name, load_pretrained(name), logic.builtin_index(name)
         except ValueError as exc:  # its package is missing, or its file is not the pinned one
             st.error(md_error(str(exc)), icon=":material/error:")
             return None
@@ -146,6 +147,39 @@ def choose_tokenizer():
             st.page_link("views/tokenize.py", label="Go to the Tokenize page", icon=":material/text_fields:")
         return None
     return name, tok, _session_index(tok)
+
+
+def _first_build(name: str):
+    """A built-in's first visit in this server process: its file is read and its index
+    built (o200k_base: about a second on an idle machine, several on a busy one). Meanwhile
+    the page shows how far it has got, and what it can show without the index: the link's
+    token (from a one-token index), or else the vocabulary's first tokens. All of it is
+    cleared once the index is there, and the page is drawn as on any visit."""
+    holder = st.empty()
+    try:
+        with holder.container():
+            entry = PRETRAINED[name]
+            status = st.status(f"Reading the {entry.title} file (once per server)…", expanded=False)
+            tok = load_pretrained(name)
+            status.update(label=f"Indexing its {entry.vocab_size:,} tokens for search and filters (once per server)…")
+            _preview(tok)
+            return tok, logic.builtin_index(name)
+    finally:
+        holder.empty()
+
+
+def _preview(tok) -> None:
+    """While the index builds: the link's token's card, or the first page of tokens."""
+    token_id = get("id")
+    try:
+        if token_id is not None:
+            st.html(card_html(explore.token_record(VocabIndex.build(tok, ids=[token_id]), tok, token_id)))
+        elif not get("q"):
+            first = VocabIndex.build(tok, ids=range(PER_PAGE))
+            st.caption(f"The first {len(first)} tokens, while the rest are read:")
+            st.dataframe(_rows(first, first.ids), hide_index=True)
+    except (ValueError, TypeError, KeyError):  # an id the vocabulary lacks: the page says so below
+        pass
 
 
 def _tok_bind() -> dict:
@@ -339,6 +373,8 @@ def _overview(name: str, index: VocabIndex):
 
 
 def view_overview(name: str, tok, index: VocabIndex) -> None:
+    from ui.explorer import charts  # Altair: imported when a chart is drawn (about 0.6 s at a server's first)
+
     o = _overview(name, index)
     st.markdown(md_escape(
         f"{o.size:,} tokens ({index.kind}): {o.specials:,} special, {o.fragments:,} byte fragments (not whole "
@@ -412,6 +448,8 @@ def view_odd(name: str, tok, index: VocabIndex) -> None:
 
 
 def view_compare(name: str, tok, index: VocabIndex) -> None:
+    from ui.explorer import charts
+
     others = [n for n in CHOICES if n != name and (n in REAL_NAMES or n == YOURS and session_tokenizer() is not None
                                                     or n == UPLOADED and _uploaded() is not None)]
     if get("other") not in others:
