@@ -503,10 +503,11 @@ async def _follow(n: int, ws, page: Page, args, tally: Tally, deadline: float, c
     async def ticker() -> None:
         for _ in rounds(args, 0.2):
             await asyncio.sleep(timer["interval"])
-            for _ in range(int(args.timeout / 0.05)):  # one tick at a time, as the old poll loop did
-                if not sent_at:
+            for _ in range(int(min(args.timeout, 2 * timer["interval"] + 2) / 0.05)):
+                if not sent_at:  # one tick at a time, as the old poll loop did...
                     break
                 await asyncio.sleep(0.05)
+            sent_at.clear()  # ...but a tick the server dropped (its fragment was gone) stops no timer
             sent_at.append(time.perf_counter())
             await ws.send(rerun_message("", "", fragment=timer["fragment"], auto=True, page_hash=page_hash))
 
