@@ -10,8 +10,15 @@ class-student-question.png and class-instructor-reveal.png.
 """
 from __future__ import annotations
 
+import os
 import re
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
 
+import pytest
 from playwright.sync_api import Page, expect
 
 PROJECTOR = {"width": 1920, "height": 1080}
@@ -234,3 +241,199 @@ def test_a_reload_and_a_restarted_browser_keep_the_instructors_control(browser, 
     finally:
         for ctx in contexts:
             ctx.close()
+
+
+# ---- a whole class, through Redis ---------------------------------------------------------
+@pytest.fixture(scope="module")
+def redis_class_app(browser, tmp_path_factory):
+    """A Redis server and an app server that keeps its classes there (BPE_CLASS_STORE):
+    the test stops and starts Redis in the middle of a class."""
+    from tests.browser.conftest import _free_port, _open_home_once
+    from tests.redis_server import RedisServer, require_redis_server
+    require_redis_server()
+    redis = RedisServer(tmp_path_factory.mktemp("redis"))
+    redis.start()
+    port = _free_port()
+    env = {**os.environ, "BPE_CLASS_STORE": redis.url, "BPE_PUBLIC_URL": ""}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.address=127.0.0.1",
+         f"--server.port={port}", "--server.headless=true", "--browser.gatherUsageStats=false",
+         "--server.fileWatcherType=none"],
+        cwd=Path(__file__).resolve().parents[2], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as r:
+                    if r.read() == b"ok":
+                        break
+            except OSError:
+                pass
+            assert proc.poll() is None and time.monotonic() < deadline, "streamlit did not start"
+            time.sleep(0.2)
+        _open_home_once(browser, url)
+        yield url, redis
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        redis.stop()
+
+
+def main_height(page: Page) -> int:
+    """The height of the page's content (what would scroll), in CSS pixels."""
+    return page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+
+
+def no_exception(page: Page) -> None:
+    expect(page.get_by_test_id("stException")).to_have_count(0)
+
+
+def no_answer_shown(page: Page) -> None:
+    """The pair table gives nothing away: no "merges next" badge, no count bars."""
+    expect(page.locator(".tp-badge.win")).to_have_count(0)
+    expect(page.locator(".tp-bar")).to_have_count(0)
+
+
+def test_a_whole_class_in_the_presentation_view_through_redis(browser, redis_class_app, artifacts):
+    """Issue 27, done-when: an instructor at 1920x1080 starts a class from "Teach a class"
+    (presentation view), two students join (a phone by the link, a laptop by the code),
+    the instructor steps (the QR code folds), asks, both answer while neither page shows
+    counts, the instructor reveals, reloads the page (control stays), steps on (the
+    question is over), Redis is stopped (the instructor is told; the step made meanwhile
+    reaches the students once Redis is back), and the instructor ends the class (the
+    students read so and keep their page). Screenshots: class-whole-*.png."""
+    url, redis = redis_class_app
+    teacher_ctx = browser.new_context(viewport=PROJECTOR)
+    phone_ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True, device_scale_factor=2)
+    laptop_ctx = browser.new_context(viewport={"width": 1440, "height": 900})
+    try:
+        teacher = teacher_ctx.new_page()
+        teacher.set_default_timeout(30_000)
+        teacher.goto(f"{url}/teach")
+        expect(teacher.get_by_role("heading", name="Teach a class", exact=True)).to_be_visible(timeout=60_000)
+        settled(teacher)
+        click(teacher, "class_btn_teach")
+        panel = teacher.locator(".st-key-class_instructor_panel")
+        expect(panel.get_by_test_id("class-code")).to_be_visible(timeout=60_000)
+        expect(teacher.locator(".st-key-train_w_present input")).to_be_checked()  # presentation view
+        settled(teacher)
+        expect_step(teacher, 0)
+        idle(teacher)
+        code = panel.get_by_test_id("class-code").inner_text()
+        link = panel.locator("code", has_text="join?class=").first.inner_text().strip()
+        # opened at 127.0.0.1: the panel says students cannot reach that address
+        expect(panel).to_contain_text("only this computer can open")
+        teacher.screenshot(path=str(artifacts / "class-whole-1-projector.png"))
+
+        phone = phone_ctx.new_page()
+        phone.set_default_timeout(30_000)
+        phone.goto(link)
+        expect(phone.locator(".st-key-class_student_banner")).to_contain_text("you follow the instructor", timeout=60_000)
+        laptop = laptop_ctx.new_page()
+        laptop.set_default_timeout(30_000)
+        laptop.goto(f"{url}/join")
+        expect(laptop.get_by_role("heading", name="Join a class", exact=True)).to_be_visible(timeout=60_000)
+        settled(laptop)
+        laptop.get_by_label("Class code").fill(code.lower().replace("-", " "))
+        laptop.get_by_label("Nickname", exact=False).fill("Bo")
+        click(laptop, "class_btn_join")
+        expect(laptop.locator(".st-key-class_student_banner")).to_contain_text("you follow the instructor", timeout=60_000)
+        for student in (phone, laptop):
+            settled(student)
+            expect_step(student, 0)
+
+        for k in (1, 2):
+            click(teacher, "train_w_btn_step")
+            expect_step(teacher, k)
+            for student in (phone, laptop):
+                expect_step(student, k)
+        idle(teacher)
+        # under way: the QR code folds to one line, and the projected page fits the screen
+        expect(panel.locator("img")).to_have_count(0)
+        expect(panel).to_contain_text("Join at")
+        assert main_height(teacher) <= PROJECTOR["height"], main_height(teacher)
+        teacher.screenshot(path=str(artifacts / "class-whole-2-projector-folded.png"))
+
+        # a question: no page gives the answer away while it is open
+        click(teacher, "class_btn_ask")
+        for student in (phone, laptop):
+            expect(student.locator(".st-key-class_question")).to_contain_text("Which pair merges next (merge 3)?")
+        idle(teacher)
+        no_answer_shown(teacher)
+        teacher.screenshot(path=str(artifacts / "class-whole-3-projector-question.png"))
+        for i, student in enumerate((phone, laptop)):
+            idle(student)
+            no_answer_shown(student)
+            question = student.locator(".st-key-class_question")
+            question.get_by_role("radio").nth(i).check(force=True)
+            idle(student)
+            click(student, "class_btn_answer")
+            expect(question).to_contain_text("You answered")
+        idle(laptop)
+        laptop.screenshot(path=str(artifacts / "class-whole-4-laptop-answered.png"))
+        expect(teacher.get_by_text(re.compile(r"— 2 answers \("))).to_be_visible(timeout=30_000)
+        click(teacher, "class_btn_reveal")
+        for student in (phone, laptop):
+            expect(student.locator(".st-key-class_question")).to_contain_text(re.compile(r"right|not this time"))
+        idle(teacher)
+        expect(teacher.locator(".tp-badge.win")).to_have_count(1)  # revealed: the table is whole again
+        teacher.screenshot(path=str(artifacts / "class-whole-5-projector-reveal.png"))
+        idle(phone)
+        phone.screenshot(path=str(artifacts / "class-whole-5-phone-reveal.png"))
+
+        # F5 on the projector: still the instructor, at the class's step
+        teacher.reload()
+        expect(teacher.get_by_test_id("class-code")).to_have_text(code, timeout=60_000)
+        settled(teacher)
+        expect_step(teacher, 2)
+        idle(teacher)
+        no_exception(teacher)
+        expect(teacher.locator(".st-key-train_w_present input")).to_be_checked()  # still the presentation view
+        click(teacher, "train_w_btn_step")
+        expect_step(teacher, 3)
+        for student in (phone, laptop):
+            expect_step(student, 3)
+            expect(student.locator(".st-key-class_question")).to_contain_text("The question about merge 3 is over")
+
+        # Redis stops: the instructor is told, and the step made meanwhile is sent once it is back
+        redis.kill()
+        click(teacher, "train_w_btn_step")
+        expect_step(teacher, 4)
+        expect(teacher.get_by_text("The class store cannot be reached")).to_be_visible(timeout=30_000)
+        expect(phone.get_by_text(re.compile("cannot be reached|paused"))).to_be_visible(timeout=30_000)
+        idle(teacher)
+        teacher.get_by_test_id("class-code").scroll_into_view_if_needed()
+        teacher.screenshot(path=str(artifacts / "class-whole-6-projector-outage.png"))
+        expect_step(phone, 3)
+        redis.start()
+        expect(teacher.get_by_text("The class store is back")).to_be_visible(timeout=60_000)
+        for student in (phone, laptop):
+            expect_step(student, 4, timeout=60_000)
+        idle(teacher)
+        teacher.get_by_test_id("class-code").scroll_into_view_if_needed()
+        teacher.screenshot(path=str(artifacts / "class-whole-7-projector-back.png"))
+
+        # the end: students read it plainly and keep their page
+        click(teacher, "class_btn_end")
+        for student in (phone, laptop):
+            expect(student.get_by_text("Your instructor ended the class")).to_be_visible(timeout=30_000)
+            expect(student.get_by_test_id("stAlertContentError")).to_have_count(0)
+            expect_step(student, 4)
+            no_exception(student)
+        idle(phone)
+        phone.locator(".st-key-class_ended").scroll_into_view_if_needed()
+        phone.screenshot(path=str(artifacts / "class-whole-8-phone-ended.png"))
+        # and a reload of the projector no longer takes a class that is over
+        teacher.reload()
+        settled(teacher)
+        idle(teacher)
+        expect(teacher.locator(".st-key-class_instructor_panel")).to_have_count(0)
+        no_exception(teacher)
+    finally:
+        laptop_ctx.close()
+        phone_ctx.close()
+        teacher_ctx.close()

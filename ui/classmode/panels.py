@@ -43,7 +43,6 @@ PANEL_SHOWN = "class.panel_shown"  # what a student's class panel last drew (`_p
 QR_CACHE = "class.qr"        # (link, png) of this instructor's QR code
 OPEN = "class_w_open"        # the Train page's "Class mode" expander (True while open)
 OPENED_FOR = "class.opened_for"  # the (role, notice) it last opened by itself for
-QR_FOLDED = "class.qr_folded"  # the instructor folded (True) or opened (False) the QR code; None: automatic
 PUBLIC = "class.public_root"   # the address students open, as typed in the panel (an app root), or None
 PUBLIC_NOTE = "class.public_note"  # what was wrong with the typed address
 #: The QR code's width on screen, in CSS pixels (about 40% of a 1080-pixel projector).
@@ -55,6 +54,8 @@ CODE_CSS = """
 .class-join, .class-line { font-size: 1.5rem; line-height: 1.5; }
 .class-join code, .class-line code { font-size: 1.3rem; word-break: break-all; }
 .class-code-small { font: 700 2rem/1.2 ui-monospace, SFMono-Regular, Menlo, monospace; letter-spacing: .08em; }
+.class-unreachable { font-size: 1.25rem; font-weight: 600; color: #8a3b00; }
+@media (prefers-color-scheme: dark) { .class-unreachable { color: #ffb077; } }
 .st-key-class_instructor_panel [data-testid="stCode"] code { font-size: 1.25rem; }
 </style>
 """
@@ -130,7 +131,10 @@ def start_control(view: RunView) -> None:
     reason = (role, session.notice())
     if reason != ss.get(OPENED_FOR):
         ss[OPENED_FOR] = reason
-        if role is not None or session.notice():
+        # (in the presentation view, a class's own panel at the top says it all: the box
+        # stays one line, so the page still fits the projector)
+        present = ss.get(train_state.LAYOUT) == "present"
+        if (role is not None and not present) or session.notice():
             ss[OPEN] = True
     box = folded("**Class mode**: your students follow your steps on their own screens", OPEN)
     if box is None:
@@ -224,17 +228,8 @@ def _address_input(guess: str | None = None) -> None:
         st.error(md_escape(ss[PUBLIC_NOTE]))
 
 
-def _qr_folded(state) -> bool:
-    """The QR code folds to one line once the class is under way (the instructor stepped
-    or asked: students had their time to join at the start), unless the instructor chose."""
-    chosen = ss.get(QR_FOLDED)
-    if chosen is not None:
-        return chosen
-    return state.step != ss.get(session.START_STEP, state.step) or state.question is not None
-
-
 def _toggle_qr(folded: bool) -> None:
-    ss[QR_FOLDED] = folded
+    ss[session.QR_FOLDED] = folded
 
 
 def _instructor_panel(view: RunView) -> None:
@@ -246,10 +241,14 @@ def _instructor_panel(view: RunView) -> None:
     address = html.escape(root + logic.JOIN_PAGE)
     st.html(CODE_CSS)
     with st.container(border=True, key="class_instructor_panel"):
-        if _qr_folded(state):
+        folded = ss[session.QR_DRAWN] = session.qr_folded(state)
+        if folded:
             line, button = st.columns([5, 1.2], vertical_alignment="center")
+            unreachable = ('<div class="class-unreachable">⚠ Students\' devices cannot open this address: '
+                           'Show the QR code to set the one they can.</div>') if logic.is_local(root) else ""
             line.html(f'<div class="class-line">Join at <code>{address}</code> &nbsp;code '
-                      f'<b class="class-code-small" data-testid="class-code">{html.escape(state.display_code)}</b></div>')
+                      f'<b class="class-code-small" data-testid="class-code">{html.escape(state.display_code)}</b></div>'
+                      + unreachable)
             button.button("Show the QR code", icon=":material/qr_code_2:", key="class_btn_qr_show",
                           on_click=_toggle_qr, args=(False,), width="stretch")
         else:
@@ -270,7 +269,9 @@ def _instructor_panel(view: RunView) -> None:
                                "keeps control by itself (through a reload or a restart). Do not project it: "
                                "anyone holding it can step the class.")
                     st.code(logic.instructor_url(root, state.code, ss[session.TOKEN]), language=None)
-        if logic.is_local(root):
+        if folded:
+            pass  # one line (its own warning above), nothing more
+        elif logic.is_local(root):
             _local_warning(root)
         elif ss.get(PUBLIC) or ss.get(PUBLIC_NOTE):  # typed here: it can be changed here
             with st.expander("The join address (typed here)"):
@@ -315,8 +316,8 @@ def _instructor_fragment() -> None:
     c[2].button("Stop answers", key="class_btn_close", on_click=session.close_question, disabled=not asking)
     c[3].button("End the class", key="class_btn_end", on_click=session.end_class)
     if q is None:
-        st.caption(f"Class {state.display_code}: your students see step {state.step}. "
-                   "Step as usual: they follow within about a second.")
+        if train_state.LAYOUT in ss and ss[train_state.LAYOUT] != "present":
+            st.caption(f"Class {state.display_code}: step as usual, your students follow within about a second.")
         return
     tally = session.tally()
     if tally is None:
@@ -375,7 +376,9 @@ def _panel_signature(state, view: RunView) -> tuple:
     # While following, the banner does not name the step (the sticky step bar below shows
     # it): a new step then reruns the step area alone, not the banner too, for every
     # student of the class at once.
-    return (state.code, None if following else state.step, state.question, following,
+    # (whether the question is about the class's step: once it moves on, the box says so)
+    q_now = state.question is not None and state.question.step == state.step
+    return (state.code, None if following else state.step, state.question, q_now, following,
             session.error(), session.notice(), session.my_answer(), view.key)
 
 

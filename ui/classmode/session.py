@@ -58,6 +58,8 @@ DEVICE = "class.device"        # what to do with the instructor cookie this run:
 RESUME_TRIED = "class.resume_tried"  # the instructor cookie was tried in this session
 BACK = "class.back"            # the store is back after an outage: say so once
 START_STEP = "class.start_step"  # the step the class started at (the QR code folds once it moves)
+QR_FOLDED = "class.qr_folded"  # the instructor folded (True) or opened (False) the QR code; None: automatic
+QR_DRAWN = "class.qr_drawn"    # whether the panel last drew the QR code folded
 UNSENT = "class.unsent"        # the instructor's step did not reach the store (it was away)
 HIDDEN = "class.hidden"        # the step area last drew the pair table hidden (a question pending)
 
@@ -216,7 +218,10 @@ def _load_class_corpus(state: ClassState) -> None:
     train_state.init()
     params = logic.snapshot_params(state.snapshot)
     if params:
+        layout = ss.get(train_state.LAYOUT)  # the class's corpus, not its view: a projector stays one
         train_state.restore_from_link(params)
+        if layout is not None:
+            ss[train_state.LAYOUT] = layout
         train_state.stop_playing()
 
 
@@ -344,6 +349,23 @@ def end_class() -> None:
             ss[ENDED] = f"You ended the class {state.display_code}: your students read that you ended it."
         ss[DEVICE] = "forget"
     leave()
+
+
+def qr_folded(state: ClassState) -> bool:
+    """The QR code folds to one line once the class is under way (the instructor stepped
+    or asked: students had their time to join at the start), unless the instructor chose."""
+    chosen = ss.get(QR_FOLDED)
+    if chosen is not None:
+        return chosen
+    return state.step != ss.get(START_STEP, state.step) or state.question is not None
+
+
+def qr_fold_due() -> bool:
+    """The instructor's panel (drawn by full runs) shows the QR code open and should now
+    fold it: the step area, which a step reruns alone, asks for one full run."""
+    state = current()
+    return (role() == "instructor" and state is not None and ss.get(QR_DRAWN) is False
+            and qr_folded(state))
 
 
 def outage() -> bool:

@@ -57,8 +57,9 @@ PRESENT_ROWS = 8
 PRESENT_CSS = """
 <style>
 .stMainBlockContainer { padding-top: 3.9rem; padding-bottom: 1rem; }
-.stMainBlockContainer:has(.st-key-class_instructor_panel) { --tp-class: 9rem; }
+.stMainBlockContainer:has(.st-key-class_instructor_panel) { --tp-class: 10.5rem; }
 .stMainBlockContainer:has(.st-key-class_instructor_panel img) { --tp-class: 27rem; }
+.stMainBlockContainer:has(.st-key-class_instructor_panel):has([data-testid="stVegaLiteChart"]) { --tp-class: 30rem; }
 .stMainBlockContainer:has(.st-key-class_student_banner) { --tp-class: 6rem; }
 .stMainBlockContainer:has(.st-key-class_question) { --tp-class: 19rem; }
 .stMainBlockContainer:has(.stAlert) { --tp-alert: 4.5rem; }
@@ -71,12 +72,12 @@ PRESENT_CSS = """
 .stMainBlockContainer .tp-cap, .stMainBlockContainer .tp-note, .stMainBlockContainer .tp-badge,
 .stMainBlockContainer .tp-d, .stMainBlockContainer [data-testid="stSliderTickBar"] div,
 .stMainBlockContainer [data-testid="stSliderThumbValue"], .stMainBlockContainer code,
-.stMainBlockContainer .stAlert p, .stMainBlockContainer kbd, .stMainBlockContainer .tp-word .tag, .stMainBlockContainer .tp-word .cnt { font-size: 1.25rem !important; }
+.stMainBlockContainer .stAlert p, .stMainBlockContainer kbd, .stMainBlockContainer input, .stMainBlockContainer .tp-word .tag, .stMainBlockContainer .tp-word .cnt { font-size: 1.25rem !important; }
 .stMainBlockContainer .tp-cap { margin-bottom: .3rem; }
 .stMainBlockContainer .tp-sentence.present { max-height: 6.6rem; overflow-y: auto; }
 .stMainBlockContainer .tp-effect.present { max-height: 7rem; overflow-y: auto; }
 .stMainBlockContainer [data-testid="stHorizontalBlock"]:has(> [data-testid="stColumn"]:nth-child(3)) > [data-testid="stColumn"] {
-  max-height: max(14rem, calc(100vh - 33rem - var(--tp-class, 0rem) - var(--tp-alert, 0rem))); overflow-y: auto; }
+  max-height: max(10rem, calc(100vh - 33rem - var(--tp-class, 0rem) - var(--tp-alert, 0rem))); overflow-y: auto; }
 </style>
 """
 
