@@ -229,7 +229,15 @@ def test_a_poll_that_finds_nothing_new_redraws_nothing(store, monkeypatch):
         st.session_state["test.tick_ran"] = True
 
     tick = class_panels._student_fragment
-    monkeypatch.setattr(class_panels, "train_banner", lambda view: timer_tick_alone())
+    real_train_banner = class_panels.train_banner
+
+    def students_tick(view):  # (the instructor's session draws its real page)
+        if session.role() == "student":
+            timer_tick_alone()
+        else:
+            real_train_banner(view)
+
+    monkeypatch.setattr(class_panels, "train_banner", students_tick)
     monkeypatch.setattr(class_panels, "_student_fragment", tick)
     stu.run()
     assert stu.session_state["test.tick_ran"] and not stu.exception, stu.exception
@@ -738,12 +746,18 @@ def test_the_instructor_is_told_of_an_outage_and_the_step_is_sent_when_the_store
     store.down = False
     assert store.poll(code, session="observer").step == 0  # the steps never reached the class
 
-    def tick():  # the timer's run of the panel fragment, as the browser sends it
+    real_train_banner = class_panels.train_banner
+    ticks = []
+
+    def tick(view):  # the timer's run of the panel fragment, as the browser sends it, once;
+        if ticks:    # a rerun it asks for is a full run of the page
+            return real_train_banner(view)
+        ticks.append(view)
         st.session_state[class_panels.FULL_RUN] = False
         class_panels._instructor_fragment()
 
     with monkeypatch.context() as patch:
-        patch.setattr(class_panels, "train_banner", lambda view: tick())
+        patch.setattr(class_panels, "train_banner", tick)
         ins.run()
         assert not ins.exception
         assert store.poll(code, session="observer").step == 2  # re-sent once the store is back
@@ -842,6 +856,23 @@ def test_the_qr_code_folds_to_one_line_once_the_class_is_under_way_and_reopens(s
     assert len(ins.get("image")) == 1
     ins.button(key="class_btn_qr_fold").click().run()
     assert not ins.get("image")
+
+
+def test_the_qr_code_asks_for_one_full_run_to_fold_even_when_the_panel_is_not_drawn(store, monkeypatch):
+    """The step area (rerun alone by a step) asks for one full run to fold the QR code at
+    the top. Asked once: a full run that does not draw the panel (cut short, say) must not
+    ask again, or every run asks for the next one and the page never settles."""
+    from ui.classmode import panels as class_panels
+
+    ins = instructor_with_class()
+    assert ins.session_state[session.QR_DRAWN] is False  # drawn open
+    with monkeypatch.context() as patch:
+        patch.setattr(class_panels, "_instructor_panel", lambda view: None)
+        ins.button(key="train_w_btn_step").click().run()  # used to rerun the page forever
+        assert ins.session_state["train.step"] == 1 and class_state(ins).step == 1
+        assert ins.session_state[session.QR_DRAWN] is None  # asked, not yet drawn
+    ins.run()
+    assert not ins.get("image") and ins.session_state[session.QR_DRAWN] is True
 
 
 def test_a_page_opened_at_localhost_warns_and_takes_the_address_students_open(store, monkeypatch):

@@ -21,10 +21,11 @@ def after_step(view: RunView, k: int) -> None:
     if role == "instructor":
         before = (session.role(), session.outage())
         session.push_step(view, k)
-        if (session.role(), session.outage()) != before or session.qr_fold_due():
+        changed = (session.role(), session.outage()) != before
+        if session.take_qr_fold() or changed:
             # the store went away, came back, or the class is gone: the panel at the top
             # says so (and runs its retry timer); or the class is under way and its QR
-            # code folds. The panel is drawn by full runs only.
+            # code folds (asked once). The panel is drawn by full runs only.
             st.rerun(scope="app")
     elif role == "student" and session.following():
         if session.clicked_own_step():

@@ -59,7 +59,7 @@ RESUME_TRIED = "class.resume_tried"  # the instructor cookie was tried in this s
 BACK = "class.back"            # the store is back after an outage: say so once
 START_STEP = "class.start_step"  # the step the class started at (the QR code folds once it moves)
 QR_FOLDED = "class.qr_folded"  # the instructor folded (True) or opened (False) the QR code; None: automatic
-QR_DRAWN = "class.qr_drawn"    # whether the panel last drew the QR code folded
+QR_DRAWN = "class.qr_drawn"    # whether the panel last drew the QR code folded (None: not since a fold was asked)
 UNSENT = "class.unsent"        # the instructor's step did not reach the store (it was away)
 HIDDEN = "class.hidden"        # the step area last drew the pair table hidden (a question pending)
 
@@ -360,12 +360,18 @@ def qr_folded(state: ClassState) -> bool:
     return state.step != ss.get(START_STEP, state.step) or state.question is not None
 
 
-def qr_fold_due() -> bool:
-    """The instructor's panel (drawn by full runs) shows the QR code open and should now
-    fold it: the step area, which a step reruns alone, asks for one full run."""
+def take_qr_fold() -> bool:
+    """Whether the instructor's panel (drawn by full runs) last drew the QR code open and
+    should now fold it: the step area, which a step reruns alone, then asks for one full
+    run. True once: the request is spent here, and only the panel's next draw records
+    what it shows again, so a full run that does not draw the panel (it was cut short)
+    never asks again and again."""
     state = current()
-    return (role() == "instructor" and state is not None and ss.get(QR_DRAWN) is False
-            and qr_folded(state))
+    due = (role() == "instructor" and state is not None and ss.get(QR_DRAWN) is False
+           and qr_folded(state))
+    if due:
+        ss[QR_DRAWN] = None  # asked: the next draw of the panel says what it showed
+    return due
 
 
 def outage() -> bool:
