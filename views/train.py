@@ -22,14 +22,22 @@ if not present:
         "step; ties and the rule that breaks them are named at every step."
     )
 view = state.ensure_run()
-class_panels.train_banner(view)  # class mode: the instructor's panel or a student's banner
-if present:
-    panels.presentation_css()
-    if st.session_state[state.ERROR]:
-        st.error(md_error(st.session_state[state.ERROR]))
+if present and class_panels.beside_the_step():
+    # the projector: the QR code or the question's chart beside the step, not above it
+    body, side = st.columns([2.3, 1], gap="medium")
+    with side, st.container(key=class_panels.SIDE_KEY):
+        class_panels.train_banner(view)
 else:
-    panels.inputs_panel(view)
-panels.mode_bar()
-panels.step_area()
+    class_panels.train_banner(view)  # class mode: the instructor's panel or a student's banner
+    body = st.container()
+with body:
+    if present:
+        panels.presentation_css()
+        if st.session_state[state.ERROR]:
+            st.error(md_error(st.session_state[state.ERROR]))
+    else:
+        panels.inputs_panel(view)
+    panels.mode_bar()
+    panels.step_area()
 class_panels.start_control(view)  # folded to one line; in the presentation view too
 tie_compare.show()  # "Compare tie rules" (ui/train/tie_compare.py)

@@ -437,3 +437,62 @@ def test_a_whole_class_in_the_presentation_view_through_redis(browser, redis_cla
         laptop_ctx.close()
         phone_ctx.close()
         teacher_ctx.close()
+
+
+# ---- the projected page fits a 1080p projector ----------------------------------------------
+FULL_SCREEN = {"width": 1920, "height": 950}  # a maximised 1080p browser's visible height
+
+
+def page_height(page: Page) -> int:
+    """What would scroll: the document's and the main area's heights, the larger."""
+    return page.evaluate("() => Math.max(document.documentElement.scrollHeight,"
+                         " document.querySelector('[data-testid=\"stMain\"]').scrollHeight)")
+
+
+def test_the_projected_class_fits_the_screen_with_the_qr_code_and_with_a_question(browser, app_url, artifacts):
+    """Issue 27: at 1920x950 the instructor's presentation view does not scroll while the QR
+    code is open (the joining minutes) nor while a question is open (the answers' chart):
+    both sit beside the step in a column that scrolls inside its own box. They used to
+    make the page about 1,460-1,530 and 1,170 px tall. Screenshots class-fit-*.png."""
+    ctx = browser.new_context(viewport=FULL_SCREEN)
+    try:
+        page = ctx.new_page()
+        page.set_default_timeout(30_000)
+        page.goto(f"{app_url}/teach")
+        expect(page.get_by_role("heading", name="Teach a class", exact=True)).to_be_visible(timeout=60_000)
+        settled(page)
+        click(page, "class_btn_teach")
+        side = page.locator(".st-key-class_side")
+        expect(side.locator(".st-key-class_instructor_panel img")).to_be_visible(timeout=60_000)
+        settled(page)
+        expect_step(page, 0)
+        idle(page)
+        assert page_height(page) <= FULL_SCREEN["height"], page_height(page)
+        qr = side.locator("img").first.bounding_box()
+        assert qr["width"] >= 340 and qr["y"] + qr["height"] <= FULL_SCREEN["height"]  # readable, on screen
+        page.screenshot(path=str(artifacts / "class-fit-1-qr-open.png"))
+
+        click(page, "train_w_btn_step")  # under way: the QR code folds, the panel goes above the step
+        expect(page.locator(".st-key-class_instructor_panel img")).to_have_count(0)
+        expect(side).to_have_count(0)
+        expect_step(page, 1)
+        idle(page)
+        assert page_height(page) <= FULL_SCREEN["height"], page_height(page)
+
+        click(page, "class_btn_ask")
+        expect(page.locator(".st-key-class_side [data-testid='stVegaLiteChart']")).to_be_visible()
+        idle(page)
+        no_answer_shown(page)
+        assert page_height(page) <= FULL_SCREEN["height"], page_height(page)
+        sizes = page.evaluate("""() => [...document.querySelectorAll('.st-key-class_side p, .st-key-class_side button p,
+            .stMainBlockContainer .tp-cap, .stMainBlockContainer .tp-h')].filter(e => e.offsetParent)
+            .map(e => parseFloat(getComputedStyle(e).fontSize))""")
+        assert sizes and min(sizes) >= 20, sizes  # readable from the back of the room
+        page.screenshot(path=str(artifacts / "class-fit-2-question.png"))
+        click(page, "class_btn_reveal")
+        expect(page.locator(".tp-badge.win")).to_have_count(1)
+        idle(page)
+        assert page_height(page) <= FULL_SCREEN["height"], page_height(page)
+        page.screenshot(path=str(artifacts / "class-fit-3-revealed.png"))
+    finally:
+        ctx.close()

@@ -264,7 +264,7 @@ def tally_chart(counts: Sequence[tuple[str, int]], correct: Sequence[str] = ()) 
     base = alt.Chart(frame).encode(
         y=alt.Y("pair:N", sort=order, title=None, axis=alt.Axis(labelFontSize=22, labelLimit=400)),
         x=alt.X("answers:Q", title="answers", scale=alt.Scale(domain=[0, max(top, 1) * 1.4]),
-                axis=alt.Axis(tickMinStep=1, format="d", labelFontSize=18, titleFontSize=18)),
+                axis=alt.Axis(tickMinStep=1, format="d", labelFontSize=20, titleFontSize=20)),
     )
     bars = base.mark_bar().encode(color=colour)
     text = base.mark_text(align="left", dx=6, fontSize=22).encode(text="text:N")

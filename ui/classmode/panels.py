@@ -51,6 +51,7 @@ QR_WIDTH = 420
 CODE_CSS = """
 <style>
 .class-code { font: 700 4.2rem/1.1 ui-monospace, SFMono-Regular, Menlo, monospace; letter-spacing: .12em; }
+.st-key-class_side .class-code { font-size: 3rem; letter-spacing: .06em; white-space: nowrap; }
 .class-join, .class-line { font-size: 1.5rem; line-height: 1.5; }
 .class-join code, .class-line code { font-size: 1.3rem; word-break: break-all; }
 .class-code-small { font: 700 2rem/1.2 ui-monospace, SFMono-Regular, Menlo, monospace; letter-spacing: .08em; }
@@ -62,6 +63,26 @@ CODE_CSS = """
 
 
 # ---- the Train page -------------------------------------------------------------------------
+#: The column beside the step (presentation view) that holds the instructor's panel while
+#: its QR code is open or a question is asked: both are too tall to sit above the step on
+#: a projector (`beside_the_step`).
+SIDE_KEY = "class_side"
+
+
+def beside_the_step() -> bool:
+    """Whether the instructor's panel goes beside the step (the presentation view draws it
+    in a column of its own, which scrolls inside its own box): the QR code is open, or a
+    question is asked or revealed. Folded to one line with no question, it stays above."""
+    state = session.current()
+    if session.role() != "instructor" or state is None:
+        return False
+    return not session.qr_folded(state) or state.question is not None
+
+
+def _beside() -> bool:
+    return ss.get(train_state.LAYOUT) == "present" and beside_the_step()
+
+
 def train_banner(view: RunView) -> None:
     """Top of the Train page (full runs only): the class panel of this tab's role."""
     if session.role() is None and session.resume_saved():
@@ -128,6 +149,8 @@ def start_control(view: RunView) -> None:
     # Drawn only while open (opening reruns the page): folded, its text, buttons and link
     # were rendered out of sight at every first visit. It opens by itself when a class
     # starts or ends, or has something to say; the reader may fold it again.
+    if role is not None and state is not None and ss.get(train_state.LAYOUT) == "present":
+        return  # projected: the class's own panel says it all (End the class too), and the page fits
     reason = (role, session.notice())
     if reason != ss.get(OPENED_FOR):
         ss[OPENED_FOR] = reason
@@ -243,7 +266,10 @@ def _instructor_panel(view: RunView) -> None:
     with st.container(border=True, key="class_instructor_panel"):
         folded = ss[session.QR_DRAWN] = session.qr_folded(state)
         if folded:
-            line, button = st.columns([5, 1.2], vertical_alignment="center")
+            if _beside():
+                line = button = st.container()
+            else:
+                line, button = st.columns([5, 1.2], vertical_alignment="center")
             unreachable = ('<div class="class-unreachable">⚠ Students\' devices cannot open this address: '
                            'Show the QR code to set the one they can.</div>') if logic.is_local(root) else ""
             line.html(f'<div class="class-line">Join at <code>{address}</code> &nbsp;code '
@@ -252,7 +278,10 @@ def _instructor_panel(view: RunView) -> None:
             button.button("Show the QR code", icon=":material/qr_code_2:", key="class_btn_qr_show",
                           on_click=_toggle_qr, args=(False,), width="stretch")
         else:
-            qr, words = st.columns([1, 1.6], vertical_alignment="center")
+            if _beside():  # a narrow column: the code under the QR code
+                qr = words = st.container()
+            else:
+                qr, words = st.columns([1, 1.6], vertical_alignment="center")
             with qr:
                 st.image(_qr(link), width=QR_WIDTH)
             with words:
@@ -307,7 +336,8 @@ def _instructor_fragment() -> None:
     view, k = train_state.current_view(), train_state.step()
     q = state.question
     asking = q is not None and q.status == "open"
-    c = st.columns([1.4, 1, 1, 1])
+    # (beside the step, a narrow column: the two long buttons a row each, then two short ones)
+    c = [st.container(), st.container(), *st.columns(2)] if _beside() else st.columns([1.4, 1, 1, 1])
     c[0].button("Ask: which pair merges next?", icon=":material/quiz:", key="class_btn_ask",
                 on_click=session.open_question, disabled=asking or k >= view.steps,
                 help="Puts the most frequent pairs before the next merge to every student.")

@@ -57,12 +57,14 @@ PRESENT_ROWS = 8
 PRESENT_CSS = """
 <style>
 .stMainBlockContainer { padding-top: 3.9rem; padding-bottom: 1rem; }
-.stMainBlockContainer:has(.st-key-class_instructor_panel) { --tp-class: 10.5rem; }
-.stMainBlockContainer:has(.st-key-class_instructor_panel img) { --tp-class: 27rem; }
-.stMainBlockContainer:has(.st-key-class_instructor_panel):has([data-testid="stVegaLiteChart"]) { --tp-class: 30rem; }
+.stMainBlockContainer:has(.st-key-class_instructor_panel) { --tp-class: 7.5rem; }
+.stMainBlockContainer:has(.st-key-class_side) { --tp-class: 0rem; }
+.st-key-class_side { position: sticky; top: 3.9rem; max-height: calc(100vh - 4.9rem); overflow-y: auto;
+  overflow-x: hidden; padding-right: .4rem; }
+.st-key-class_side [data-testid="stImage"] img { max-width: 100%; height: auto; }
 .stMainBlockContainer:has(.st-key-class_student_banner) { --tp-class: 6rem; }
 .stMainBlockContainer:has(.st-key-class_question) { --tp-class: 19rem; }
-.stMainBlockContainer:has(.stAlert) { --tp-alert: 4.5rem; }
+.stMainBlockContainer:has(.stAlert:not(.st-key-class_side .stAlert)) { --tp-alert: 4.5rem; }
 .stMainBlockContainer h3 { font-size: 2.1rem; }
 .stMainBlockContainer .stButton button p { font-size: 1.3rem; }
 .stMainBlockContainer .stSlider [data-testid="stWidgetLabel"] p { font-size: 1.4rem; }
