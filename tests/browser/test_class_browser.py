@@ -484,9 +484,9 @@ def test_the_projected_class_fits_the_screen_with_the_qr_code_and_with_a_questio
         idle(page)
         no_answer_shown(page)
         assert page_height(page) <= FULL_SCREEN["height"], page_height(page)
-        sizes = page.evaluate("""() => [...document.querySelectorAll('.st-key-class_side p, .st-key-class_side button p,
-            .stMainBlockContainer .tp-cap, .stMainBlockContainer .tp-h')].filter(e => e.offsetParent)
-            .map(e => parseFloat(getComputedStyle(e).fontSize))""")
+        sizes = page.evaluate("""() => [...document.querySelectorAll(
+            '.st-key-class_side p, .st-key-class_side button p, .stMainBlockContainer .tp-cap, .stMainBlockContainer .tp-h')]
+            .filter(e => e.offsetParent).map(e => parseFloat(getComputedStyle(e).fontSize))""")
         assert sizes and min(sizes) >= 20, sizes  # readable from the back of the room
         page.screenshot(path=str(artifacts / "class-fit-2-question.png"))
         click(page, "class_btn_reveal")
