@@ -843,6 +843,32 @@ def test_class_mode_is_offered_in_the_presentation_view(store):
     assert role_of(at) == "instructor" and at.get("image")
 
 
+def test_the_projected_class_panel_sits_beside_the_step_while_the_qr_code_is_open_or_a_question_is_asked(store):
+    """Presentation view: the QR code and the answers' chart are too tall to sit above the
+    step on a projector, so the page draws the step in a column and the class panel in
+    another (the Chromium test measures the heights); folded, the panel is above again."""
+    def step_beside(at: AppTest) -> bool:
+        return any(any(b.key == "train_w_btn_step" for b in col.get("button")) for col in at.columns)
+
+    at = _app()
+    at.switch_page(TRAIN).run()
+    at.session_state["train.layout"] = "present"
+    at.run()
+    open_class_box(at)
+    assert not step_beside(at)
+    at.button(key="class_btn_start").click().run()
+    assert at.get("image") and step_beside(at)  # the QR code open
+    assert "class_btn_end_below" not in [b.key for b in at.button]  # the box below the step left out
+    at.button(key="train_w_btn_step").click().run()
+    at.run()
+    assert not at.get("image") and not step_beside(at)  # folded to one line, above the step
+    at.button(key="class_btn_ask").click().run()
+    assert step_beside(at) and at.get("vega_lite_chart")  # the answers' chart beside the step
+    at.session_state["train.layout"] = "normal"
+    at.run()
+    assert not step_beside(at)  # the usual page: the panel above, as before
+
+
 def test_the_qr_code_folds_to_one_line_once_the_class_is_under_way_and_reopens(store):
     ins = instructor_with_class()
     assert len(ins.get("image")) == 1
