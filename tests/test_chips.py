@@ -110,6 +110,9 @@ def test_the_joiner_in_an_emoji_is_named_on_every_tokenizer():
         text = "👩\u200d💻"
         drawn = parse(spans_html(text, tok.token_spans(text), css=False, scroll=False))
         shown = "".join(c["text"] for c in drawn.chips)
+        if "\u200d" not in tok.decode(tok.encode(text)):  # its normalizer drops the joiner (Mon Unigram)
+            assert "⟨ZWJ⟩" not in shown and "\u200d" not in shown, (name, shown)
+            continue
         assert "⟨ZWJ⟩" in shown or "<E2><80><8D>" in shown or "<0xE2>" in shown, (name, shown)
 
 

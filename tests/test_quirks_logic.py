@@ -88,12 +88,21 @@ def test_every_quirk_has_examples_and_sentences():
 
 
 def test_every_tokenizer_encodes_every_example_and_decodes_back():
+    from tokenizers import Tokenizer as HFTokenizer
+
+    from bpe_core.pretrained import package_file
+
+    # Mon Unigram's normalizer drops zero-width characters and its decoder the space its
+    # Metaspace put in front: its ids decode as Hugging Face's own decode gives them
+    mon = HFTokenizer.from_file(str(package_file(PRETRAINED["mon-unigram"])))
+    lossy = {"mon-unigram": lambda text, ids: mon.decode(ids, skip_special_tokens=False)}
     for name in PRETRAINED:
         tok = PRETRAINED[name].load()
         for text in EVERY_EXAMPLE:
             enc = logic.encode_with(name, text)
             assert enc.count == len(enc.spans) or name == "mistral-7b-v1"
-            assert tok.decode(list(enc.ids)) == text, (name, text)
+            expected = lossy[name](text, list(enc.ids)) if name in lossy else text
+            assert tok.decode(list(enc.ids)) == expected, (name, text)
 
 
 def test_helpers():

