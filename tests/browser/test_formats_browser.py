@@ -54,7 +54,10 @@ def test_upload_a_tokenizer_json_and_see_it_split_text(page: Page, app_url, arti
     path = tmp_path / "tokenizer.json"
     theirs = _wordpiece_file(path)
     upload(page, app_url, path, "WordPiece")
-    text = page.locator(".st-key-tokenize_w_text textarea").input_value()
+    idle(page)
+    area = page.locator(".st-key-tokenize_w_text textarea")
+    expect(area).not_to_have_value("")  # the page's default text, not a box caught mid-run
+    text = area.input_value()
     ids = theirs.encode(text, add_special_tokens=False).ids
     assert load_tokenizer(path).encode(text) == ids
     expect(page.locator('.bpe-count[data-label="Tokens"] .bpe-count-value')).to_have_text(f"{len(ids):,}")
