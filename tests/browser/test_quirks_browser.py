@@ -34,13 +34,24 @@ def _open(page, app_url, tab: str = "", width=1440, height=900) -> None:
 
 
 def _page_height(page) -> int:
-    return page.evaluate("() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight")
+    """The main area's height once fonts are in and it holds still for half a second (a
+    busy machine can measure a layout mid-way: fallback fonts, retained elements)."""
+    page.evaluate("() => document.fonts.ready.then(() => true)")
+    measure = "() => document.querySelector('[data-testid=\"stMain\"]').scrollHeight"
+    last = page.evaluate(measure)
+    for _ in range(20):
+        page.wait_for_timeout(500)
+        now = page.evaluate(measure)
+        if now == last:
+            break
+        last = now
+    return last
 
 
 def test_every_tab_draws_its_section_within_three_screens(page, app_url, artifacts):
     """Each tab opens one section, the address names it, and with its folded boxes shut
     no tab is taller than about three 1440x900 screens (the page was twenty), but Numbers
-    (five numbers under nine tokenizers, two columns of them), about four."""
+    (five numbers under ten tokenizers, two columns of them), about four and a half."""
     _open(page, app_url)
     page.screenshot(path=str(artifacts / "quirks_top.png"))
     heights = {}
@@ -56,7 +67,7 @@ def test_every_tab_draws_its_section_within_three_screens(page, app_url, artifac
     longest = sorted(heights.items(), key=lambda kv: -kv[1])
     # Numbers (five numbers under every real tokenizer, and its digit-group table) is the
     # one tab past three screens
-    assert heights["Numbers"] <= 4.2 * 900 and longest[1][1] <= 3.3 * 900, longest
+    assert heights["Numbers"] <= 4.5 * 900 and longest[1][1] <= 3.3 * 900, longest
 
 
 def test_a_link_opens_its_tab_and_a_reload_keeps_it(page, app_url, artifacts):
