@@ -254,9 +254,9 @@ def test_rank_file_unreachable_found_on_the_page():
 
 def test_picking_a_row_shows_that_token(monkeypatch):
     state = {"explorer_w_results": SimpleNamespace(selection=SimpleNamespace(rows=[1])),
-             "explorer.results_ids": (10, 20, 30)}
+             "explorer.ids.results": (10, 20, 30)}
     monkeypatch.setattr(xw.st, "session_state", state)
-    xw._picked("explorer_w_results", "explorer.results_ids")
+    xw._picked("explorer_w_results", "explorer.ids.results")
     assert state["explorer.id"] == 20
 
 

@@ -34,17 +34,12 @@ from ui.shared.state import folded
 from ui.train import predict as predict
 from ui.train import state as train_state
 from ui.train.run_view import RunView
+from ui.classmode.session import (  # the class panel's keys, declared with the page's others
+    FULL_RUN, GO_TRAIN, OPEN, OPENED_FOR, PANEL_SHOWN, PUBLIC, PUBLIC_NOTE, QR_CACHE,
+)
 
 ss = st.session_state
 
-FULL_RUN = "class.full_run"  # the fragment is running inside a full run of the page
-GO_TRAIN = "class.go_train"  # the join form's callback joined: go to the Train page
-PANEL_SHOWN = "class.panel_shown"  # what a student's class panel last drew (`_panel_signature`)
-QR_CACHE = "class.qr"        # (link, png) of this instructor's QR code
-OPEN = "class_w_open"        # the Train page's "Class mode" expander (True while open)
-OPENED_FOR = "class.opened_for"  # the (role, notice) it last opened by itself for
-PUBLIC = "class.public_root"   # the address students open, as typed in the panel (an app root), or None
-PUBLIC_NOTE = "class.public_note"  # what was wrong with the typed address
 #: The QR code's width on screen, in CSS pixels (about 40% of a 1080-pixel projector).
 QR_WIDTH = 420
 

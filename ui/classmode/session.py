@@ -27,41 +27,52 @@ from classroom import (
     open_store, proxy_hops,
 )
 from ui.classmode import logic, wake
-from ui.shared.state import request_train_step
+from ui.shared.state import Key, KeyFamily, request_train_step
 from ui.train import state as train_state
 from ui.train.run_view import RunView
 
 ss = st.session_state
 T = TypeVar("T")
 
-ROLE = "class.role"            # None, "instructor" or "student"
-CODE = "class.code"
-TOKEN = "class.token"          # the instructor token (instructor sessions only)
-CLASS = "class.state"          # the last ClassState seen
-FOLLOW = "class.follow"        # a student follows the class's step
-APPLIED = "class.applied"      # the class step last put on this student's page (informative)
-PUSHED = "class.pushed"        # the step the instructor last sent
-ERROR = "class.error"          # what the last poll met (cleared by the next good one), or None
-NOTICE = "class.notice"        # what the last action met (cleared by the next action), or None
-ANSWERED = "class.answered"    # (code, question number) -> the option this tab sent
-NICK = "class.nick"            # optional nickname (students)
-SID = "class.sid"              # this tab's id for the store (rate limits, one answer each)
-CLIENT = "class.client"        # this visitor's address key (limits counted per address)
+ROLE = Key("class.role")            # None, "instructor" or "student"
+CODE = Key("class.code")
+TOKEN = Key("class.token")          # the instructor token (instructor sessions only)
+CLASS = Key("class.state")          # the last ClassState seen
+FOLLOW = Key("class.follow")        # a student follows the class's step
+APPLIED = Key("class.applied")      # the class step last put on this student's page (informative)
+PUSHED = Key("class.pushed")        # the step the instructor last sent
+ERROR = Key("class.error")          # what the last poll met (cleared by the next good one), or None
+NOTICE = Key("class.notice")        # what the last action met (cleared by the next action), or None
+ANSWERED = Key("class.answered")    # (code, question number) -> the option this tab sent
+NICK = Key("class.nick")            # optional nickname (students)
+SID = Key("class.sid")              # this tab's id for the store (rate limits, one answer each)
+CLIENT = Key("class.client")        # this visitor's address key (limits counted per address)
 PASSPHRASE = "class_w_passphrase"  # the instructor passphrase box (when the server asks for one)
-PAUSED_UNTIL = "class.paused_until"  # the store was away: do not ask before this time
-APP_RERUN = "class.app_rerun"  # a callback inside a fragment asks for a full rerun
-TRIED = "class.tried"          # join-page parameters already tried (not retried on rerun)
-STEP_FRAGMENT = "class.step_fragment"    # the id of the Train page's step fragment (see rerun_fragments)
-PANEL_FRAGMENT = "class.panel_fragment"  # the id of a student's class panel fragment (banner, question)
-ENDED = "class.ended"          # why this tab's class is over (shown until dismissed), or None
-DEVICE = "class.device"        # what to do with the instructor cookie this run: "save", "forget" or None
-RESUME_TRIED = "class.resume_tried"  # the instructor cookie was tried in this session
-BACK = "class.back"            # the store is back after an outage: say so once
-START_STEP = "class.start_step"  # the step the class started at (the QR code folds once it moves)
-QR_FOLDED = "class.qr_folded"  # the instructor folded (True) or opened (False) the QR code; None: automatic
-QR_DRAWN = "class.qr_drawn"    # whether the panel last drew the QR code folded (None: not since a fold was asked)
-UNSENT = "class.unsent"        # the instructor's step did not reach the store (it was away)
-HIDDEN = "class.hidden"        # the step area last drew the pair table hidden (a question pending)
+PAUSED_UNTIL = Key("class.paused_until")  # the store was away: do not ask before this time
+APP_RERUN = Key("class.app_rerun")  # a callback inside a fragment asks for a full rerun
+TRIED = Key("class.tried")          # join-page parameters already tried (not retried on rerun)
+STEP_FRAGMENT = Key("class.step_fragment")    # the id of the Train page's step fragment (see rerun_fragments)
+PANEL_FRAGMENT = Key("class.panel_fragment")  # the id of a student's class panel fragment (banner, question)
+ENDED = Key("class.ended")          # why this tab's class is over (shown until dismissed), or None
+DEVICE = Key("class.device")        # what to do with the instructor cookie this run: "save", "forget" or None
+RESUME_TRIED = Key("class.resume_tried")  # the instructor cookie was tried in this session
+BACK = Key("class.back")            # the store is back after an outage: say so once
+START_STEP = Key("class.start_step")  # the step the class started at (the QR code folds once it moves)
+# the class panel's (ui/classmode/panels.py)
+FULL_RUN = Key("class.full_run")  # the fragment is running inside a full run of the page
+GO_TRAIN = Key("class.go_train")  # the join form's callback joined: go to the Train page
+PANEL_SHOWN = Key("class.panel_shown")  # what a student's class panel last drew (`_panel_signature`)
+QR_CACHE = Key("class.qr")        # (link, png) of this instructor's QR code
+OPEN = "class_w_open"        # the Train page's "Class mode" expander (True while open)
+OPENED_FOR = Key("class.opened_for")  # the (role, notice) it last opened by itself for
+QR_FOLDED = Key("class.qr_folded")  # the instructor folded (True) or opened (False) the QR code; None: automatic
+PUBLIC = Key("class.public_root")   # the address students open, as typed in the panel (an app root), or None
+PUBLIC_NOTE = Key("class.public_note")  # what was wrong with the typed address
+#: Every widget key of class mode: `class_w_<name>`.
+WIDGETS = KeyFamily("class_w_")
+QR_DRAWN = Key("class.qr_drawn")    # whether the panel last drew the QR code folded (None: not since a fold was asked)
+UNSENT = Key("class.unsent")        # the instructor's step did not reach the store (it was away)
+HIDDEN = Key("class.hidden")        # the step area last drew the pair table hidden (a question pending)
 
 #: Seconds between polls (the students' fragment timer) where a session cannot be woken
 #: (`ui.classmode.wake`); where it can, the timer is a safety net every wake.SAFETY_SECONDS.

@@ -17,7 +17,7 @@ import streamlit as st
 from bpe_core import explore
 from bpe_core.explore import Query, VocabIndex
 from bpe_core.pretrained import PRETRAINED, load_pretrained
-from ui.explorer import logic
+from ui.explorer import keys, logic
 from ui.explorer.html import EXPLORER_CSS, card_html, tree_html
 from ui.explorer.logic import CHOICES, PER_PAGE, REAL_NAMES, UPLOADED, YOURS, label_of
 from ui.shared.chips import CHIP_CSS
@@ -26,21 +26,15 @@ from ui.shared.state import (
     STEP_KEY, folded, request_train_step, session_tokenizer, stored,
 )
 
-K = "explorer."
-W = "explorer_w_"
+K = "explorer."     # stored values (declared in ui/explorer/keys.py)
+W = keys.WIDGETS     # widget keys
 VIEWS = {"search": "Search", "overview": "Overview", "odd": "Odd tokens", "compare": "Compare"}
-ANY = "any"
+ANY = keys.ANY
 TRI = {ANY: "any", "yes": "yes", "no": "no"}
 DIGITS = {ANY: "any", "some": "has a digit", "only": "digits only", "none": "no digit"}
 SORT_LABELS = {"id": "id", "length": "length in characters", "bytes": "length in bytes"}
 MODE_LABELS = {"substring": "contains", "prefix": "starts with", "suffix": "ends with", "pattern": "pattern (regex)"}
-LENGTH_MAX = 64
-DEFAULTS = {
-    "tokenizer": logic.DEFAULT, "id": None, "q": "", "mode": "substring", "view": "search", "page": 1,
-    "sort": "id", "desc": False, "script": ANY, "chars": (0, LENGTH_MAX), "bytes": (0, LENGTH_MAX),
-    "space": ANY, "digits": ANY, "whitespace": False, "fragment": ANY, "special": ANY, "continues": ANY,
-    "other": "o200k_base" if "o200k_base" in REAL_NAMES else REAL_NAMES[-1], "cmp_by": "script", "unit": "characters",
-}
+LENGTH_MAX = keys.LENGTH_MAX
 ODD_EXPLAINED = (
     "Some tokens are in a vocabulary but a model almost never sees them in training, so their embeddings "
     "stay close to where they started. Asked to repeat such a token, GPT-2 and GPT-3 models said something "
@@ -60,16 +54,16 @@ ODD_EXPLAINED = (
 
 # ---- state --------------------------------------------------------------------------------
 def get(name: str):
-    return st.session_state.get(K + name, DEFAULTS[name])
+    return keys.SETTINGS[name].get()
 
 
 def put(name: str, value) -> None:
-    st.session_state[K + name] = value
+    keys.SETTINGS[name].set(value)
 
 
 def bind(name: str) -> dict:
     """A widget's key and callbacks, kept in the store `explorer.<name>`."""
-    return stored(W + name, K + name, DEFAULTS[name])
+    return stored(W + name, keys.SETTINGS[name], keys.SETTINGS[name].default)
 
 
 def _reset_page() -> None:
@@ -77,8 +71,8 @@ def _reset_page() -> None:
 
 
 def init_state() -> None:
-    for name, value in DEFAULTS.items():
-        st.session_state.setdefault(K + name, value)
+    for key in keys.SETTINGS.values():
+        key.init()
     sync_from_url()
 
 
@@ -95,7 +89,7 @@ def sync_from_url() -> None:
     put("page", 1)
     if "q" in found:
         put("view", "search")
-        put("pick_first", "id" not in found)
+        keys.PICK_FIRST.set("id" not in found)
     st.session_state[K + "url_written"] = params
     st.session_state[K + "url_warnings"] = warnings
 
@@ -335,8 +329,8 @@ def _picked(table_key: str, ids_key: str) -> None:
 
 def token_table(index: VocabIndex, ids, key: str, *, height: int | None = None) -> None:
     """Tokens as a table; picking a row shows that token above."""
-    st.session_state[K + key + "_ids"] = tuple(ids)
-    st.dataframe(_rows(index, ids), hide_index=True, key=W + key, on_select=lambda: _picked(W + key, K + key + "_ids"),
+    st.session_state[keys.TABLE_IDS + key] = tuple(ids)
+    st.dataframe(_rows(index, ids), hide_index=True, key=W + key, on_select=lambda: _picked(W + key, keys.TABLE_IDS + key),
                  selection_mode="single-row", height=height or "auto",
                  column_config={"id": st.column_config.NumberColumn("id", format="%d")})
 
@@ -356,7 +350,7 @@ def view_search(name: str, tok, index: VocabIndex) -> None:
     except ValueError as exc:
         st.error(md_error(str(exc)), icon=":material/error:")
         return
-    if st.session_state.pop(K + "pick_first", False) and found.ids:
+    if keys.PICK_FIRST.pop() and found.ids:
         exact = [i for i in found.ids if index.text[index.row(i)].strip() == q.text.strip()]
         put("id", (exact or list(found.ids))[0])
         st.rerun()
@@ -417,7 +411,7 @@ def _odd(name: str, tok, index: VocabIndex, which: str, progress) -> tuple[int, 
 
 
 def _odd_done(name: str, tok, which: str) -> bool:
-    return bool(st.session_state.get(K + f"odd_asked.{name}.{which}.{id(tok)}"))
+    return bool(st.session_state.get(keys.ODD_ASKED + f"{name}.{which}.{id(tok)}"))
 
 
 def view_odd(name: str, tok, index: VocabIndex) -> None:
@@ -426,7 +420,7 @@ def view_odd(name: str, tok, index: VocabIndex) -> None:
         ("unreachable", "Find the unreachable tokens", "encoding each token's own text"),
         ("never", "Find the tokens the built-in texts never produce", "encoding the built-in texts"),
     ):
-        asked = K + f"odd_asked.{name}.{which}.{id(tok)}"
+        asked = keys.ODD_ASKED + f"{name}.{which}.{id(tok)}"
         if st.button(label, key=W + "odd_" + which, icon=":material/search:"):
             st.session_state[asked] = True
         if not st.session_state.get(asked):

@@ -20,7 +20,7 @@ from bpe_core.display import visible_text
 from bpe_core.pretrained import PRETRAINED
 from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_escape
-from ui.shared.state import folded, stored
+from ui.shared.state import KeyFamily, folded, stored
 from ui.shared.chips import CHIP_CSS, chip_for, chips_html, spans_html
 from ui.shared.tables import TABLE_CSS, table_html
 
@@ -196,6 +196,10 @@ def _claims(quirk: str) -> str:
 
 
 #: the label of every section's folded try box
+#: What the reader typed in a try box, kept while it is folded: `quirks.try.<name>`.
+TRY_STORES = KeyFamily("quirks.try.")
+#: Every widget key of the page: `quirks_w_<name>`.
+WIDGETS = KeyFamily("quirks_w_")
 TRY_LABEL = "Try it on your own text"
 
 
@@ -207,7 +211,7 @@ def open_key(quirk_id: str) -> str:
 def try_store(name: str) -> str:
     """Where a try box's text is kept while its box is folded (or the reader is on
     another page): a widget's own key is dropped by Streamlit when it is not drawn."""
-    return f"quirks.try.{name}"
+    return TRY_STORES + name
 
 
 def _stored_input(widget, label: str, name: str, default: str = "", **kwargs) -> str:

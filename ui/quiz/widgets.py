@@ -10,9 +10,14 @@ from __future__ import annotations
 import streamlit as st
 
 from ui.shared.markdown import md_escape
-from ui.shared.state import folded, stored
+from ui.shared.state import KeyFamily, folded, stored
 
 from .questions import Question, explanation, grade_choice, grade_number, questions_for, quiz_label
+
+#: A question's answer, kept while its box is shut: `quiz.answer.<id>`.
+ANSWERS = KeyFamily("quiz.answer.")
+#: A question's box: `quiz_w_open_<id>`.
+WIDGETS = KeyFamily("quiz_w_")
 
 __all__ = ["ask_question", "ask_quiz"]
 
@@ -22,7 +27,7 @@ def ask_question(q: Question) -> None:
     open (so a first visit renders no radio nor number box, nor fetches their scripts).
     The answer is kept in a `quiz.answer.<id>` store while the box is shut or the reader
     is on another page, and a box that holds an answer opens by itself."""
-    store = f"quiz.answer.{q.id}"
+    store = ANSWERS + q.id
     box = folded(md_escape(quiz_label(q)), f"quiz_w_open_{q.id}", reopen=st.session_state.get(store) is not None)
     if box is not None:
         with box:

@@ -8,21 +8,116 @@ shared read-only), so per-session state stays small.
 Streamlit deletes a widget's value when a page that does not draw the widget runs, so
 pages keep the real value under a non-widget key and copy it into the widget key each
 run (`persist`), writing it back in the widget's on_change (`remember`).
+
+Every key a page keeps is declared once, in that page's keys module, as a `Key` (one value,
+with its type and default: `STEP: Key[int] = Key("train.step", 0)`, then `STEP.get()`,
+`STEP.set(3)`) or a `KeyFamily` (keys made at run time under one prefix: a widget key
+`train_w_<name>`, a quiz answer `quiz.answer.<id>`). Both are strings, so
+`st.session_state[STEP]` and `persist(widget, STEP, ...)` work too. tests/test_state_keys.py
+reads the source of ui/, views/ and app.py and fails on a key that is not declared.
 """
 from __future__ import annotations
 
-from typing import Any
+import copy
+import sys
+from typing import Any, Generic, TypeVar
 
 import streamlit as st
 
 from bpe_core import TrainingRun, Tokenizer
 from ui.shared.markdown import md_escape
 
-RUN_KEY = "shared.run"
-STEP_KEY = "shared.step"
-LABEL_KEY = "shared.label"
-CAPTION_DRAWN = "shared.caption_drawn"  # this run's sidebar caption is drawn already
-GOTO_STEP_KEY = "shared.goto_step"  # another page asks the Train page to show this step
+T = TypeVar("T")
+
+#: Every declared key and key family: name -> the module that declares it.
+_DECLARED: dict[str, str] = {}
+_FAMILIES: dict[str, str] = {}
+
+
+def _declare(table: dict[str, str], name: str, what: str) -> None:
+    owner = sys._getframe(2).f_globals.get("__name__", "?")  # the module holding the declaration
+    held = table.get(name)
+    if held is not None and held != owner:
+        raise ValueError(f"session-state {what} {name!r} is declared twice ({held} and {owner}): "
+                         "give one of them another name")
+    table[name] = owner
+
+
+class Key(str, Generic[T]):
+    """A session-state key declared once, with the type and default of its value.
+
+    A `str`, so it indexes st.session_state as before; `get`, `set`, `pop` and `init`
+    read and write through it. Declaring the same name in two modules is a ValueError.
+    """
+
+    default: T
+
+    def __new__(cls, name: str, default: T = None):  # type: ignore[assignment]
+        key = super().__new__(cls, name)
+        key.default = default
+        _declare(_DECLARED, name, "key")
+        return key
+
+    def __reduce__(self):  # a copy or a pickle is the plain name (declared once, here)
+        return str, (str(self),)
+
+    def get(self) -> T:
+        """The value, or the default when the session has none yet."""
+        return st.session_state.get(self, self.default)
+
+    def set(self, value: T) -> None:
+        st.session_state[self] = value
+
+    def pop(self) -> T:
+        """Remove the value and return it (the default when there was none)."""
+        return st.session_state.pop(self, self.default)
+
+    def init(self) -> T:
+        """Store the default unless the session has a value (a list, dict or set default
+        is copied, so sessions never share one); return the value."""
+        if self not in st.session_state:
+            default = self.default
+            st.session_state[self] = copy.copy(default) if isinstance(default, (list, dict, set)) else default
+        return st.session_state[self]
+
+    def is_set(self) -> bool:
+        return self in st.session_state
+
+
+class KeyFamily(str):
+    """A prefix under which keys are made at run time (`family + name`), declared once:
+    a page's widget keys (`tokenize_w_`), a quiz's answers (`quiz.answer.`)."""
+
+    def __new__(cls, prefix: str):
+        family = super().__new__(cls, prefix)
+        _declare(_FAMILIES, prefix, "key family")
+        return family
+
+    def __reduce__(self):
+        return str, (str(self),)
+
+
+def declared_keys() -> dict[str, str]:
+    """Each declared key's name and the module that declares it."""
+    return dict(_DECLARED)
+
+
+def declared_families() -> dict[str, str]:
+    """Each declared key family's prefix and the module that declares it."""
+    return dict(_FAMILIES)
+
+
+def is_declared(name: str) -> bool:
+    """Whether `name` is a declared key or lies under a declared key family."""
+    return name in _DECLARED or any(name.startswith(prefix) for prefix in _FAMILIES)
+
+
+# ---- the keys shared by every page ---------------------------------------------------------
+RUN_KEY: Key[TrainingRun | None] = Key("shared.run", None)
+STEP_KEY: Key[int] = Key("shared.step", 0)
+LABEL_KEY: Key[str] = Key("shared.label", "")
+CAPTION_DRAWN: Key[bool] = Key("shared.caption_drawn", False)  # this run's sidebar caption is drawn already
+GOTO_STEP_KEY: Key[int | None] = Key("shared.goto_step", None)  # another page asks the Train page to show this step
 
 
 def request_train_step(step: int) -> None:

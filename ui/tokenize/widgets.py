@@ -36,13 +36,13 @@ from ui.shared.state import (
     STEP_KEY, folded, persist, remember, request_train_step, session_label, session_run, session_step, session_tokenizer,
 )
 from ui.shared.stepper import clamped_step, step_controls
-from ui.tokenize import explain, upload
+from ui.tokenize import explain, keys, upload
 from ui.tokenize.html import (
     TOKENIZE_CSS, chip_html_for, counts_html, ids_html, pieces_html, replay_html, symbol_text, text_html,
 )
 from ui.tokenize.logic import (
     COMPARE_DRAW_LIMIT_BYTES, COUNT_LIMIT_BYTES, DRAW_LIMIT_BYTES, EXAMPLES, IDS_SHOWN_LIMIT,
-    OPTION_LIMIT, RANK_TABLE_NAMES, TOKENIZER_CHOICES, PANELS, YOURS, has_merges,
+    OPTION_LIMIT, TOKENIZER_CHOICES, PANELS, YOURS, has_merges,
     Analysis, analyse, default_replay_token, hex_bytes, human_bytes, parse_ids, pieces_of,
     PieceTokens, read_url, special_in_text, token_rank, top_tokens, url_for,
 )
@@ -93,25 +93,9 @@ SPLIT_CSS = """<style>
 LIVE_CSS = ("<style>" + stale_css("tokenize-tokens")
             + '.st-key-tokenize_w_text [data-testid="InputInstructions"] { display: none; }</style>')
 
-K = "tokenize."          # stored values
-W = "tokenize_w_"        # widget keys
+K = "tokenize."          # stored values (declared in ui/tokenize/keys.py)
+W = keys.WIDGETS         # widget keys
 _UNSET = object()        # a widget key not set yet (see _bind)
-
-DEFAULTS = {
-    "tokenizer": "cl100k_base",
-    "text": EXAMPLES["English"],
-    "show_ws": True,
-    "show_ids": False,
-    "side": True,
-    "special": False,
-    "view": "ids",
-    "token": None,
-    "replay_step": 0,
-    "replay_source": "text",
-    "typed": " tokenization",
-    "compare": [*RANK_TABLE_NAMES, "mistral-7b-v1"],  # three byte-level BPEs and a SentencePiece model
-    "ids": "",
-}
 
 SHORT_NAMES = {YOURS: "Yours", **{name: p.short for name, p in PRETRAINED.items()}}
 SHORT_NAMES[upload.UPLOADED] = upload.SHORT_NAME
@@ -128,17 +112,17 @@ INJECTION_NOTE = (
 
 # ---- state ------------------------------------------------------------------------------
 def get(name: str):
-    return st.session_state.get(K + name, DEFAULTS[name])
+    return keys.SETTINGS[name].get()
 
 
 def put(name: str, value) -> None:
-    st.session_state[K + name] = value
+    keys.SETTINGS[name].set(value)
 
 
 def init_state() -> None:
     """Stored values exist once per session; then a new link's query parameters win."""
-    for name, value in DEFAULTS.items():
-        st.session_state.setdefault(K + name, list(value) if isinstance(value, list) else value)
+    for key in keys.SETTINGS.values():
+        key.init()
     sync_from_url()
 
 
@@ -183,9 +167,9 @@ def _bind(name: str) -> tuple[str, dict]:
     sent back to the browser, which sets it again. For the text that is the whole paste
     (100 kB echoed, then re-laid out and spell-checked in the text area at every rerun).
     """
-    widget, stored = W + name, K + name
+    widget, stored = W + name, keys.SETTINGS[name]
     if stored not in st.session_state or st.session_state.get(widget, _UNSET) != st.session_state[stored]:
-        persist(widget, stored, DEFAULTS[name])
+        persist(widget, stored, stored.default)
     return widget, {"on_change": remember, "args": (widget, stored)}
 
 

@@ -15,6 +15,7 @@ import streamlit as st
 
 from bpe_core.formats import EXPORT_FORMATS, export_bytes, export_problem
 from ui.shared.markdown import md_error
+from ui.train import state
 from ui.train.step_cache import format_problems_cached
 
 #: format -> (button label, what the file is for)
@@ -26,7 +27,7 @@ FORMAT_LABELS: dict[str, tuple[str, str]] = {
     "subword-nmt": ("subword-nmt codes", "`subword-nmt apply-bpe -c codes.txt`"),
     "gpt2": ("GPT-2 vocab.json + merges.txt (zip)", "GPT-2 style loaders (`tokenizers`' `ByteLevelBPETokenizer`)"),
 }
-_MEMO = "train.export_problems"
+_MEMO = state.EXPORT_PROBLEMS
 
 
 @format_problems_cached

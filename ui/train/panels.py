@@ -42,7 +42,7 @@ UNIT_LABELS = {"char": "characters", "byte": "bytes (UTF-8)"}
 EOW_LABELS = {"none": "none", "separate": "separate marker", "attached": "attached to last symbol"}
 STOP_LABELS = {"merges": "a number of merges", "vocab": "a vocabulary size"}
 
-PREDICT_NOTE = "train.predict_note"
+PREDICT_NOTE = state.PREDICT_NOTE
 #: Rows of the pair table and the merge list in the presentation view (they fit 1920x1080
 #: with the bar, the sentence and the corpus).
 PRESENT_ROWS = 8
@@ -579,9 +579,9 @@ def _downloads_and_link(view: RunView, k: int) -> None:
         return
     with box:
         wk = _w("dl_scope")
-        persist(wk, "train.dl_scope", "step")
+        persist(wk, state.DL_SCOPE, "step")
         scope = st.radio("Download", ["step", "all"], key=wk, horizontal=True,
-                         on_change=state.on_plain, args=(wk, "train.dl_scope"),
+                         on_change=state.on_plain, args=(wk, state.DL_SCOPE),
                          format_func={"step": f"the first {k} merges (this step)",
                                       "all": f"all {run.steps} merges"}.get)
         n = k if scope == "step" else run.steps

@@ -25,7 +25,7 @@ import streamlit as st
 
 from ui.shared.heavy import bounded_train as train  # one training at a time per process (heavy.py)
 from ui.shared.cache import ByteLRU, cache_named
-from ui.shared.state import publish_run, take_train_step_request
+from ui.shared.state import Key, KeyFamily, publish_run, take_train_step_request
 from ui.train.config import (
     DEFAULT_PRESET, DEFAULT_TEXT, DEFAULT_WORDS, MAX_MERGES, Corpus, Settings, build_word_table, describe,
     from_params, load_presets, preset_corpus, read_upload, run_key, to_params,
@@ -35,39 +35,44 @@ from ui.train.run_view import RunView
 ss = st.session_state
 
 # Non-widget keys: the real values.
-INIT = "train.init"
-SOURCE = "train.source"
-PRESET = "train.preset"
-TEXT = "train.text"
-WORDS = "train.words"
-UPLOAD_TEXT = "train.upload_text"
-UPLOAD_NAME = "train.upload_name"
-UPLOAD_KIND = "train.upload_kind"
-UPLOAD_ERROR = "train.upload_error"
+INIT = Key("train.init")
+SOURCE = Key("train.source")
+PRESET = Key("train.preset")
+TEXT = Key("train.text")
+WORDS = Key("train.words")
+UPLOAD_TEXT = Key("train.upload_text")
+UPLOAD_NAME = Key("train.upload_name")
+UPLOAD_KIND = Key("train.upload_kind")
+UPLOAD_ERROR = Key("train.upload_error")
 #: the upload fragment's callbacks changed the corpus: the fragment reruns the whole page
-UPLOAD_CHANGED = "train.upload_changed"
-STEP = "train.step"
-PLAYING = "train.playing"
-SPEED = "train.speed"
-LAYOUT = "train.layout"      # "normal" or "present" (a link's `view=`)
-MODE = "train.mode"          # "explore" or "predict"
-HIDE_COUNTS = "train.hide_counts"
-ACTIVE = "train.active"      # (key, Corpus, Settings) of the run on screen
-VIEW_OBJ = "train.view_obj"  # the RunView on screen (this session's own reference)
-ERROR = "train.error"        # message for the requested corpus/settings, or None
-FAILED = "train.failed"      # run key -> message, so a bad setting is not retried each rerun
-RESET_STEP = "train.reset_step"
-CONTINUE_STEP = "train.continue_step"  # "Train more merges": the step to go on to once retrained
-PENDING_STEP = "train.pending_step"
-LINK_PROBLEMS = "train.link_problems"
-RESULTS = "train.results"    # predict mode: (run key, step) -> {"pair": grade, "split": bool | None}
-SKIP_TICK = "train.skip_tick"
-APP_RERUN = "train.app_rerun"
-END_PENDING = "train.end_pending"  # play reached the end; the next tick stops the timer
-SETTINGS_NEEDED = "train.settings_needed"  # the corpus and settings box was opened for attention
-EDITING = "train.editing"    # the reader is changing the corpus or settings: keep them open
+UPLOAD_CHANGED = Key("train.upload_changed")
+STEP = Key("train.step")
+PLAYING = Key("train.playing")
+SPEED = Key("train.speed")
+LAYOUT = Key("train.layout")      # "normal" or "present" (a link's `view=`)
+MODE = Key("train.mode")          # "explore" or "predict"
+HIDE_COUNTS = Key("train.hide_counts")
+ACTIVE = Key("train.active")      # (key, Corpus, Settings) of the run on screen
+VIEW_OBJ = Key("train.view_obj")  # the RunView on screen (this session's own reference)
+ERROR = Key("train.error")        # message for the requested corpus/settings, or None
+FAILED = Key("train.failed")      # run key -> message, so a bad setting is not retried each rerun
+RESET_STEP = Key("train.reset_step")
+CONTINUE_STEP = Key("train.continue_step")  # "Train more merges": the step to go on to once retrained
+PENDING_STEP = Key("train.pending_step")
+LINK_PROBLEMS = Key("train.link_problems")
+RESULTS = Key("train.results")    # predict mode: (run key, step) -> {"pair": grade, "split": bool | None}
+SKIP_TICK = Key("train.skip_tick")
+APP_RERUN = Key("train.app_rerun")
+END_PENDING = Key("train.end_pending")  # play reached the end; the next tick stops the timer
+SETTINGS_NEEDED = Key("train.settings_needed")  # the corpus and settings box was opened for attention
+EDITING = Key("train.editing")    # the reader is changing the corpus or settings: keep them open
 
-SETTING = "train.s."         # + a Settings field name
+SETTING = KeyFamily("train.s.")  # + a Settings field name
+PREDICT_NOTE = Key("train.predict_note")  # predict mode: the note on the last answer
+DL_SCOPE = Key("train.dl_scope")  # "Download and share": the step or the whole run
+EXPORT_PROBLEMS = Key("train.export_problems")  # (run, n, problems): which export formats fit (downloads.py)
+#: Every widget key of the page: `train_w_<name>`.
+WIDGETS = KeyFamily("train_w_")
 
 #: Seconds per step while playing.
 SPEEDS: dict[str, float] = {"slow": 2.0, "normal": 1.0, "fast": 0.5, "fastest": 0.3}

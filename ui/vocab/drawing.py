@@ -24,7 +24,7 @@ from ui.vocab.charts import (
     set_param,
     display_height,
 )
-from ui.vocab import static
+from ui.vocab import keys, static
 from ui.vocab.blocks import BLOCKS_CSS
 from ui.vocab.curves import (
     unit_name,
@@ -34,8 +34,8 @@ from ui.vocab.sources import (
 )
 
 
-CURVES_KEY = "vocab.curves"
-INTERACTIVE_STORE = "vocab.interactive"
+CURVES_KEY = keys.CURVES
+INTERACTIVE_STORE = keys.INTERACTIVE
 
 
 @dataclass(frozen=True)

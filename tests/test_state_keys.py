@@ -1,0 +1,88 @@
+"""Every session-state key the app's source uses is declared (ui.shared.state.Key or
+KeyFamily), and each page declares its keys in one module.
+
+The source of ui/, views/ and app.py is read (tests/state_key_scan.py), not run: a key
+written as a string, a constant, a concatenation or an f-string whose name is not declared
+fails here, so a typo'd key is found before a reader meets an empty value. Keys held in
+variables (a helper's parameter) are checked where the helper is called with them.
+"""
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from pathlib import Path
+
+import pytest
+
+import ui
+from state_key_scan import Resolved, Scanner
+from ui.shared.state import STEP_KEY, Key, KeyFamily, declared_families, declared_keys, is_declared
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _sources() -> list[Path]:
+    return sorted((ROOT / "ui").rglob("*.py")) + sorted((ROOT / "views").rglob("*.py")) + [ROOT / "app.py"]
+
+
+@pytest.fixture(scope="module")
+def uses():
+    for module in pkgutil.walk_packages(ui.__path__, "ui."):  # every declaration registers itself on import
+        importlib.import_module(module.name)
+    return Scanner(ROOT, _sources()).uses()
+
+
+def _covered(key: Resolved) -> bool:
+    if key.exact:
+        return is_declared(key.text)
+    return any(key.text.startswith(prefix) for prefix in declared_families())
+
+
+def test_every_key_the_source_names_is_declared(uses):
+    resolved = [u for u in uses if u.key is not None]
+    assert len(resolved) > 300, "the scan found too few keys: is it still reading st.session_state?"
+    undeclared = [f"{u.path}:{u.line}: {u.source} -> {u.key.text!r}" for u in resolved if not _covered(u.key)]
+    assert not undeclared, "undeclared session-state keys (declare them in the page's keys module):\n" + "\n".join(undeclared)
+
+
+def test_the_scan_finds_an_undeclared_key(tmp_path):
+    (tmp_path / "page.py").write_text(
+        "import streamlit as st\n"
+        "from ui.shared.state import Key\n"
+        'GOOD = Key("shared.step")\n'
+        'PREFIX = "shared."\n'
+        "ss = st.session_state\n"
+        "def f(name):\n"
+        '    wk = PREFIX + "stpe"\n'
+        '    return st.session_state[GOOD], ss.get(wk), "shared.lable" in ss, ss[f"shared.{name}"], ss[name]\n'
+    )
+    found = Scanner(tmp_path, [tmp_path / "page.py"]).uses()
+    by_text = {u.key.text: u.key for u in found if u.key is not None}
+    assert set(by_text) == {"shared.step", "shared.stpe", "shared.lable", "shared."}
+    assert {t for t, k in by_text.items() if not _covered(k)} == {"shared.stpe", "shared.lable", "shared."}
+    assert sum(u.key is None for u in found) == 1  # `ss[name]`: a parameter, checked where it is passed
+
+
+def _namespace(name: str) -> str:
+    return name.split("_w_")[0] if "_w_" in name else name.split(".")[0]
+
+
+def test_each_page_declares_its_keys_in_one_module(uses):
+    owners: dict[str, set[str]] = {}
+    for table in (declared_keys(), declared_families()):
+        for name, module in table.items():
+            owners.setdefault(_namespace(name), set()).add(module)
+    spread = {ns: sorted(mods) for ns, mods in owners.items() if len(mods) > 1}
+    assert not spread, f"a page's keys are declared in more than one module: {spread}"
+
+
+def test_a_key_is_a_string_declared_once():
+    assert STEP_KEY == "shared.step" and {STEP_KEY: 1}["shared.step"] == 1 and isinstance(STEP_KEY, Key)
+    assert isinstance(KeyFamily("tests.family."), str)
+    with pytest.raises(ValueError, match="declared twice"):
+        _declare_elsewhere()
+
+
+def _declare_elsewhere():
+    namespace: dict = {"__name__": "tests.some_other_module", "Key": Key}
+    exec('Key("shared.step")', namespace)
