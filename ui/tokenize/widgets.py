@@ -111,14 +111,6 @@ INJECTION_NOTE = (
 
 
 # ---- state ------------------------------------------------------------------------------
-def get(name: str):
-    return keys.SETTINGS[name].get()
-
-
-def put(name: str, value) -> None:
-    keys.SETTINGS[name].set(value)
-
-
 def init_state() -> None:
     """Stored values exist once per session; then a new link's query parameters win."""
     for key in keys.SETTINGS.values():
@@ -137,9 +129,9 @@ def sync_from_url() -> None:
         return
     found, warnings = read_url(params)
     for name, value in found.items():
-        put(name, value)
+        keys.SETTINGS[name].set(value)
     if "token" in found:
-        put("replay_step", 0)
+        keys.REPLAY_STEP.set(0)
         st.session_state[K + "token_for"] = _signature()
     st.session_state[K + "url_written"] = params
     st.session_state[K + "url_warnings"] = warnings
@@ -148,8 +140,8 @@ def sync_from_url() -> None:
 def sync_to_url() -> None:
     """Write the current view into the URL so copying it reproduces the view."""
     params = url_for(
-        tokenizer=get("tokenizer"), text=get("text"), special=get("special"), view=get("view"),
-        token=get("token"), compare=get("compare"), ids=get("ids"),
+        tokenizer=keys.TOKENIZER.get(), text=keys.TEXT.get(), special=keys.SPECIAL.get(), view=keys.VIEW.get(),
+        token=keys.TOKEN.get(), compare=keys.COMPARE.get(), ids=keys.IDS.get(),
     )
     if params != st.query_params.to_dict():
         st.query_params.from_dict(params)
@@ -157,7 +149,7 @@ def sync_to_url() -> None:
 
 
 def _signature() -> tuple:
-    return (get("tokenizer"), get("text"), get("special"))
+    return (keys.TOKENIZER.get(), keys.TEXT.get(), keys.SPECIAL.get())
 
 
 def _bind(name: str) -> tuple[str, dict]:
@@ -233,9 +225,9 @@ def title_of(choice: str) -> str:
 def _load_example() -> None:
     choice = st.session_state.get(W + "example")
     if choice:
-        put("text", EXAMPLES[choice])
+        keys.TEXT.set(EXAMPLES[choice])
         if choice == "Special token":
-            put("special", False)
+            keys.SPECIAL.set(False)
     st.session_state[W + "example"] = None
 
 
@@ -257,7 +249,7 @@ def controls() -> None:
              "encoded by this app's own engine (identical ids to tiktoken). 'Yours' is the "
              "tokenizer you trained on the Train page, at its current step.",
     )
-    st.caption(md_escape(title_of(get("tokenizer"))))
+    st.caption(md_escape(title_of(keys.TOKENIZER.get())))
     upload.uploader()
     st.pills("Examples", list(EXAMPLES), key=W + "example", on_change=_load_example, wrap=True,
              help="Load an example text (it replaces the text below).")
@@ -301,23 +293,23 @@ def open_replay(i: int, run: int = 0) -> None:
     """The Replay view of the text's token number i (0-based), if it is listed there."""
     if run != 0 or not 0 <= i < OPTION_LIMIT:
         return
-    put("view", "replay")
-    put("replay_source", "text")
+    keys.VIEW.set("replay")
+    keys.REPLAY_SOURCE.set("text")
     st.session_state[explain.K + "source"] = "text"
-    put("token", i)
-    put("replay_step", 0)
+    keys.TOKEN.set(i)
+    keys.REPLAY_STEP.set(0)
     st.session_state[K + "token_for"] = _signature()
 
 
 def live_typing() -> None:
     """Tokenize as the user types: the Text box applies itself after a pause (ui/shared/live_text.py)."""
-    live_text(W + "text", "tokenize-tokens", get("text"), key=W + "live")
+    live_text(W + "text", "tokenize-tokens", keys.TEXT.get(), key=W + "live")
 
 
 def layout():
     """Two places, for the text and for the tokens: side by side (a wide screen, when
     the option is on; narrower screens stack them), or one above the other."""
-    if not get("side"):
+    if not keys.SIDE.get():
         return st.container(), st.container()
     with st.container(key="tokenize-split"):  # its CSS (SPLIT_CSS) comes with the controls
         return tuple(st.columns([2, 3], gap="medium"))
@@ -325,9 +317,9 @@ def layout():
 
 def no_tokenizer_yet() -> bool:
     """If 'Yours' is chosen but nothing is trained: say so, link to Train, return True."""
-    if get("tokenizer") == upload.UPLOADED:
+    if keys.TOKENIZER.get() == upload.UPLOADED:
         return upload.uploaded_tokenizer() is None
-    if get("tokenizer") != YOURS or session_tokenizer() is not None:
+    if keys.TOKENIZER.get() != YOURS or session_tokenizer() is not None:
         return False
     st.info(
         "You have not trained a tokenizer in this session yet. Train one on the Train page "
@@ -341,13 +333,13 @@ def no_tokenizer_yet() -> bool:
 # ---- counts, notices and tokens -----------------------------------------------------------
 def current_analysis() -> Analysis | None:
     """Analyse the current text with the current tokenizer, or show why not."""
-    text = get("text")
+    text = keys.TEXT.get()
     if not text:
         st.info("Type or paste some text above, or pick an example.")
         return None
     try:
         with st.spinner("Tokenizing…"):
-            return analysis_for(get("tokenizer"), text, get("special"))
+            return analysis_for(keys.TOKENIZER.get(), text, keys.SPECIAL.get())
     except ValueError as exc:
         st.error(md_error(exc))
         return None
@@ -374,8 +366,8 @@ def counts(a: Analysis) -> None:
 
 def special_notice(a: Analysis) -> None:
     """When the text contains special-token strings: one id versus several, and why."""
-    tok = tokenizer_for(get("tokenizer"))
-    found = special_in_text(tok, get("text"))
+    tok = tokenizer_for(keys.TOKENIZER.get())
+    found = special_in_text(tok, keys.TEXT.get())
     if not found:
         return
     s = found[0]
@@ -385,7 +377,7 @@ def special_notice(a: Analysis) -> None:
     special_chip = chip_html_for(tok, special_id, 0, title=f"id {special_id} · special token")
     n = len(as_text)
     others = f" (and {len(found) - 1} other special token{'s' if len(found) > 2 else ''})" if len(found) > 1 else ""
-    if get("special"):
+    if keys.SPECIAL.get():
         head = (f"Special tokens are **allowed**: **{md_escape(s)}**{others} became the single special id "
                 f"**{special_id}**. Untick the box to see it as ordinary text ({n} tokens).")
         st.warning(head + "\n\n" + INJECTION_NOTE, icon=":material/warning:")
@@ -402,7 +394,7 @@ def special_notice(a: Analysis) -> None:
 
 def tokens(a: Analysis, *, highlight: int | None) -> None:
     """The text as coloured tokens (all, or a preview for long text)."""
-    text = get("text")
+    text = keys.TEXT.get()
     if not a.complete:
         st.info(
             f"This text is {human_bytes(a.n_bytes)}. Every one of its {a.n_tokens:,} tokens is counted, "
@@ -418,8 +410,8 @@ def tokens(a: Analysis, *, highlight: int | None) -> None:
     note = (f"Showing the first {limit:,} of {a.n_spans:,} tokens ({a.n_spans - limit:,} more), "
             "so a long paste appears at once. " if shown < a.n_spans else "")
     # the chips and the note under them: one element (a caption was one more to draw on a first load)
-    st.html(TOKENIZE_CSS + tokens_markup(get("tokenizer"), text, a, show_ws=get("show_ws"), highlight=highlight,
-                                         ids=get("show_ids"), limit=limit)
+    st.html(TOKENIZE_CSS + tokens_markup(keys.TOKENIZER.get(), text, a, show_ws=keys.SHOW_WS.get(), highlight=highlight,
+                                         ids=keys.SHOW_IDS.get(), limit=limit)
             + f'<p class="bpe-caption">{html.escape(note + CHIPS_NOTE)}</p>')
     if shown < a.n_spans:
         st.button(f"Show all {a.n_spans:,} tokens", key=W + "show_all", on_click=_show_all,
@@ -449,7 +441,7 @@ def showing_all() -> bool:
 def panel_selector() -> str:
     key, cb = _bind("view")
     st.segmented_control("View", list(PANELS), format_func=PANELS.get, key=key, required=True, **cb)
-    return get("view")
+    return keys.VIEW.get()
 
 
 def ids_json(ids) -> str:
@@ -462,7 +454,7 @@ def ids_json(ids) -> str:
 
 
 def view_ids(a: Analysis) -> None:
-    tok = tokenizer_for(get("tokenizer"))
+    tok = tokenizer_for(keys.TOKENIZER.get())
     ids = ["?" if i is None else str(i) for i in a.ids]
     shown = ids[:IDS_SHOWN_LIMIT if showing_all() else min(CHIP_LIMIT, IDS_SHOWN_LIMIT)]
     more = "" if showing_all() or len(shown) >= IDS_SHOWN_LIMIT else "; **Show all** above shows more"
@@ -505,9 +497,9 @@ def no_merges_note(tok, what: str) -> bool:
     """For a tokenizer without a merge list (SentencePiece): say so instead of `what`."""
     if has_merges(tok):
         return False
-    if get("tokenizer") == upload.UPLOADED:
+    if keys.TOKENIZER.get() == upload.UPLOADED:
         return bool(st.info(upload.merges_note(tok, what), icon=":material/info:")) or True
-    st.info(f"**{md_escape(SHORT_NAMES.get(get('tokenizer'), tok.name))}** is a SentencePiece model: it has "
+    st.info(f"**{md_escape(SHORT_NAMES.get(keys.TOKENIZER.get(), tok.name))}** is a SentencePiece model: it has "
             f"no pre-tokenizer and no merge list, so there is no {what} to show. It cuts the whole text "
             "(spaces written as ▁) into pieces from its vocabulary, by their scores. Pick a BPE "
             "tokenizer (GPT-2, GPT-4, GPT-4o, Tekken or yours) to see this view.", icon=":material/info:")
@@ -515,13 +507,13 @@ def no_merges_note(tok, what: str) -> bool:
 
 
 def view_pieces(a: Analysis) -> None:
-    tok = tokenizer_for(get("tokenizer"))
+    tok = tokenizer_for(keys.TOKENIZER.get())
     if isinstance(tok, PipelineTokenizer):  # a tokenizer.json: its own normalizer and pre-tokenizer
         _file_pieces(tok, a)
         return
     if no_merges_note(tok, "pre-tokenization"):
         return
-    text = get("text")
+    text = keys.TEXT.get()
     pieces = pieces_of(text, a.spans)
     distinct = len({p.text for p in pieces})
     st.markdown(
@@ -530,7 +522,7 @@ def view_pieces(a: Analysis) -> None:
         "piece on its own, so a token never crosses a cut: that is why ` the` and `the` are different "
         "tokens, and why a number splits into groups."
     )
-    st.html(TOKENIZE_CSS + pieces_html(pieces, show_whitespace=get("show_ws"), css=False))
+    st.html(TOKENIZE_CSS + pieces_html(pieces, show_whitespace=keys.SHOW_WS.get(), css=False))
     with st.expander("The pre-tokenizer's regular expression"):
         name = tok.pretokenizer or "none"
         st.caption(f"Pre-tokenizer: {name}")
@@ -540,7 +532,7 @@ def view_pieces(a: Analysis) -> None:
 def _file_pieces(tok: PipelineTokenizer, a: Analysis) -> None:
     """The words a tokenizer.json's normalizer and pre-tokenizer cut the text into (its
     tokens are numbered by word, so the pieces come from the spans as for the others)."""
-    pieces = pieces_of(get("text"), a.spans)
+    pieces = pieces_of(keys.TEXT.get(), a.spans)
     distinct = len({p.text for p in pieces})
     st.markdown(
         f"Before its **{md_escape(tok.model_type or 'model')}** model runs, your file's normalizer and "
@@ -549,28 +541,28 @@ def _file_pieces(tok: PipelineTokenizer, a: Analysis) -> None:
         "token never crosses a cut. **Replay merges** shows one word as the model receives it (normalized) "
         "and how the model splits it."
     )
-    st.html(TOKENIZE_CSS + pieces_html(pieces, show_whitespace=get("show_ws"), css=False))
+    st.html(TOKENIZE_CSS + pieces_html(pieces, show_whitespace=keys.SHOW_WS.get(), css=False))
 
 
 def ensure_replay_token(a: Analysis) -> None:
     """A valid token to replay: kept while the text is the same, else the default one."""
     n = min(a.n_spans, OPTION_LIMIT)
-    token = get("token")
+    token = keys.TOKEN.get()
     if st.session_state.get(K + "token_for") != _signature() or token is None or not 0 <= token < n:
-        put("token", default_replay_token(a.first(OPTION_LIMIT)) if n else None)
-        put("replay_step", 0)
+        keys.TOKEN.set(default_replay_token(a.first(OPTION_LIMIT)) if n else None)
+        keys.REPLAY_STEP.set(0)
         st.session_state[K + "token_for"] = _signature()
 
 
 def replay_highlight(a: Analysis) -> int | None:
     """The token to outline in the text: the one being replayed, on the Replay view."""
-    if get("view") != "replay" or not a.n_spans:
+    if keys.VIEW.get() != "replay" or not a.n_spans:
         return None
-    tok = tokenizer_for(get("tokenizer"))
-    if not (explain.from_text() if explain.explains(tok) else get("replay_source") == "text" and has_merges(tok)):
+    tok = tokenizer_for(keys.TOKENIZER.get())
+    if not (explain.from_text() if explain.explains(tok) else keys.REPLAY_SOURCE.get() == "text" and has_merges(tok)):
         return None
     ensure_replay_token(a)
-    return get("token")
+    return keys.TOKEN.get()
 
 
 def _token_label(tok: Tokenizer, a: Analysis, i: int) -> str:
@@ -580,11 +572,11 @@ def _token_label(tok: Tokenizer, a: Analysis, i: int) -> str:
 
 
 def view_replay(a: Analysis) -> None:
-    tok = tokenizer_for(get("tokenizer"))
+    tok = tokenizer_for(keys.TOKENIZER.get())
     if explain.explains(tok):  # an uploaded model: its replay, trace or lattice
         if a.spans:
             ensure_replay_token(a)
-        explain.show(tok, a, get("text"), token=get("token"), on_token=_token_changed, show_ws=get("show_ws"))
+        explain.show(tok, a, keys.TEXT.get(), token=keys.TOKEN.get(), on_token=_token_changed, show_ws=keys.SHOW_WS.get())
         return
     if no_merges_note(tok, "replay of merges"):
         return
@@ -593,11 +585,11 @@ def view_replay(a: Analysis) -> None:
         "Replay", ["text", "typed"], key=key, required=True,
         format_func={"text": "A token from the text", "typed": "A word you type"}.get, **cb,
     )
-    if get("replay_source") == "typed":
+    if keys.REPLAY_SOURCE.get() == "typed":
         key, cb = _bind("typed")
         st.text_input("Word or piece to build", key=key, on_change=_typed_changed, args=(key,), max_chars=REPLAY_LIMIT,
                       help="Replayed as one piece, as if the pre-tokenizer had cut it out of a text.")
-        piece = get("typed")
+        piece = keys.TYPED.get()
         if not piece:
             st.info("Type a word, e.g. ' tokenization' (with its leading space).")
             return
@@ -607,7 +599,7 @@ def view_replay(a: Analysis) -> None:
                        "here it is replayed as one piece, as if it were one.")
             st.html(TOKENIZE_CSS + pieces_html(
                 [PieceTokens(p, start, start + len(p), len(tok.replay(p).ids)) for p, start in split[:50]],
-                show_whitespace=get("show_ws"), css=False))
+                show_whitespace=keys.SHOW_WS.get(), css=False))
         replay_stepper(tok, piece, None)
         return
     if not a.spans:
@@ -616,23 +608,23 @@ def view_replay(a: Analysis) -> None:
     n = min(len(a.spans), OPTION_LIMIT)
     ensure_replay_token(a)
     key = W + "token"
-    st.session_state[key] = get("token")
+    st.session_state[key] = keys.TOKEN.get()
     st.selectbox(
         f"Token to replay ({n:,} listed{'; the first ones of the text' if n < a.n_tokens else ''})",
         range(n), key=key, format_func=lambda i: _token_label(tok, a, i),
         on_change=_token_changed, args=(key,),
         help="Its token is outlined in the text above. Start typing to search (e.g. #12 or a word).",
     )
-    i = get("token")
+    i = keys.TOKEN.get()
     span = a.spans[i]
-    explorer_link(get("tokenizer"), span.id)
+    explorer_link(keys.TOKENIZER.get(), span.id)
     if span.special:
         st.info(f"**{md_escape(span.label)}** is a special token (id {span.id}): it is not built by merges, it was "
                 "added to the vocabulary by hand and is matched as a whole, only when allowed.")
         return
     # The token's piece: the text covered by all tokens of the same piece.
     same = [s for s in a.spans if s.piece == span.piece]
-    replay_stepper(tok, get("text")[same[0].start : max(s.end for s in same)], span.id)
+    replay_stepper(tok, keys.TEXT.get()[same[0].start : max(s.end for s in same)], span.id)
 
 
 def explorer_link(name: str, token_id: int | None) -> None:
@@ -649,13 +641,13 @@ def cell(tok: Tokenizer, token_id: int | None) -> str:
 
 
 def _token_changed(key: str) -> None:
-    put("token", st.session_state[key])
-    put("replay_step", 0)
+    keys.TOKEN.set(st.session_state[key])
+    keys.REPLAY_STEP.set(0)
 
 
 def _typed_changed(key: str) -> None:
-    put("typed", st.session_state[key])
-    put("replay_step", 0)
+    keys.TYPED.set(st.session_state[key])
+    keys.REPLAY_STEP.set(0)
 
 
 @st.fragment
@@ -692,7 +684,7 @@ def replay_stepper(tok: Tokenizer, piece: str, token_id: int | None) -> None:
         st.page_link("views/train.py", label="Go to the Train page", icon=":material/model_training:")
     else:
         st.caption("No merge applies: no adjacent pair in this piece has a rank.")
-    st.html(TOKENIZE_CSS + replay_html(tok, replay, k, show_whitespace=get("show_ws"), trained=trained, css=False))
+    st.html(TOKENIZE_CSS + replay_html(tok, replay, k, show_whitespace=keys.SHOW_WS.get(), trained=trained, css=False))
     if token_id is not None and len(replay.ids) > 1 and k == n:
         which = [j for j, t in enumerate(replay.ids) if t == token_id]
         if which:
@@ -724,7 +716,7 @@ def _merge_caption(tok: Tokenizer, replay, k: int, trained: bool) -> str:
     s = replay.steps[k - 1]
     rank = f"training step {s.rank}" if trained else f"rank {s.rank:,}"
     def chip(tid: int, i: int) -> str:
-        return chip_html_for(tok, tid, i, show_whitespace=get("show_ws"))
+        return chip_html_for(tok, tid, i, show_whitespace=keys.SHOW_WS.get())
 
     return (
         f'<div class="bpe-big"><b>Merge {k} of {n}</b> · {rank}: '
@@ -734,23 +726,23 @@ def _merge_caption(tok: Tokenizer, replay, k: int, trained: bool) -> str:
 
 
 def view_compare(a: Analysis) -> None:
-    text = get("text")
+    text = keys.TEXT.get()
     options = [c for c in TOKENIZER_CHOICES if c != YOURS or session_tokenizer() is not None]
     options += [upload.UPLOADED] if upload.uploaded_tokenizer() is not None else []
-    chosen = [c for c in get("compare") if c in options][:4]
-    put("compare", chosen)
+    chosen = [c for c in keys.COMPARE.get() if c in options][:4]
+    keys.COMPARE.set(chosen)
     key, cb = _bind("compare")
     # short names: a chosen tag cuts a long title with an ellipsis (the table below has the titles)
     st.multiselect("Tokenizers to compare (2 to 4)", options, key=key, max_selections=4,
                    format_func=SHORT_NAMES.get, **cb)
-    chosen = get("compare")
+    chosen = keys.COMPARE.get()
     if len(chosen) < 2:
         st.info("Pick at least two tokenizers.")
         return
     results: dict[str, Analysis] = {}
     for c in chosen:
         try:
-            results[c] = analysis_for(c, text, get("special"))
+            results[c] = analysis_for(c, text, keys.SPECIAL.get())
         except ValueError as exc:
             st.error(f"{SHORT_NAMES[c]}: {md_error(exc)}")
     if not results:
@@ -776,22 +768,22 @@ def view_compare(a: Analysis) -> None:
         for col, (c, r) in zip(cols, results.items()):
             with col:
                 st.markdown(f"**{md_escape(SHORT_NAMES[c])}** · {r.n_tokens:,} tokens")
-                st.html(TOKENIZE_CSS + tokens_markup(c, text, r, show_ws=get("show_ws"), highlight=None))
+                st.html(TOKENIZE_CSS + tokens_markup(c, text, r, show_ws=keys.SHOW_WS.get(), highlight=None))
 
 
 def _fill_ids(ids: tuple) -> None:
-    put("ids", ", ".join("?" if i is None else str(i) for i in ids))
+    keys.IDS.set(", ".join("?" if i is None else str(i) for i in ids))
 
 
 def view_decode(a: Analysis | None) -> None:
-    tok = tokenizer_for(get("tokenizer"))
-    st.markdown(f"Turn token ids back into text with **{md_escape(title_of(get('tokenizer')))}**.")
+    tok = tokenizer_for(keys.TOKENIZER.get())
+    st.markdown(f"Turn token ids back into text with **{md_escape(title_of(keys.TOKENIZER.get()))}**.")
     key, cb = _bind("ids")
     st.text_area("Token ids", key=key, height=100, placeholder="e.g. 9906, 1917, 0  (commas, spaces or a [list])",
                  **cb)
     if a is not None and a.n_tokens <= IDS_SHOWN_LIMIT:
         st.button("Use the ids of the text above", key=W + "fill", on_click=_fill_ids, args=(a.ids,))
-    raw = get("ids")
+    raw = keys.IDS.get()
     if not raw.strip():
         return
     try:
@@ -801,7 +793,7 @@ def view_decode(a: Analysis | None) -> None:
         st.error(md_error(exc))
         return
     st.markdown(f"**{len(ids):,} ids → {len(data):,} bytes**")
-    st.html(TOKENIZE_CSS + ids_html(tok, ids, show_whitespace=get("show_ws"), css=False))
+    st.html(TOKENIZE_CSS + ids_html(tok, ids, show_whitespace=keys.SHOW_WS.get(), css=False))
     try:
         data.decode("utf-8")
     except UnicodeDecodeError:
