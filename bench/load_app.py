@@ -513,6 +513,7 @@ async def _follow(n: int, ws, page: Page, args, tally: Tally, deadline: float, c
 
     ticking = asyncio.create_task(ticker())
     run = Page()
+    runs_after, banner = 0, "Explore on my own"  # what the class banner offered last (following or not)
     try:
         for _ in range(10_000_000):  # bounded: ends by time below
             if clock.done and time.monotonic() >= deadline:
@@ -545,6 +546,8 @@ async def _follow(n: int, ws, page: Page, args, tally: Tally, deadline: float, c
                     tally.latencies.append(done - sent_at.pop(0))
                 else:
                     tally.pushed += 1
+                runs_after += clock.done
+                banner = next((b for b in run.buttons if b.startswith(("Rejoin", "Explore on my own"))), banner)
                 if check(run, tally, "student run") and run.step is not None and run.step != seen:
                     seen = run.step
                     if seen in clock.shown:
@@ -553,7 +556,8 @@ async def _follow(n: int, ws, page: Page, args, tally: Tally, deadline: float, c
     finally:
         ticking.cancel()
     if seen != clock.last_step:
-        tally.errors.append(f"student {n}: shows step {seen}, not the instructor's last step {clock.last_step}")
+        tally.errors.append(f"student {n}: shows step {seen}, not the instructor's last step {clock.last_step} "
+                            f"({runs_after} runs since the instructor stopped; the banner offered {banner!r})")
     else:
         tally.arrived += 1
 

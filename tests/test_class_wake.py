@@ -263,3 +263,43 @@ def test_an_instructors_step_wakes_the_poll_fragment_of_each_student_of_the_clas
         assert me not in reg._followers  # a student who left is not woken again
     finally:
         session.use_store(None)
+
+
+def test_a_step_the_step_area_never_drew_is_drawn_at_the_next_poll(monkeypatch):
+    """On a busy server the step-area rerun a poll asks for can be lost (merged with
+    another request): the page then holds the class's step, the poll finds the class
+    unchanged, and the old step stayed on screen for good (seen at 300 students). The
+    step area notes the step it drew; a poll that finds it behind reruns it."""
+    import streamlit as st
+
+    from test_class_mode import FakeClock, FlakyStore, class_state, instructor_with_class, student
+    from ui.classmode import panels as class_panels
+
+    store = FlakyStore(clock=FakeClock(), limits=GENEROUS)
+    session.use_store(store)
+    try:
+        ins = instructor_with_class()
+        stu = student({"class": class_state(ins).join_token})
+        reruns = []
+        monkeypatch.setattr(session, "rerun_fragments", lambda keys: reruns.append(list(keys)))
+        tick = class_panels._student_fragment
+
+        def timer_tick_alone():  # the poll as its timer runs it, with no full run around it
+            st.session_state[class_panels.FULL_RUN] = False
+            tick()
+
+        monkeypatch.setattr(class_panels, "train_banner", lambda view: timer_tick_alone())
+        ins.button(key="train_w_btn_step").click().run()
+        stu.run()
+        assert not stu.exception and stu.session_state["train.step"] == 1
+        def step_reruns():
+            return sum(session.STEP_FRAGMENT in r for r in reruns)
+
+        assert step_reruns() == 1 and stu.session_state[session.DRAWN] == 1
+        stu.session_state[session.DRAWN] = 0  # that rerun was lost: step 1 never reached the screen
+        stu.run()
+        assert step_reruns() == 2  # the next poll asks again
+        stu.run()  # drawn now (AppTest's full run drew the step area): nothing more to do
+        assert step_reruns() == 2
+    finally:
+        session.use_store(None)

@@ -388,7 +388,8 @@ def _student_fragment() -> None:
     if full:
         return  # the class panel and the step area are drawn next in this run
     stale = [session.PANEL_FRAGMENT] if _panel_signature(state, view) != ss.get(PANEL_SHOWN) else []
-    if moved or session.hidden_changed(view):  # a new step, or a question opened or revealed
+    # a new step (or one the step area has not drawn yet), or a question opened or revealed
+    if moved or session.hidden_changed(view) or session.step_undrawn():
         stale.append(session.STEP_FRAGMENT)
     if stale:
         session.rerun_fragments(stale)

@@ -72,6 +72,7 @@ PUBLIC_NOTE = Key("class.public_note")  # what was wrong with the typed address
 WIDGETS = KeyFamily("class_w_")
 QR_DRAWN = Key("class.qr_drawn")    # whether the panel last drew the QR code folded (None: not since a fold was asked)
 UNSENT = Key("class.unsent")        # the instructor's step did not reach the store (it was away)
+DRAWN = Key("class.drawn")          # the step a student's step area last drew in full
 HIDDEN = Key("class.hidden")        # the step area last drew the pair table hidden (a question pending)
 
 #: Seconds between polls (the students' fragment timer) where a session cannot be woken
@@ -476,9 +477,19 @@ def tally():
 
 # ---- students -------------------------------------------------------------------------------
 def note_step_fragment() -> None:
-    """Called from inside the Train page's step fragment: remember its id, so a following
-    student's poll can rerun that fragment alone when the class's step changes."""
+    """Called from inside the Train page's step fragment, once it has drawn the page's
+    step: remember its id, so a following student's poll can rerun that fragment alone
+    when the class's step changes, and the step it drew (`step_undrawn`)."""
     note_fragment(STEP_FRAGMENT)
+    ss[DRAWN] = ss.get(train_state.STEP)
+
+
+def step_undrawn() -> bool:
+    """A following student's page holds a step its step area has not drawn (the rerun a
+    poll asked for was lost, e.g. merged with another request on a busy server): the
+    next poll reruns the step area, instead of finding the class unchanged and leaving
+    the old step on screen."""
+    return following() and ss.get(DRAWN) is not None and ss[DRAWN] != train_state.step()
 
 
 def note_fragment(key: str) -> None:
