@@ -201,6 +201,8 @@ async def run_once(ws, message: bytes, timeout: float) -> Page:
             elif kind == "new_session":
                 page.page_hash = fm.new_session.page_script_hash
                 page.session_id = page.session_id or fm.new_session.initialize.session_id
+            elif kind == "navigation" and fm.navigation.page_script_hash:
+                page.page_hash = fm.navigation.page_script_hash  # the page drawn (new_session may name app.py)
             elif kind == "auto_rerun":
                 page.auto_rerun = (fm.auto_rerun.interval, fm.auto_rerun.fragment_id)
             elif kind == "script_finished":
@@ -446,6 +448,9 @@ async def _instructor_steps(args, tally: Tally, deadline: float, clock: ClassClo
         if not check(started, tally, "instructor: start a class") or not started.join_token:
             tally.errors.append("instructor: no join link after starting a class")
             return
+        # Later clicks name the page, as a browser does: a full rerun a click asks for
+        # (st.rerun from the step fragment) then reruns this page, not the app's default one.
+        page_hash = page.page_hash
         page = Page(buttons={**page.buttons, **started.buttons}, step=started.step, steps=started.steps)
         clock.join_token = started.join_token
         clock.shown[page.step or 0] = time.perf_counter()
@@ -461,7 +466,8 @@ async def _instructor_steps(args, tally: Tally, deadline: float, clock: ClassClo
             if disabled:
                 button, fragment, _ = page.buttons["Reset"]
             sent = time.perf_counter()
-            new = await run_once(ws, rerun_message(page_name, query, fragment=fragment, trigger=button), args.timeout)
+            new = await run_once(ws, rerun_message(page_name, query, fragment=fragment, trigger=button,
+                                                   page_hash=page_hash), args.timeout)
             tally.instructor.append(time.perf_counter() - sent)
             steps += 1
             if check(new, tally, "instructor: step") and new.step is not None:
