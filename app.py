@@ -25,10 +25,10 @@ PAGES = [
 page = st.navigation(PAGES)
 install_surrogate_guard()
 install_a11y()
-st.session_state[CAPTION_DRAWN] = False
+CAPTION_DRAWN.set(False)
 page.run()
 
 # After the page, so the caption names the run and step the page has just published
 # (the Train page draws it itself, from the fragment that steps).
-if not st.session_state.get(CAPTION_DRAWN):
+if not CAPTION_DRAWN.get():
     sidebar_caption()

@@ -1,14 +1,16 @@
 """Find the session-state keys the app's source uses, without running it.
 
-`scan_tree(paths)` reads every module and returns each place that reads or writes
-st.session_state (`st.session_state[k]`, `.get(k)`, `.pop(k)`, `.setdefault(k)`, `k in
-st.session_state`, the same through an alias such as `ss = st.session_state`, and the
-store and widget arguments of ui.shared.state's `persist`, `remember`, `stored` and
-`folded`), with its key worked out from the source where it can be: a string, a module's
-constant (its own or imported, `Key("...")` and `KeyFamily("...")` included), a
-concatenation or an f-string (then only its fixed start is known: a prefix), or a name
-assigned once in the same function. tests/test_state_keys.py checks them against the
-declared keys.
+`Scanner(root, paths).uses()` reads every module and returns each place that names a
+session-state key: the widget key of `KEY.widget(...)`, the box key of ui.shared.state's
+`folded`, the replay stepper's slider, and every direct use of st.session_state
+(`st.session_state[k]`, `.get(k)`, `.pop(k)`, `.setdefault(k)`, `k in st.session_state`, the
+same through an alias such as `ss = st.session_state`). Each key is worked out from the source
+where it can be: a string, a module's constant (its own or imported, `Key("...")`,
+`KeyFamily("...")` and `FAMILY.key("...")` included), a concatenation or an f-string (then
+only its fixed start is known: a prefix), or a name assigned once in the same function.
+`Scanner.raw_uses()` lists every mention of st.session_state itself. tests/test_state_keys.py
+checks the keys against the declared ones, and that only ui/shared/state.py touches
+st.session_state.
 """
 from __future__ import annotations
 
@@ -16,9 +18,10 @@ import ast
 from dataclasses import dataclass
 from pathlib import Path
 
-#: ui.shared.state's helpers that take keys, and which arguments are keys.
-KEY_ARGS = {"persist": (0, 1), "remember": (0, 1), "stored": (0, 1), "folded": (1,)}
-KEY_KWARGS = {"clamped_step": {"store_key": 0}, "step_controls": {"store_key": None, "slider_key": None}}
+#: Calls that take keys, and which arguments are keys: `folded(label, key)`,
+#: `STORE.widget(widget_key)`, the replay stepper's slider.
+KEY_ARGS = {"folded": (1,), "widget": (0,)}
+KEY_KWARGS = {"step_controls": {"slider_key": None}}
 
 
 @dataclass(frozen=True)
@@ -33,6 +36,7 @@ class Use:
     line: int
     key: Resolved | None  # None: not worked out from the source (a parameter, a call)
     source: str           # the key expression as written
+    raw: bool = False     # a direct use of st.session_state (only ui/shared/state.py may)
 
 
 def module_name(root: Path, path: Path) -> str:
@@ -119,6 +123,14 @@ class Scanner:
                 if inner is None:
                     return None
                 return Resolved(inner.text, inner.exact and fname == "Key")
+            if fname == "key" and isinstance(func, ast.Attribute):  # FAMILY.key(name): family + name
+                family = self.resolve(func.value, module, local, depth + 1)
+                name = self.resolve(node.args[0], module, local, depth + 1)
+                if family is None:
+                    return None
+                if name is None or not name.exact:
+                    return Resolved(family.text + (name.text if name else ""), False)
+                return Resolved(family.text + name.text, True)
             return None
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             left = self.resolve(node.left, module, local, depth + 1)
@@ -158,9 +170,31 @@ class Scanner:
             path = str(self.paths[module].relative_to(self.root))
             for scope, local in _scopes(mod.tree):
                 for node in _walk_scope(scope):
+                    raw = _is_raw(node, aliases)
                     for key in _key_nodes(node, aliases):
-                        found.append(Use(path, key.lineno, self.resolve(key, module, local), ast.unparse(key)))
+                        found.append(Use(path, key.lineno, self.resolve(key, module, local), ast.unparse(key), raw))
         return found
+
+    def raw_uses(self) -> list[Use]:
+        """Every mention of st.session_state (or of an alias of it), key or not."""
+        found: list[Use] = []
+        for module, mod in self.modules.items():
+            path = str(self.paths[module].relative_to(self.root))
+            for node in ast.walk(mod.tree):
+                if isinstance(node, ast.Attribute) and node.attr == "session_state":
+                    found.append(Use(path, node.lineno, None, ast.unparse(node), True))
+        return found
+
+
+def _is_raw(node: ast.AST, aliases: set[str]) -> bool:
+    """Whether a node that names a key is a direct use of st.session_state."""
+    if isinstance(node, ast.Subscript):
+        return _is_session_state(node.value, aliases)
+    if isinstance(node, ast.Compare):
+        return True
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        return _is_session_state(node.func.value, aliases)
+    return False
 
 
 def _is_session_state(node: ast.AST, aliases: set[str]) -> bool:

@@ -13,7 +13,7 @@ from ui.shared.markdown import md_error
 from ui.classmode import panels as class_panels
 
 state.init()
-present = st.session_state[state.LAYOUT] == "present"
+present = state.LAYOUT.get() == "present"
 if not present:
     st.title("Train a BPE tokenizer")
     st.markdown(
@@ -33,8 +33,8 @@ else:
 with body:
     if present:
         panels.presentation_css()
-        if st.session_state[state.ERROR]:
-            st.error(md_error(st.session_state[state.ERROR]))
+        if state.ERROR.get():
+            st.error(md_error(state.ERROR.get()))
     else:
         panels.inputs_panel(view)
     panels.mode_bar()

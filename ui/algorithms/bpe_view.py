@@ -8,7 +8,8 @@ from bpe_core import sample_segmentations
 from ui.shared.markdown import md_error, md_escape
 
 from .logic import WORD_LIMIT, PageCorpus, Trained, corpus_words, segment
-from .widgets import corpus_scope, kept, show_chips, show_error
+from . import keys
+from .widgets import corpus_scope, show_chips, show_error
 
 
 def show(trained: Trained, corpus: PageCorpus) -> None:
@@ -28,11 +29,12 @@ def show(trained: Trained, corpus: PageCorpus) -> None:
     words = corpus_words(corpus)
     left, right = st.columns(2)
     word = left.text_input("Word to split", max_chars=WORD_LIMIT,
-                           **kept("algo_w_dropout_word", words[0][0] if words else "hugs", scope=corpus_scope(corpus)))
-    p = right.slider("Dropout probability p", 0.0, 1.0, step=0.05, **kept("algo_w_dropout_p", 0.1))
+                           **keys.DROPOUT_WORD.key(corpus_scope(corpus), words[0][0] if words else "hugs")
+                           .widget("algo_w_dropout_word"))
+    p = right.slider("Dropout probability p", 0.0, 1.0, step=0.05, **keys.DROPOUT_P.widget("algo_w_dropout_p"))
     seed_col, n_col = st.columns(2)
-    seed = seed_col.number_input("Seed", 0, 1_000_000, **kept("algo_w_dropout_seed", 0))
-    draws = n_col.number_input("Draws", 1, 20, **kept("algo_w_dropout_draws", 6))
+    seed = seed_col.number_input("Seed", 0, 1_000_000, **keys.DROPOUT_SEED.widget("algo_w_dropout_seed"))
+    draws = n_col.number_input("Draws", 1, 20, **keys.DROPOUT_DRAWS.widget("algo_w_dropout_draws"))
     if not word.strip():
         st.info("Type a word to see it split.")
         return

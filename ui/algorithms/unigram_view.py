@@ -19,7 +19,8 @@ from .logic import (
     unigram_chart,
     unigram_rows,
 )
-from .widgets import corpus_scope, kept, show_chips, show_error, stepper
+from . import keys
+from .widgets import corpus_scope, show_chips, show_error, stepper
 
 
 def show(trained: Trained, corpus: PageCorpus) -> None:
@@ -34,7 +35,7 @@ def show(trained: Trained, corpus: PageCorpus) -> None:
         "target size. Single characters always stay. Words start with `▁` (a space), SentencePiece style."
     )
     last = len(run.events) - 1
-    k = stepper("ug", 0, last, label="Unigram event", default=last)
+    k = stepper(keys.UG_STEP, "ug", 0, last, label="Unigram event", default=last)
     event = run.events[k]
     st.markdown(f"**Event {k} of {last}: {md_escape(event_label(event))}** — vocabulary "
                 f"{event.vocab_size:,} pieces, log-likelihood {event.log_likelihood:,.2f}, "
@@ -57,7 +58,8 @@ def _lattice(model, corpus: PageCorpus) -> None:
     st.subheader("The lattice of one word")
     words = [w for w, _ in corpus_words(corpus)]
     word = st.text_input("Word (or short text)", max_chars=WORD_LIMIT,
-                         **kept("algo_w_lattice_word", words[0] if words else "hugs", scope=corpus_scope(corpus)))
+                         **keys.LATTICE_WORD.key(corpus_scope(corpus), words[0] if words else "hugs")
+                         .widget("algo_w_lattice_word"))
     if not word:
         st.info("Type a word to see its lattice.")
         return
@@ -70,9 +72,9 @@ def _lattice(model, corpus: PageCorpus) -> None:
                 "with probability proportional to p(segmentation)^α. Small α: nearly uniform; large α: "
                 "nearly always the best one.")
     a, s, n = st.columns(3)
-    alpha = a.slider("α (alpha)", 0.0, 2.0, step=0.05, **kept("algo_w_sample_alpha", 0.2))
-    seed = s.number_input("Seed", 0, 1_000_000, **kept("algo_w_sample_seed", 0))
-    count = n.number_input("Draws", 1, 20, **kept("algo_w_sample_draws", 6))
+    alpha = a.slider("α (alpha)", 0.0, 2.0, step=0.05, **keys.SAMPLE_ALPHA.widget("algo_w_sample_alpha"))
+    seed = s.number_input("Seed", 0, 1_000_000, **keys.SAMPLE_SEED.widget("algo_w_sample_seed"))
+    count = n.number_input("Draws", 1, 20, **keys.SAMPLE_DRAWS.widget("algo_w_sample_draws"))
     try:
         draws = model.samples(word, int(count), alpha=float(alpha), seed=int(seed))
     except ValueError as exc:

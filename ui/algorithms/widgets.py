@@ -2,7 +2,7 @@
 runs, a Back / Step / slider stepper, and chips.
 
 Widget values that must survive a visit to another page are kept under a store key
-(`algo.*`) and copied into the widget's key on every run (`ui.shared.state.persist`).
+(`algo.*`, declared in ui/algorithms/keys.py) with `Key.widget`.
 Trained runs are shared by every session through the byte-bounded cache
 "algorithms.runs", keyed by the corpus text, its kind, the algorithm and the size.
 """
@@ -15,12 +15,11 @@ import streamlit as st
 from bpe_core.algorithms import ALGORITHMS
 from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_error, md_escape
-from ui.shared.state import persist, remember
+from ui.shared.state import Key
 from ui.shared.word_views import chips_html
 
+from . import keys
 from .logic import (
-    DEFAULT_OWN_TEXT,
-    DEFAULT_PRESET,
     MAX_EXTRA,
     OWN_TEXT,
     TEXT_LIMIT,
@@ -34,8 +33,7 @@ from .logic import (
     train_one,
 )
 
-__all__ = ["choose_corpus", "choose_extra", "trained_runs", "stepper", "show_chips", "kept", "corpus_scope",
-           "choose_tab"]
+__all__ = ["choose_corpus", "choose_extra", "trained_runs", "stepper", "show_chips", "corpus_scope", "choose_tab"]
 
 
 @byte_cached("algorithms.runs")
@@ -53,14 +51,12 @@ def trained_runs(corpus: PageCorpus, extra: int) -> dict[str, Trained]:
 def choose_corpus() -> PageCorpus | None:
     """A built-in corpus or the user's own text; None (with a message) if unusable."""
     choices = corpus_choices()
-    persist("algo_w_corpus", "algo.corpus", DEFAULT_PRESET)
     choice = st.selectbox("Corpus", list(choices), format_func=lambda c: md_escape(choices[c]),
-                          key="algo_w_corpus", on_change=remember, args=("algo_w_corpus", "algo.corpus"))
+                          **keys.CORPUS.widget("algo_w_corpus"))
     own = ""
     if choice == OWN_TEXT:
-        persist("algo_w_text", "algo.text", DEFAULT_OWN_TEXT)
-        own = st.text_area(f"Your text (up to {TEXT_LIMIT:,} characters)", key="algo_w_text", max_chars=TEXT_LIMIT,
-                           height=120, on_change=remember, args=("algo_w_text", "algo.text"))
+        own = st.text_area(f"Your text (up to {TEXT_LIMIT:,} characters)", max_chars=TEXT_LIMIT, height=120,
+                           **keys.TEXT.widget("algo_w_text"))
     try:
         corpus = page_corpus(choice, own)
     except ValueError as exc:
@@ -76,33 +72,20 @@ def corpus_scope(corpus: PageCorpus) -> str:
     return f"{corpus.kind}.{zlib.crc32(corpus.text.encode())}"
 
 
-def kept(widget_key: str, default, *, scope: str = "", valid=None) -> dict:
-    """The keyword arguments that make a widget keep its value while it is not drawn (in a
-    tab that is shut, on another page): the value lives under `algo.<name>[.<scope>]` and is
-    copied into the widget key each run. A stored value that `valid` refuses (a word of
-    another corpus for a radio) gives way to `default`."""
-    store = "algo." + widget_key.removeprefix("algo_w_") + (f".{scope}" if scope else "")
-    if valid is not None and store in st.session_state and not valid(st.session_state[store]):
-        del st.session_state[store]
-    persist(widget_key, store, default)
-    return {"key": widget_key, "on_change": remember, "args": (widget_key, store)}
-
-
 def choose_tab(labels: list[str]) -> list:
     """The page's tabs, of which only the open one is drawn (a switch reruns the page):
     drawing all five at every load cost the browser seconds (bench/README.md). The open
     tab is kept like any widget value, so it survives a visit to another page."""
-    return st.tabs(labels, **kept("algo_w_tab", labels[0], valid=labels.__contains__))
+    return st.tabs(labels, **keys.TAB.widget("algo_w_tab", labels[0], valid=labels.__contains__))
 
 
 def choose_extra(corpus: PageCorpus) -> int:
     """How many tokens each algorithm learns (or keeps) beyond its alphabet."""
-    key = f"algo.extra.{corpus_scope(corpus)}"
-    persist("algo_w_extra", key, default_extra(corpus))
+    store = keys.EXTRA.key(corpus_scope(corpus), default_extra(corpus))
     starts = ", ".join(f"{ALGORITHMS[n].title} {size}" for n, size in base_sizes(corpus).items())
     return st.number_input(
-        "Tokens beyond the alphabet", min_value=0, max_value=MAX_EXTRA, step=1, key="algo_w_extra",
-        on_change=remember, args=("algo_w_extra", key),
+        "Tokens beyond the alphabet", min_value=0, max_value=MAX_EXTRA, step=1,
+        **store.widget("algo_w_extra"),
         help=f"Each algorithm starts from an alphabet of its own (here: {starts} tokens; WordPiece's "
              "includes BERT's 5 special tokens and its ## continuations, Unigram's the ▁ and <unk>). "
              "BPE and WordPiece merge until they have this many more tokens; Unigram prunes down to "
@@ -110,26 +93,27 @@ def choose_extra(corpus: PageCorpus) -> int:
     )
 
 
-def _move(store: str, delta: int, lo: int, hi: int) -> None:
-    st.session_state[store] = min(hi, max(lo, st.session_state.get(store, lo) + delta))
+def _move(store: Key[int | None], delta: int, lo: int, hi: int) -> None:
+    current = store.get()
+    store.set(min(hi, max(lo, (lo if current is None else current) + delta)))
 
 
-def stepper(name: str, lo: int, hi: int, *, label: str, default: int | None = None) -> int:
-    """Back and Step buttons and a slider over steps lo..hi; the step lives in session
-    state (`algo.<name>.step`), kept in range when the run changes."""
-    store, widget = f"algo.{name}.step", f"algo_w_{name}_step"
-    current = st.session_state.get(store, lo if default is None else default)
-    st.session_state[store] = min(hi, max(lo, current))
+def stepper(store: Key[int | None], name: str, lo: int, hi: int, *, label: str, default: int | None = None) -> int:
+    """Back and Step buttons (`algo_w_<name>_back`, `_next`) and a slider (`algo_w_<name>_step`)
+    over steps lo..hi; the step lives in `store`, kept in range when the run changes."""
+    current = store.get()
+    if current is None:
+        current = lo if default is None else default
+    store.set(min(hi, max(lo, current)))
     if hi <= lo:
         st.caption(md_escape(f"{label}: {lo} (the only one)."))
         return lo
     back, step, _ = st.columns([1, 1, 4])
     back.button("◀ Back", key=f"algo_w_{name}_back", on_click=_move, args=(store, -1, lo, hi),
-                disabled=st.session_state[store] <= lo, width="stretch")
+                disabled=store.get() <= lo, width="stretch")
     step.button("Step ▶", key=f"algo_w_{name}_next", on_click=_move, args=(store, 1, lo, hi),
-                disabled=st.session_state[store] >= hi, width="stretch")
-    persist(widget, store, lo)
-    return st.slider(label, lo, hi, key=widget, on_change=remember, args=(widget, store))
+                disabled=store.get() >= hi, width="stretch")
+    return st.slider(label, lo, hi, **store.widget(f"algo_w_{name}_step"))
 
 
 def show_chips(tokens, **kwargs) -> None:

@@ -18,7 +18,8 @@ from .logic import (
     unknown_example,
     why_sentence,
 )
-from .widgets import corpus_scope, kept, show_chips, show_error, stepper
+from . import keys
+from .widgets import corpus_scope, show_chips, show_error, stepper
 
 
 def show(trained: Trained, corpus: PageCorpus) -> None:
@@ -39,7 +40,7 @@ def show(trained: Trained, corpus: PageCorpus) -> None:
 
 
 def _steps(run) -> None:
-    k = stepper("wp", 1, run.steps, label="WordPiece merge")
+    k = stepper(keys.WP_STEP, "wp", 1, run.steps, label="WordPiece merge")
     event = run.events[k - 1]
     st.markdown(f"**Merge {k} of {run.steps}:** {md_escape(' + '.join(event.pair_text))} → "
                 f"**{md_escape(event.token)}**")
@@ -67,10 +68,11 @@ def _trace(run, corpus: PageCorpus) -> None:
     suggestions = list(dict.fromkeys(words[:6] + [unknown_example(tok.vocab, words)]))
     options = suggestions + ["another word"]
     pick = st.radio("A word", options, horizontal=True, format_func=md_escape,
-                    **kept("algo_w_trace_pick", options[0], scope=corpus_scope(corpus), valid=options.__contains__))
+                    **keys.TRACE_PICK.key(corpus_scope(corpus), options[0]).widget("algo_w_trace_pick",
+                                                                                   valid=options.__contains__))
     word = pick
     if pick == "another word":
-        word = st.text_input("Word", max_chars=WORD_LIMIT, **kept("algo_w_trace_word", "hugging")).strip()
+        word = st.text_input("Word", max_chars=WORD_LIMIT, **keys.TRACE_WORD.widget("algo_w_trace_word")).strip()
     if not word:
         st.info("Type a word to trace.")
         return

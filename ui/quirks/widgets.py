@@ -20,7 +20,7 @@ from bpe_core.display import visible_text
 from bpe_core.pretrained import PRETRAINED
 from ui.shared.cache import byte_cached
 from ui.shared.markdown import md_escape
-from ui.shared.state import KeyFamily, folded, stored
+from ui.shared.state import Key, KeyFamily, folded
 from ui.shared.chips import CHIP_CSS, chip_for, chips_html, spans_html
 from ui.shared.tables import TABLE_CSS, table_html
 
@@ -208,14 +208,14 @@ def open_key(quirk_id: str) -> str:
     return f"quirks_w_open_{quirk_id}"
 
 
-def try_store(name: str) -> str:
+def try_store(name: str, default: str = "") -> Key[str]:
     """Where a try box's text is kept while its box is folded (or the reader is on
     another page): a widget's own key is dropped by Streamlit when it is not drawn."""
-    return TRY_STORES + name
+    return TRY_STORES.key(name, default)
 
 
 def _stored_input(widget, label: str, name: str, default: str = "", **kwargs) -> str:
-    return widget(label, **stored(f"quirks_w_try_{name}", try_store(name), default), **kwargs) or ""
+    return widget(label, **try_store(name, default).widget(f"quirks_w_try_{name}"), **kwargs) or ""
 
 
 def _try_your_own(quirk: logic.Quirk, default: str, *, area: bool = False) -> str:
@@ -229,7 +229,7 @@ def _try_box(quirk: logic.Quirk):
     second of the browser's work (issue 13's 2 s target); folded, each is one line.
     It opens by itself when the reader's text is kept from before (another page, say).
     Returns the expander, or None while it is shut."""
-    return folded(TRY_LABEL, open_key(quirk.id), reopen=bool(st.session_state.get(try_store(quirk.id))))
+    return folded(TRY_LABEL, open_key(quirk.id), reopen=bool(try_store(quirk.id).get()))
 
 
 def quirk_section(quirk: logic.Quirk) -> None:

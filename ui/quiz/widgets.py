@@ -10,7 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from ui.shared.markdown import md_escape
-from ui.shared.state import KeyFamily, folded, stored
+from ui.shared.state import KeyFamily, folded
 
 from .questions import Question, explanation, grade_choice, grade_number, questions_for, quiz_label
 
@@ -27,15 +27,15 @@ def ask_question(q: Question) -> None:
     open (so a first visit renders no radio nor number box, nor fetches their scripts).
     The answer is kept in a `quiz.answer.<id>` store while the box is shut or the reader
     is on another page, and a box that holds an answer opens by itself."""
-    store = ANSWERS + q.id
-    box = folded(md_escape(quiz_label(q)), f"quiz_w_open_{q.id}", reopen=st.session_state.get(store) is not None)
+    store = ANSWERS.key(q.id, None)
+    box = folded(md_escape(quiz_label(q)), f"quiz_w_open_{q.id}", reopen=store.get() is not None)
     if box is not None:
         with box:
-            _question_body(q, stored(f"quirks_w_quiz_{q.id}", store, None))
+            _question_body(q, store.widget(f"quirks_w_quiz_{q.id}"))
 
 
 def _question_body(q: Question, widget: dict) -> None:
-    """The question, its answer box (`widget`: its key and callback, from `stored`), and
+    """The question, its answer box (`widget`: its key and callback, from `Key.widget`), and
     after a try the verdict and the explanation."""
     st.markdown(md_escape(q.prompt))
     if q.options:

@@ -1,25 +1,28 @@
-"""Session state shared between pages, behind a few small functions.
+"""Session state, behind one small API: every key is a declared `Key`.
 
 The Train page publishes the session's training run and its current step; the
 Tokenize and Vocabulary-size pages read them. Keys are namespaced ("shared.*"), and
 only plain values and immutable results are stored (the run is a frozen TrainingRun,
 shared read-only), so per-session state stays small.
 
-Streamlit deletes a widget's value when a page that does not draw the widget runs, so
-pages keep the real value under a non-widget key and copy it into the widget key each
-run (`persist`), writing it back in the widget's on_change (`remember`).
-
 Every key a page keeps is declared once, in that page's keys module, as a `Key` (one value,
 with its type and default: `STEP: Key[int] = Key("train.step", 0)`, then `STEP.get()`,
 `STEP.set(3)`) or a `KeyFamily` (keys made at run time under one prefix: a widget key
-`train_w_<name>`, a quiz answer `quiz.answer.<id>`). Both are strings, so
-`st.session_state[STEP]` and `persist(widget, STEP, ...)` work too. tests/test_state_keys.py
-reads the source of ui/, views/ and app.py and fails on a key that is not declared.
+`train_w_<name>`, a quiz answer `quiz.answer.<id>`; `FAMILY.key(name, default)` gives the
+`Key`). Pages read and write only through these methods: this module is the only one that
+touches `st.session_state` (tests/test_state_keys.py reads the source of ui/, views/ and
+app.py and fails on any other use, or on a widget key that is not declared).
+
+Streamlit deletes a widget's value when a run does not draw the widget (another page, a
+folded box, a shut tab), so a value that must survive lives in a store key and the widget
+is drawn with `**STORE.widget(widget_key)`: the stored value is copied into the widget key
+before the widget is drawn, and the widget's on_change copies its new value back.
 """
 from __future__ import annotations
 
 import copy
 import sys
+from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 import streamlit as st
@@ -43,19 +46,28 @@ def _declare(table: dict[str, str], name: str, what: str) -> None:
     table[name] = owner
 
 
+_UNSET: Any = object()
+
+
 class Key(str, Generic[T]):
     """A session-state key declared once, with the type and default of its value.
 
-    A `str`, so it indexes st.session_state as before; `get`, `set`, `pop` and `init`
-    read and write through it. Declaring the same name in two modules is a ValueError.
+    A `str` (the name Streamlit stores it under); `get`, `set`, `pop`, `init` and `is_set`
+    read and write through it, `widget` keeps a widget's value in it. Declaring the same
+    name in two modules is a ValueError.
     """
 
     default: T
 
     def __new__(cls, name: str, default: T = None):  # type: ignore[assignment]
+        key = cls._made(name, default)
+        _declare(_DECLARED, name, "key")
+        return key
+
+    @classmethod
+    def _made(cls, name: str, default: T) -> Key[T]:
         key = super().__new__(cls, name)
         key.default = default
-        _declare(_DECLARED, name, "key")
         return key
 
     def __reduce__(self):  # a copy or a pickle is the plain name (declared once, here)
@@ -83,10 +95,36 @@ class Key(str, Generic[T]):
     def is_set(self) -> bool:
         return self in st.session_state
 
+    def widget(self, widget_key: str, default: T = _UNSET, *, valid: Callable[[T], bool] | None = None) -> dict:
+        """The `key`, `on_change` and `args` of a widget whose value is kept in this key, so it
+        survives runs that do not draw the widget: `st.slider(..., **STEP.widget("train_w_step"))`.
+
+        The stored value (`default`, else the key's default, when there is none; also when
+        `valid` refuses the stored one, e.g. a word of another corpus) is copied into the widget
+        key unless the widget holds it already (a value written to a widget key is sent to the
+        browser again: for a text area, the whole paste at every rerun); the widget's on_change
+        copies its new value back.
+        """
+        if valid is not None and self.is_set() and not valid(st.session_state[self]):
+            del st.session_state[self]
+        if self not in st.session_state:
+            st.session_state[self] = self.default if default is _UNSET else default
+        value = st.session_state[self]
+        held = st.session_state.get(widget_key, _UNSET)
+        if type(held) is not type(value) or held != value:
+            st.session_state[widget_key] = value
+        return {"key": widget_key, "on_change": _keep, "args": (widget_key, self)}
+
+
+def _keep(widget_key: str, store: str) -> None:
+    """A kept widget's on_change: its new value goes to its store."""
+    st.session_state[store] = st.session_state[widget_key]
+
 
 class KeyFamily(str):
     """A prefix under which keys are made at run time (`family + name`), declared once:
-    a page's widget keys (`tokenize_w_`), a quiz's answers (`quiz.answer.`)."""
+    a page's widget keys (`tokenize_w_`), a quiz's answers (`quiz.answer.`).
+    `FAMILY.key(name, default)` is the `Key` of one of them."""
 
     def __new__(cls, prefix: str):
         family = super().__new__(cls, prefix)
@@ -95,6 +133,10 @@ class KeyFamily(str):
 
     def __reduce__(self):
         return str, (str(self),)
+
+    def key(self, name: str, default: Any = None) -> Key[Any]:
+        """The key `family + name` (declared by the family), with its default."""
+        return Key._made(self + name, default)
 
 
 def declared_keys() -> dict[str, str]:
@@ -123,33 +165,33 @@ GOTO_STEP_KEY: Key[int | None] = Key("shared.goto_step", None)  # another page a
 def request_train_step(step: int) -> None:
     """Ask the Train page to open its current run at `step` (the Tokenize page's replay
     links to the training step that learned a merge)."""
-    st.session_state[GOTO_STEP_KEY] = step
+    GOTO_STEP_KEY.set(step)
 
 
 def take_train_step_request() -> int | None:
     """The step another page asked for, once (the Train page reads it as it opens)."""
-    return st.session_state.pop(GOTO_STEP_KEY, None)
+    return GOTO_STEP_KEY.pop()
 
 
 def publish_run(run: TrainingRun, step: int, label: str) -> None:
     """The Train page calls this whenever its run or step changes."""
-    st.session_state[RUN_KEY] = run
-    st.session_state[STEP_KEY] = step
-    st.session_state[LABEL_KEY] = label
+    RUN_KEY.set(run)
+    STEP_KEY.set(step)
+    LABEL_KEY.set(label)
 
 
 def session_run() -> TrainingRun | None:
-    return st.session_state.get(RUN_KEY)
+    return RUN_KEY.get()
 
 
 def session_step() -> int:
     run = session_run()
-    step = st.session_state.get(STEP_KEY, 0)
+    step = STEP_KEY.get()
     return min(step, run.steps) if run is not None else 0
 
 
 def session_label() -> str:
-    return st.session_state.get(LABEL_KEY, "")
+    return LABEL_KEY.get()
 
 
 def sidebar_caption_text() -> str:
@@ -172,7 +214,7 @@ def sidebar_caption() -> None:
     """
     with st.sidebar:
         st.caption(md_escape(sidebar_caption_text()))
-    st.session_state[CAPTION_DRAWN] = True
+    CAPTION_DRAWN.set(True)
 
 
 def session_tokenizer() -> Tokenizer | None:

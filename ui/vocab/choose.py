@@ -9,7 +9,7 @@ import html
 import streamlit as st
 
 from ui.shared.markdown import md_error, md_escape
-from ui.shared.state import session_label, session_run, session_step, stored
+from ui.shared.state import Key, session_label, session_run, session_step
 from ui.vocab.charts import (
     picked_vocab,
 )
@@ -18,7 +18,8 @@ from ui.vocab.curves import (
     step_for_vocab,
     unit_name,
 )
-from ui.vocab.drawing import CURVES_KEY, RunChoice
+from ui.vocab import keys
+from ui.vocab.drawing import RunChoice
 from ui.vocab.sources import (
     BUILTINS,
     MERGE_CHOICES,
@@ -36,10 +37,8 @@ def choose_run() -> RunChoice | None:
     if session is not None:
         titles["session"] = f"Your tokenizer from the Train page: {md_escape(session_label() or 'your corpus')}"
     default = "session" if session is not None else "english"
-    if st.session_state.get("vocab.source") not in options:
-        st.session_state["vocab.source"] = default
     source = st.radio("Training run to study", options, format_func=titles.get,
-                      **stored("vocab_w_source", "vocab.source", default))
+                      **keys.SOURCE.widget("vocab_w_source", default, valid=options.__contains__))
     if source == "session":
         run = session
         st.html(caption_html(
@@ -52,13 +51,13 @@ def choose_run() -> RunChoice | None:
     units = left.radio(
         "Base symbols", ["byte", "char"], horizontal=True,
         format_func={"byte": "UTF-8 bytes (like GPT-2)", "char": "characters"}.get,
-        **stored("vocab_w_units", "vocab.units", "byte"),
+        **keys.UNITS.widget("vocab_w_units"),
     )
     # Six budgets as a radio, not a select slider: a slider measures the page (a forced
     # layout) each time it is drawn, which on a first load cost more than the radio.
     merges = right.radio(
         "Merges to learn (at most)", MERGE_CHOICES, horizontal=True, format_func=lambda n: f"{n:,}",
-        **stored("vocab_w_merges", f"vocab.merges.{source}", builtin.default_merges),
+        **keys.MERGES.key(source, builtin.default_merges).widget("vocab_w_merges"),
     )
     try:
         run = builtin_run(source, units, merges)
@@ -77,8 +76,9 @@ def choose_run() -> RunChoice | None:
 
 
 # ---- which vocabulary size ------------------------------------------------------------
-def chosen_store(choice: RunChoice) -> str:
-    return f"vocab.chosen.{choice.key}"
+def chosen_store(choice: RunChoice) -> Key[int]:
+    """The chosen vocabulary size of this run (each run keeps its own)."""
+    return keys.CHOSEN.key(choice.key, _default_vocab(choice))
 
 
 def _default_vocab(choice: RunChoice) -> int:
@@ -88,11 +88,11 @@ def _default_vocab(choice: RunChoice) -> int:
     return run.vocab_size(run.steps // 2)
 
 
-def on_pick(store: str, low: int, high: int) -> None:
+def on_pick(store: Key[int], low: int, high: int) -> None:
     """Chart click: the picked vocabulary size becomes the chosen one."""
-    picked = picked_vocab(st.session_state.get(CURVES_KEY))
+    picked = picked_vocab(keys.CURVES.get())
     if picked is not None:
-        st.session_state[store] = min(max(picked, low), high)
+        store.set(min(max(picked, low), high))
 
 
 def choose_vocab(choice: RunChoice) -> tuple[int, int]:
@@ -102,11 +102,10 @@ def choose_vocab(choice: RunChoice) -> tuple[int, int]:
     run = choice.run
     low, high = run.base_size, run.vocab_size(run.steps)
     store = chosen_store(choice)
-    value = st.session_state.get(store, _default_vocab(choice))
-    st.session_state[store] = min(max(int(value), low), high)
+    store.set(min(max(int(store.get()), low), high))
     vocab = st.slider(
         "Vocabulary size to study: drag, use the arrow keys, or (with interactive charts) click a point on a curve",
-        min_value=low, max_value=high, step=1, **stored("vocab_w_chosen", store, st.session_state[store]),
+        min_value=low, max_value=high, step=1, **store.widget("vocab_w_chosen"),
     )
     return vocab, step_for_vocab(run, vocab)
 

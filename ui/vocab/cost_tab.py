@@ -24,7 +24,8 @@ from ui.vocab.model_cost import (
 )
 from ui.shared.cache import byte_cached
 from ui.shared.rawhtml import html_block
-from ui.shared.state import folded, persist, stored
+from ui.shared.state import folded
+from ui.vocab import keys
 from ui.vocab.charts import (
     cost_share_chart,
     real_vocab_chart,
@@ -40,8 +41,9 @@ from ui.vocab.sources import (
 )
 
 
-CHART = "chart"
-_CHART_DEFAULTS = dict(hidden=768, total=124_439_808, tied="tied", precision="bf16", compare=0)
+CHART = keys.COST_PRESET.default  # "chart": the chosen vocabulary in a GPT-2-small-sized model
+PRESET_WIDGET = keys.WIDGETS.key("cost_preset")  # the "Start from" radio
+_CHART_DEFAULTS = {name: key.default for name, key in keys.COST.items() if name != "vocab"}
 #: the calculator's inputs, in the order they are drawn and named
 COST_FIELDS = ("vocab", "hidden", "total", "tied", "precision", "compare")
 _FIELD_NAMES = dict(vocab="V", hidden="d", total="N", tied="embeddings", precision="precision", compare="V′")
@@ -71,19 +73,19 @@ def _preset_values(key: str, chart_vocab: int | None) -> dict:
 
 def _set_inputs(key: str) -> None:
     for name, value in _preset_values(key, None).items():
-        st.session_state[f"vocab.cost.{name}"] = value
+        keys.COST[name].set(value)
 
 
 def _apply_preset() -> None:
     """Preset picked: copy its figures into the calculator's stores."""
-    key = st.session_state["vocab_w_cost_preset"]
-    st.session_state["vocab.cost.preset"] = key
+    key = PRESET_WIDGET.get()
+    keys.COST_PRESET.set(key)
     _set_inputs(key)
 
 
 def _reset_inputs() -> None:
     """'Back to the preset's values': the stores, and the open box's widgets with them."""
-    _set_inputs(st.session_state["vocab.cost.preset"])
+    _set_inputs(keys.COST_PRESET.get())
 
 
 def cost_section(chart_vocab: int) -> tuple[ModelConfig, str]:
@@ -98,24 +100,24 @@ def cost_section(chart_vocab: int) -> tuple[ModelConfig, str]:
     # (five options) each time; the caption under the radio says V.
     titles = {CHART: "The vocabulary chosen above, in a GPT-2-small-sized model"}
     titles.update({k: p.title for k, p in PRESETS.items()})
-    persist("vocab_w_cost_preset", "vocab.cost.preset", CHART)
-    for name, value in _CHART_DEFAULTS.items():
-        st.session_state.setdefault(f"vocab.cost.{name}", value)
-    st.session_state.setdefault("vocab.cost.vocab", chart_vocab)
+    keys.COST_PRESET.widget(PRESET_WIDGET)  # the stored preset into the radio; `_apply_preset` stores a new one
+    for name, key in keys.COST.items():
+        if not key.is_set():
+            key.set(chart_vocab if name == "vocab" else key.default)
     # A radio, not a selectbox: the page draws radios already, and a selectbox's scripts
     # (~130 kB: the combobox, its menu and filter) cost a first load more than six lines.
-    preset = st.radio("Start from", list(titles), format_func=titles.get, key="vocab_w_cost_preset",
+    preset = st.radio("Start from", list(titles), format_func=titles.get, key=PRESET_WIDGET,
                       on_change=_apply_preset)
     follow = preset == CHART
     if follow:
-        st.session_state["vocab.cost.vocab"] = chart_vocab
-    stored = {name: st.session_state[f"vocab.cost.{name}"] for name in COST_FIELDS}
+        keys.COST["vocab"].set(chart_vocab)
+    stored = {name: keys.COST[name].get() for name in COST_FIELDS}
     changed = _changed(stored, _preset_values(preset, chart_vocab))
     box = folded(CALCULATOR_LABEL, CALCULATOR_KEY)
     if box is not None:
         with box:
             _cost_inputs(follow, chart_vocab, changed)
-        stored = {name: st.session_state[f"vocab.cost.{name}"] for name in COST_FIELDS}
+        stored = {name: keys.COST[name].get() for name in COST_FIELDS}
         changed = _changed(stored, _preset_values(preset, chart_vocab))
 
     config = ModelConfig(int(stored["vocab"]), int(stored["hidden"]), stored["tied"] == "tied", int(stored["total"]))
@@ -188,25 +190,25 @@ def _changed_note(changed: list, *, folded: bool) -> str:
 
 
 def _cost_inputs(follow: bool, chart_vocab: int, changed: list) -> None:
-    """The six inputs, each kept in its `vocab.cost.*` store (ui.shared.state.persist)."""
+    """The six inputs, each kept in its `vocab.cost.*` store (`Key.widget`)."""
     c1, c2, c3 = st.columns(3)
     c1.number_input("Vocabulary size V", min_value=1, max_value=10_000_000, step=1_000,
                     disabled=follow, help="Follows the slider above while 'Start from' is the chosen vocabulary.",
-                    **stored("vocab_w_cost_vocab", "vocab.cost.vocab", chart_vocab))
+                    **keys.COST["vocab"].widget("vocab_w_cost_vocab", chart_vocab))
     c2.number_input("Hidden size d (model width)", min_value=1, max_value=100_000, step=128,
-                    **stored("vocab_w_cost_hidden", "vocab.cost.hidden", 768))
+                    **keys.COST["hidden"].widget("vocab_w_cost_hidden"))
     c3.number_input("Total parameters N", min_value=1, max_value=10**13, step=1_000_000,
                     help="All parameters, embeddings included.",
-                    **stored("vocab_w_cost_total", "vocab.cost.total", 124_439_808))
+                    **keys.COST["total"].widget("vocab_w_cost_total"))
     c4, c5, c6 = st.columns(3)
     c4.radio("Input and output embeddings", ["tied", "untied"], horizontal=True,
              format_func={"tied": "tied (one matrix)", "untied": "untied (two)"}.get,
-             **stored("vocab_w_cost_tied", "vocab.cost.tied", "tied"))
+             **keys.COST["tied"].widget("vocab_w_cost_tied"))
     c5.radio("Precision", list(PRECISIONS), horizontal=True,
              help="; ".join(f"{k}: {v}" for k, v in PRECISION_NOTES.items()),
-             **stored("vocab_w_cost_precision", "vocab.cost.precision", "bf16"))
+             **keys.COST["precision"].widget("vocab_w_cost_precision"))
     c6.number_input("Compare with vocabulary size V′ (0: off)", min_value=0, max_value=10_000_000,
-                    step=1_000, **stored("vocab_w_cost_compare", "vocab.cost.compare", 0))
+                    step=1_000, **keys.COST["compare"].widget("vocab_w_cost_compare"))
     if changed:
         st.button("Back to the preset's values", key="vocab_w_cost_reset", on_click=_reset_inputs)
 

@@ -15,7 +15,7 @@ from bpe_core import TrainingRun
 from ui.shared.cache import byte_cached
 from ui.shared.rawhtml import html_block
 from ui.shared.tables import TABLE_CSS
-from ui.shared.state import session_run, stored
+from ui.shared.state import session_run
 from ui.vocab.charts import (
     CHOSEN,
     CURVES_AXIS_ROOM,
@@ -35,7 +35,6 @@ from ui.vocab.sources import (
 
 
 CURVES_KEY = keys.CURVES
-INTERACTIVE_STORE = keys.INTERACTIVE
 
 
 @dataclass(frozen=True)
@@ -107,7 +106,7 @@ def cached_figure(cache_key: str, _build):
 
 def interactive() -> bool:
     """Whether the page draws its charts with Vega-Lite (hover, click) or as pictures."""
-    return bool(st.session_state.get(INTERACTIVE_STORE, False))
+    return bool(keys.INTERACTIVE.get())
 
 
 CHART_KINDS = {False: "pictures (quick to load)", True: "interactive"}
@@ -121,7 +120,7 @@ def chart_choice() -> bool:
     Two radio options, not a toggle: the page draws radios already, so a first load
     fetches no script for a toggle."""
     return st.radio(CHARTS_LABEL, list(CHART_KINDS), format_func=CHART_KINDS.get, horizontal=True,
-                    **stored("vocab_w_interactive", INTERACTIVE_STORE, False))
+                    **keys.INTERACTIVE.widget("vocab_w_interactive"))
 
 
 class Blocks:
