@@ -12,6 +12,7 @@ address, so it is off unless asked for).
 """
 from __future__ import annotations
 
+import os
 import sys
 import tomllib
 from pathlib import Path
@@ -32,12 +33,22 @@ def upload_limit_mb(config: Path = STREAMLIT_CONFIG) -> int:
     return value
 
 
+def class_seconds() -> int:
+    """How long the instructor cookie lives: as long as a class after its last action
+    (BPE_CLASS_HOURS, default 3: classroom.open_store reads the same setting)."""
+    sys.path.insert(0, str(ROOT))
+    from classroom import DEFAULT_TTL_SECONDS, HOURS_SETTING, _hours
+    hours = os.environ.get(HOURS_SETTING)
+    return int(_hours(hours) * 3600) if hours else int(DEFAULT_TTL_SECONDS)
+
+
 def render(*, state: str, listen: str, upstreams: str, debug_backend: bool = False,
            template: str | None = None, upload_mb: int | None = None) -> str:
     text = TEMPLATE.read_text() if template is None else template
     upload_mb = upload_limit_mb() if upload_mb is None else upload_mb
     fill = {
         "@STATE@": state, "@LISTEN@": listen, "@UPSTREAMS@": upstreams.rstrip("\n"),
+        "@CLASS_SECONDS@": str(class_seconds()),
         "@UPLOAD_MB@": str(upload_mb), "@MAX_BODY_MB@": str(upload_mb + FORM_OVERHEAD_MB),
         "@DEBUG_HEADERS@": DEBUG_HEADER if debug_backend else "# (X-BPE-Backend: only with --debug-backend)",
     }

@@ -423,6 +423,40 @@ def test_a_wrong_instructor_link_gives_no_control_and_the_right_one_does(store):
     assert store.poll(state.code, session="observer").step == 1
 
 
+def test_an_instructor_link_answered_by_the_proxy_takes_control_from_the_cookie(store, monkeypatch):
+    """deploy/'s nginx answers /join?code=…&teach=… with a 303 to /join?resume=1 and the
+    instructor cookie (so the token never becomes a history entry): the join page takes
+    control from the cookie; a wrong one reads as every wrong link does and is deleted;
+    no cookie at all says what to do."""
+    ins = instructor_with_class()
+    state = class_state(ins)
+    token = ins.session_state["class.token"]
+    monkeypatch.setattr(session, "saved_control", lambda: (state.code, token))
+    laptop = _app()
+    laptop.query_params["resume"] = "1"
+    laptop.switch_page(JOIN).run()
+    assert not laptop.exception
+    assert role_of(laptop) == "instructor"
+    assert "resume" not in laptop.query_params
+
+    monkeypatch.setattr(session, "saved_control", lambda: (state.code, state.join_token))
+    intruder = _app()
+    intruder.query_params["resume"] = "1"
+    intruder.switch_page(JOIN).run()
+    assert not intruder.exception
+    assert role_of(intruder) is None
+    assert any("does not control" in e for e in texts(intruder, "error"))
+    assert any("bpe_class_teach=; path=/; max-age=0" in h for h in texts(intruder, "html"))
+
+    monkeypatch.setattr(session, "saved_control", lambda: None)
+    bare = _app()
+    bare.query_params["resume"] = "1"
+    bare.switch_page(JOIN).run()
+    assert not bare.exception
+    assert role_of(bare) is None
+    assert any("allow cookies" in e for e in texts(bare, "error"))
+
+
 # ---- predict together -----------------------------------------------------------------------
 def test_question_answer_once_live_chart_and_reveal_grades_ties(store):
     ins = instructor_with_class()  # Sennrich at step 0: e + s, s + t and t + </w> tie at 9

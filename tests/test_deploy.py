@@ -193,6 +193,45 @@ def test_the_app_processes_count_clients_by_the_proxys_address(deployment):
     assert found == {port: b"1" for port in deployment["apps"]}
 
 
+# ---- issue 27: an instructor link never becomes a history entry ------------------------------
+
+def _head(url: str) -> tuple[int, dict[str, list[str]]]:
+    """Status and headers of a GET, redirects not followed."""
+    import http.client
+    from urllib.parse import urlsplit
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=10)
+    try:
+        conn.request("GET", parts.path + ("?" + parts.query if parts.query else ""))
+        response = conn.getresponse()
+        response.read()
+        headers: dict[str, list[str]] = {}
+        for name, value in response.getheaders():
+            headers.setdefault(name.lower(), []).append(value)
+        return response.status, headers
+    finally:
+        conn.close()
+
+
+def test_the_proxy_answers_an_instructor_link_with_a_redirect_and_the_cookie(deployment):
+    """The browser records an address it is redirected from nowhere in its history; the
+    page already takes control from the bpe_class_teach cookie (ui/classmode/session.py)."""
+    render = _render_module()
+    status, headers = _head(deployment["base"] + "/join?code=7K3Q-X9M2&teach=abcDEF_12-xyz")
+    assert status == 303
+    assert headers["location"] == ["/join?resume=1"]
+    cookie = next(c for c in headers["set-cookie"] if c.startswith("bpe_class_teach="))
+    assert cookie == (f"bpe_class_teach=7K3Q-X9M2.abcDEF_12-xyz; Path=/; Max-Age={render.class_seconds()}; "
+                      "SameSite=Strict")
+    assert headers["cache-control"] == ["no-store"] and headers["referrer-policy"] == ["no-referrer"]
+    # Anything that is not a code and a token goes to the app as before (which refuses it):
+    for query in ("code=7K3Q&teach=a;Path=/x", "code=a%3Bb&teach=abcdefgh12", "teach=abcdefgh12", "code=7K3Q"):
+        status, headers = _head(deployment["base"] + "/join?" + query)
+        assert status == 200, query
+        assert not any(c.startswith("bpe_class_teach=") for c in headers.get("set-cookie", [])), query
+    assert _head(deployment["base"] + "/joint?code=7K3Q&teach=abcdefgh12")[0] == 200  # only /join
+
+
 def test_stopping_the_script_stops_everything_it_started(deployment):
     proc = deployment["proc"]
     proc.send_signal(signal.SIGTERM)

@@ -566,6 +566,19 @@ def join_page() -> None:
             st.query_params.clear()
         if took:
             st.switch_page("views/train.py")
+    elif "resume" in params:  # deploy/'s nginx answered an instructor link with its cookie
+        st.query_params.clear()
+        saved = session.saved_control()
+        attempt = ("resume", *saved) if saved else ("resume",)
+        if attempt not in tried:
+            tried.add(attempt)
+            if saved is None:
+                ss[session.NOTICE] = ("This browser sent no instructor cookie: allow cookies for this site, "
+                                      "or open the instructor link again.")
+            elif session.take_control(*saved):
+                st.switch_page("views/train.py")
+            else:
+                session.forget_device()
     elif "class" in params or "code" in params:
         value = params.get("class") or params.get("code") or ""
         attempt = ("join", value)
@@ -588,6 +601,7 @@ def join_page() -> None:
         st.text_input("Nickname (optional: without one your answers are anonymous)", key="class_w_join_nick",
                       max_chars=NICKNAME_MAX)
         st.form_submit_button("Join", type="primary", key="class_btn_join", on_click=_on_join)
+    _device_script()  # deletes an instructor cookie that a wrong link (through deploy/'s nginx) left
 
 
 def _on_join() -> None:

@@ -448,6 +448,12 @@ def resume_saved() -> bool:
     return take_control(code, token)
 
 
+def forget_device() -> None:
+    """This browser's instructor cookie is for no class it can run: delete it (the page's
+    script does, on this run)."""
+    ss[DEVICE] = "forget"
+
+
 def device_script(app_path: str) -> str | None:
     """The script that saves (or forgets) this browser's instructor cookie, for st.html
     with JavaScript on; None when there is nothing to do. The cookie lives as long as a
