@@ -49,9 +49,9 @@ from bench_browser import (  # noqa: E402
 #: name -> (path and query, CSS selector of the content, text the content must hold)
 CASES = {
     "home": ("", '[data-testid="stMain"] h1', "Byte-pair encoding"),
-    "default": ("vocabulary-explorer", '[data-testid="stDataFrame"]', ""),
+    "default": ("vocabulary-explorer", ".vx-rows table", ""),
     "magikarp": ("vocabulary-explorer?tokenizer=gpt2&q=SolidGoldMagikarp", ".vx-card", "43,453"),
-    "o200k": ("vocabulary-explorer?tokenizer=o200k_base", '[data-testid="stDataFrame"]', ""),
+    "o200k": ("vocabulary-explorer?tokenizer=o200k_base", ".vx-rows table", ""),
 }
 TARGET = 2.0
 

@@ -6,7 +6,6 @@ hostile text escaped, and the links to the Tokenize and Train pages. Every run c
 from __future__ import annotations
 
 import base64
-from types import SimpleNamespace
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -18,6 +17,7 @@ from bpe_core.algorithms.wordpiece import WordPieceTokenizer
 from bpe_core.formats import load_tokenizer_bytes
 from ui.explorer import widgets as xw
 from ui.explorer.logic import read_url, url_for
+from ui.shared.tables import read_table
 
 APP = "../app.py"
 PAGE = "views/explorer.py"
@@ -47,6 +47,17 @@ def captions(at: AppTest) -> str:
     return " ".join(c.value for c in at.caption)
 
 
+def table(at: AppTest, label: str) -> list[dict[str, str]]:
+    """The rows of the token table named `label` (its aria-label), as a reader sees them."""
+    found = [h.value for h in at.html if f'aria-label="{label}"' in h.value]
+    assert len(found) == 1, [h.value[:200] for h in at.html]
+    return read_table(found[0])
+
+
+def column(rows: list[dict[str, str]], name: str) -> list:
+    return [int(r[name]) if r[name].isdigit() else r[name] for r in rows]
+
+
 @pytest.fixture(scope="module")
 def gpt2_page() -> AppTest:
     return visit({"tokenizer": "gpt2", "q": "SolidGoldMagikarp"})
@@ -59,6 +70,8 @@ def test_url_search_shows_solidgoldmagikarp(gpt2_page):
     assert "·SolidGoldMagikarp" in html_text(at) and "43,453" in html_text(at)
     assert "1 of 50,257 tokens match" in captions(at)
     assert at.query_params["id"] == "43453" and at.query_params["q"] == "SolidGoldMagikarp"
+    assert column(table(at, "Search results"), "id") == [43453]
+    assert not at.dataframe  # a plain HTML table: the data grid's scripts are not fetched on a first load
 
 
 def test_url_id_shows_endoftext():
@@ -92,12 +105,12 @@ def test_id_box_search_mode_sort_page_and_filters(gpt2_page):
     assert "&lt;|endoftext|&gt;" in html_text(at)
     _ok(at.text_input(key="explorer_w_q").set_value("ing").run())
     _ok(at.selectbox(key="explorer_w_mode").set_value("suffix").run())
-    first = at.dataframe(key="explorer_w_results").value
-    assert all(t.endswith("ing") for t in first["token"])
+    first = table(at, "Search results")
+    assert len(first) == 25 and all(t.endswith("ing") for t in column(first, "token"))
     _ok(at.selectbox(key="explorer_w_sort").set_value("length").run())
     _ok(at.toggle(key="explorer_w_desc").set_value(True).run())
-    longest = at.dataframe(key="explorer_w_results").value
-    assert list(longest["characters"]) == sorted(longest["characters"], reverse=True)
+    longest = column(table(at, "Search results"), "characters")
+    assert longest == sorted(longest, reverse=True) and longest[0] > longest[-1]
     _ok(at.number_input(key="explorer_w_page").set_value(2).run())
     assert "page 2 of" in captions(at)
     # the filters, drawn once their box is opened
@@ -108,8 +121,8 @@ def test_id_box_search_mode_sort_page_and_filters(gpt2_page):
     _ok(at.slider(key="explorer_w_chars").set_value((5, 6)).run())
     _ok(at.slider(key="explorer_w_bytes").set_value((6, 6)).run())
     _ok(at.selectbox(key="explorer_w_space").set_value("yes").run())
-    table = at.dataframe(key="explorer_w_results").value
-    assert all(t.startswith("·") and b == 6 for t, b in zip(table["token"], table["byte count"]))
+    rows = table(at, "Search results")
+    assert rows and all(t.startswith("·") and b == 6 for t, b in zip(column(rows, "token"), column(rows, "byte count")))
     for key, value in (("digits", "none"), ("fragment", "none"), ("special", "none")):
         _ok(at.selectbox(key=f"explorer_w_{key}").set_value(value).run())
     _ok(at.checkbox(key="explorer_w_whitespace").set_value(True).run())
@@ -249,15 +262,32 @@ def test_rank_file_unreachable_found_on_the_page():
     _ok(at.segmented_control(key="explorer_w_view").set_value("odd").run())
     _ok(at.button(key="explorer_w_odd_unreachable").click().run())
     assert "Unreachable: 1 tokens" in " ".join(m.value for m in at.markdown)
-    assert list(at.dataframe(key="explorer_w_odd_table_unreachable").value["id"]) == [257]
+    assert column(table(at, "Unreachable"), "id") == [257]
+    _ok(at.selectbox(key="explorer_w_pick_odd_table_unreachable").set_value(257).run())
+    assert at.session_state["explorer.id"] == 257 and "Rank</dt><dd>257" in html_text(at)
 
 
-def test_picking_a_row_shows_that_token(monkeypatch):
-    state = {"explorer_w_results": SimpleNamespace(selection=SimpleNamespace(rows=[1])),
-             "explorer.ids.results": (10, 20, 30)}
-    monkeypatch.setattr(xw.st, "session_state", state)
-    xw._picked("explorer_w_results", "explorer.ids.results")
-    assert state["explorer.id"] == 20
+def test_picking_a_token_under_a_table_shows_it():
+    """The menu under a table lists its tokens by id and text; picking one shows its card,
+    and the menu then names the token shown (empty when the card's token is not in the table)."""
+    at = visit({"tokenizer": "gpt2", "q": "Magikarp"})
+    pick = at.selectbox(key="explorer_w_pick_results")
+    ids = column(table(at, "Search results"), "id")
+    assert list(pick.options) == [f"{i}: {t}" for i, t in zip(ids, column(table(at, "Search results"), "token"))]
+    shown = at.session_state["explorer.id"]
+    assert len(ids) > 1 and shown in ids and pick.value == shown  # the link's search picked its exact match
+    other = next(i for i in ids if i != shown)
+    _ok(pick.set_value(other).run())
+    assert at.session_state["explorer.id"] == other and f"{other:,}" in html_text(at)
+    assert at.query_params["id"] == str(other)
+    _ok(at.number_input(key="explorer_w_id").set_value(50256).run())
+    assert at.selectbox(key="explorer_w_pick_results").value is None
+    # the overview's longest tokens have a menu too
+    _ok(at.segmented_control(key="explorer_w_view").set_value("overview").run())
+    longest = column(table(at, "The longest tokens"), "id")
+    _ok(at.selectbox(key="explorer_w_pick_longest").set_value(longest[0]).run())
+    assert at.session_state["explorer.id"] == longest[0]
+    assert column(table(at, "Digit groups"), "digits")[:3] == [1, 2, 3]
 
 
 def test_other_pages_link_here():
@@ -309,9 +339,9 @@ def test_a_first_visit_builds_the_index_then_draws_the_page_once(params, shown):
     assert not logic.builtin_index_ready("gpt2")
     at = visit(params)
     assert logic.builtin_index_ready("gpt2")
-    cards = [h.value for h in at.html if "vx-card" in h.value]
+    cards = [h.value for h in at.html if 'class="vx-card"' in h.value]
     assert len(cards) == (1 if shown else 0) and (shown is None or "&lt;|endoftext|&gt;" in cards[0])
-    assert len(at.dataframe) == 1 and at.dataframe[0].value["id"].tolist()[:3] == [0, 1, 2]
+    assert not at.dataframe and column(table(at, "Search results"), "id")[:3] == [0, 1, 2]
     assert not [e for e in at.get("expandable") if "once per server" in e.label]  # the progress is gone
 
 
@@ -322,7 +352,6 @@ def test_preview_shows_the_card_or_the_first_tokens(monkeypatch):
     drawn = []
     monkeypatch.setattr(xw.st, "html", lambda body: drawn.append(("html", body)))
     monkeypatch.setattr(xw.st, "caption", lambda text: drawn.append(("caption", text)))
-    monkeypatch.setattr(xw.st, "dataframe", lambda frame, **kw: drawn.append(("table", frame["id"].tolist())))
     tok = load_pretrained("gpt2")
     monkeypatch.setattr(xw, "get", lambda key: {"id": 43453, "q": ""}[key])
     xw._preview(tok)
@@ -330,8 +359,25 @@ def test_preview_shows_the_card_or_the_first_tokens(monkeypatch):
     drawn.clear()
     monkeypatch.setattr(xw, "get", lambda key: {"id": None, "q": ""}[key])
     xw._preview(tok)
-    assert drawn[-1] == ("table", list(range(xw.PER_PAGE)))
+    assert drawn[-1][0] == "html" and column(read_table(drawn[-1][1]), "id") == list(range(xw.PER_PAGE))
     drawn.clear()
     monkeypatch.setattr(xw, "get", lambda key: {"id": 10**9, "q": ""}[key])
     xw._preview(tok)  # an id beyond the vocabulary: nothing here (the page's error says so below)
     assert drawn == []
+
+
+def test_bar_charts_have_room_for_every_label():
+    """The script and compare charts are as tall as their bars need (BAR_STEP each), not
+    counting title, legend and axis (autosize fit-x), and never drop a y label."""
+    from bpe_core.explore import Comparison, Overview
+    from ui.explorer import charts
+
+    scripts = tuple((f"Script{i}", 100 - i) for i in range(20))
+    o = Overview(2000, 0, 0, (), (), scripts, (), (), (), 0)
+    c = Comparison(10, 20, 5, (1,) * 5, (2,) * 15, tuple((f"S{i}", 10, 20, 5) for i in range(12)),
+                   tuple((n, 10, 20, 5) for n in range(1, 40)))
+    for spec, bars in ((charts.script_chart(o).to_dict(), 13), (charts.compare_chart(c, "A", "B", "script").to_dict(), 12),
+                       (charts.compare_chart(c, "A", "B", "bytes").to_dict(), charts.LENGTH_CAP + 1)):
+        assert spec["autosize"]["type"] == "fit-x"
+        assert spec["height"] == charts.BAR_STEP * bars
+        assert spec["encoding"]["y"]["axis"]["labelOverlap"] is False

@@ -44,7 +44,7 @@ def test_on_a_phone_the_search_a_result_and_the_card_fit_and_pass_axe(browser, a
         expect(card).to_contain_text("43,453")
         _fits(page, card)
         _fits(page, page.get_by_label("Search the tokens' text"))
-        _fits(page, page.get_by_test_id("stDataFrame").first)  # the one result
+        _fits(page, page.get_by_role("region", name="Search results"))  # the one result (its box scrolls sideways)
         expect(page.get_by_text("1 of 50,257 tokens match")).to_be_visible()
         _checked(page, artifacts, "card_search")
 
@@ -54,7 +54,8 @@ def test_on_a_phone_the_search_a_result_and_the_card_fit_and_pass_axe(browser, a
         box.press("Enter")
         _settled(page)
         expect(page.get_by_text("tokens match").first).not_to_contain_text("1 of 50,257")
-        _fits(page, page.get_by_test_id("stDataFrame").first)  # a page of 25 results
+        _fits(page, page.get_by_role("region", name="Search results"))  # a page of 25 results
+        _fits(page, page.get_by_label("Show one of these tokens above"))
         _fits(page, card)
         _checked(page, artifacts, "results")
 

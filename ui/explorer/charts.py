@@ -23,6 +23,12 @@ DASHES = ((1, 0), (8, 4), (2, 3))
 OUTLINE = "#1a1a1a"
 #: Lengths above this are one bar ("longer"), so a few very long tokens do not flatten the rest.
 LENGTH_CAP = 32
+#: A horizontal bar chart's height per bar, in pixels. Its height is the bars' area only
+#: (`FIT_WIDTH`): Streamlit's default autosize ("fit") squeezes the title, legend and axis
+#: into the height given, which left too little room and Vega then dropped every other
+#: label of the y axis.
+BAR_STEP = 22
+FIT_WIDTH = alt.AutoSizeParams(type="fit-x", contains="padding")
 
 
 def _capped(pairs: tuple[tuple[int, int], ...]) -> pd.DataFrame:
@@ -81,10 +87,10 @@ def script_chart(o: Overview, top: int = 12) -> alt.Chart:
     frame = pd.DataFrame({"script": [s for s, _ in rows], "tokens": [c for _, c in rows],
                           "share": [c / total for _, c in rows]})
     return alt.Chart(frame, title="Tokens by script").mark_bar(color=GREEN).encode(
-        y=alt.Y("script:N", sort="-x", title=None),
+        y=alt.Y("script:N", sort="-x", title=None, axis=alt.Axis(labelOverlap=False)),
         x=alt.X("tokens:Q", title="Tokens", axis=alt.Axis(format=",d")),
         tooltip=["script:N", alt.Tooltip("tokens:Q", format=",d"), alt.Tooltip("share:Q", format=".1%")],
-    ).properties(height=max(120, 24 * len(rows)), description=script_summary(o))
+    ).properties(height=BAR_STEP * max(len(rows), 3), autosize=FIT_WIDTH, description=script_summary(o))
 
 
 def compare_summary(c: Comparison, a: str, b: str) -> str:
@@ -122,7 +128,7 @@ def compare_chart(c: Comparison, a: str, b: str, by: str = "script", top: int = 
     legend = alt.Legend(orient="top", symbolStrokeWidth=2, symbolSize=300)
     return alt.Chart(frame, title=f"Shared and own tokens by {title.lower()}").mark_bar(
         stroke=OUTLINE, strokeWidth=2).encode(
-        y=alt.Y("group:N", sort=alt.SortField("order"), title=title),
+        y=alt.Y("group:N", sort=alt.SortField("order"), title=title, axis=alt.Axis(labelOverlap=False)),
         x=alt.X("tokens:Q", stack="zero", title="Tokens", axis=alt.Axis(format=",d")),
         color=alt.Color("part:N", title=None, scale=alt.Scale(domain=parts, range=[GREEN, BLUE, VERMILLION]),
                         legend=legend),
@@ -131,4 +137,4 @@ def compare_chart(c: Comparison, a: str, b: str, by: str = "script", top: int = 
         strokeDash=alt.StrokeDash("part:N", title=None, scale=alt.Scale(domain=parts, range=list(DASHES)),
                                   legend=legend),
         tooltip=["group:N", "part:N", alt.Tooltip("tokens:Q", format=",d")],
-    ).properties(height=max(140, 22 * len(rows)), description=compare_summary(c, a, b))
+    ).properties(height=BAR_STEP * max(len(rows), 3), autosize=FIT_WIDTH, description=compare_summary(c, a, b))

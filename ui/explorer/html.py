@@ -8,7 +8,7 @@ import html
 from bpe_core.explore import MergeTree, TokenRecord
 from ui.shared.chips import CHIP_CSS, chip_label
 
-__all__ = ["EXPLORER_CSS", "card_html", "tree_html"]
+__all__ = ["EXPLORER_CSS", "ROWS_CSS", "card_html", "tree_html"]
 
 EXPLORER_CSS = """<style>
 .vx-card { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; margin: .25rem 0 .75rem; }
@@ -25,6 +25,14 @@ EXPLORER_CSS = """<style>
 .vx-tree li { margin: .15rem 0; }
 .vx-tree .bpe-tokens { font-size: 1rem; line-height: 1.6; }
 .vx-note { font-size: .9rem; font-style: italic; }
+</style>"""
+#: A table of tokens (ui/explorer/widgets.py `rows_html`): their text and bytes in a fixed
+#: width font, each row on one line (on a phone the extra columns scroll sideways inside the
+#: table's box); a long list scrolls inside its box.
+ROWS_CSS = """<style>
+.vx-rows td { white-space: nowrap; }
+.vx-rows td:nth-child(2), .vx-rows td:nth-child(3) { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+.vx-tall .bpe-table-wrap { max-height: 20rem; overflow-y: auto; }
 </style>"""
 
 

@@ -29,5 +29,3 @@ PICK_FIRST: Key[bool] = Key("explorer.pick_first", False)           # show the f
 ODD: Key[dict] = Key("explorer.odd", {})                             # (tokenizer id, which) -> odd tokens found
 #: "Find the odd tokens" was asked for: `explorer.odd_asked.<name>.<which>.<tokenizer id>`
 ODD_ASKED = KeyFamily("explorer.odd_asked.")
-#: The ids a results table shows, for picking a row: `explorer.ids.<table>`
-TABLE_IDS = KeyFamily("explorer.ids.")

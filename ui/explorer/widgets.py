@@ -11,20 +11,20 @@ from __future__ import annotations
 
 import time
 
-import pandas as pd
 import streamlit as st
 
 from bpe_core import explore
 from bpe_core.explore import Query, VocabIndex
 from bpe_core.pretrained import PRETRAINED, load_pretrained
 from ui.explorer import keys, logic
-from ui.explorer.html import EXPLORER_CSS, card_html, tree_html
+from ui.explorer.html import EXPLORER_CSS, ROWS_CSS, card_html, tree_html
 from ui.explorer.logic import CHOICES, PER_PAGE, REAL_NAMES, UPLOADED, YOURS, label_of
 from ui.shared.chips import CHIP_CSS
 from ui.shared.markdown import md_error, md_escape
 from ui.shared.state import (
     STEP_KEY, folded, request_train_step, session_tokenizer, stored,
 )
+from ui.shared.tables import TABLE_CSS, table_html
 
 K = "explorer."     # stored values (declared in ui/explorer/keys.py)
 W = keys.WIDGETS     # widget keys
@@ -173,7 +173,7 @@ def _preview(tok) -> None:
         elif not get("q"):
             first = VocabIndex.build(tok, ids=range(PER_PAGE))
             st.caption(f"The first {len(first)} tokens, while the rest are read:")
-            st.dataframe(_rows(first, first.ids), hide_index=True)
+            st.html(rows_html(first, first.ids, "The first tokens"))
     except (ValueError, TypeError, KeyError):  # an id the vocabulary lacks: the page says so below
         pass
 
@@ -192,8 +192,24 @@ def _new_tokenizer() -> None:
 
 
 # ---- one token ----------------------------------------------------------------------------
+def pick_link_result(index: VocabIndex) -> None:
+    """A link's search (`?q=` without `id`) shows its exact match, else its first result.
+    Picked before the card is drawn, so the link's page is drawn in one run."""
+    if not keys.PICK_FIRST.pop():
+        return
+    q = current_query()
+    try:
+        found = explore.search(index, q, page=1, per_page=PER_PAGE)
+    except ValueError:  # a bad pattern: the search view says so
+        return
+    if found.ids:
+        exact = [i for i in found.ids if index.text[index.row(i)].strip() == q.text.strip()]
+        put("id", (exact or list(found.ids))[0])
+
+
 def token_panel(name: str, tok, index: VocabIndex) -> None:
     """The id box, then the chosen token's card, merge tree and links."""
+    pick_link_result(index)
     wanted = get("id")
     if wanted is not None and not 0 <= wanted <= max(index.ids):
         st.error(md_escape(f"Token id {wanted:,} is not in the {index.name} vocabulary (ids 0 to "
@@ -307,32 +323,45 @@ def _active_filters(q: Query) -> str:
     return ", ".join(parts)
 
 
-def _rows(index: VocabIndex, ids) -> pd.DataFrame:
-    rows = [index.row(i) for i in ids]
-    return pd.DataFrame({
-        "id": list(ids),
-        "token": [index.visible(r) for r in rows],
-        "bytes": [index.data[r].hex(" ").upper()[:60] for r in rows],
-        "characters": [index.chars[r] for r in rows],
-        "byte count": [index.nbytes_of[r] for r in rows],
-        "script": [index.script_name(r) for r in rows],
-    })
+def _rows(index: VocabIndex, ids) -> list[dict]:
+    rows = []
+    for i in ids:
+        r = index.row(i)
+        rows.append({"id": i, "token": index.visible(r), "bytes": index.data[r].hex(" ").upper()[:60],
+                     "characters": index.chars[r], "byte count": index.nbytes_of[r], "script": index.script_name(r)})
+    return rows
 
 
-def _picked(table_key: str, ids_key: str) -> None:
-    """A row picked in a results table shows that token."""
-    rows = st.session_state[table_key].selection.rows
-    ids = st.session_state.get(ids_key, ())
-    if rows and rows[0] < len(ids):
-        put("id", ids[rows[0]])
+def rows_html(index: VocabIndex, ids, label: str, *, tall: bool = False) -> str:
+    """Tokens as an HTML table (every text escaped by table_html; whitespace and invisibles
+    marked as the chips do). `tall`: at most about 12 rows high, the rest scrolled inside.
+    A plain table, not st.dataframe: the data grid's scripts (about 1.8 MB of JavaScript)
+    are not fetched, so the page's first load is about a second shorter."""
+    rows = _rows(index, ids)
+    table = table_html(rows, css=False, label=label) if rows else ""
+    return f'{TABLE_CSS}{ROWS_CSS}<div class="vx-rows{" vx-tall" if tall else ""}">{table}</div>'
 
 
-def token_table(index: VocabIndex, ids, key: str, *, height: int | None = None) -> None:
-    """Tokens as a table; picking a row shows that token above."""
-    st.session_state[keys.TABLE_IDS + key] = tuple(ids)
-    st.dataframe(_rows(index, ids), hide_index=True, key=W + key, on_select=lambda: _picked(W + key, keys.TABLE_IDS + key),
-                 selection_mode="single-row", height=height or "auto",
-                 column_config={"id": st.column_config.NumberColumn("id", format="%d")})
+def _picked(widget_key: str) -> None:
+    """A token picked under a table shows that token above."""
+    if st.session_state[widget_key] is not None:
+        put("id", st.session_state[widget_key])
+
+
+def token_table(index: VocabIndex, ids, key: str, *, label: str, pick: str | None = None,
+                tall: bool = False) -> None:
+    """Tokens as a table; with `pick` (the menu's label), a menu under it of the table's
+    tokens, by id and text: picking one shows that token above (keyboard and screen
+    readers use it as any menu; the id box above takes any id too)."""
+    ids = tuple(ids)
+    st.html(rows_html(index, ids, label, tall=tall))
+    if pick is None or not ids:
+        return
+    widget = W + "pick_" + key
+    st.session_state[widget] = get("id") if get("id") in ids else None
+    st.selectbox(pick, ids, index=None, key=widget, on_change=_picked, args=(widget,),
+                 placeholder="Choose a token of this table",
+                 format_func=lambda i: f"{i}: {index.visible(index.row(i))}")
 
 
 def view_search(name: str, tok, index: VocabIndex) -> None:
@@ -350,16 +379,13 @@ def view_search(name: str, tok, index: VocabIndex) -> None:
     except ValueError as exc:
         st.error(md_error(str(exc)), icon=":material/error:")
         return
-    if keys.PICK_FIRST.pop() and found.ids:
-        exact = [i for i in found.ids if index.text[index.row(i)].strip() == q.text.strip()]
-        put("id", (exact or list(found.ids))[0])
-        st.rerun()
     filters = _active_filters(q)
     st.caption(md_escape(f"{found.total:,} of {len(index):,} tokens match" + (f" ({filters})" if filters else "")
                          + f"; page {found.page} of {found.pages}; {found.seconds * 1000:.0f} ms. "
-                         "Pick a row to see that token above."))
+                         "Choose one in the menu under the table, or type its id above, to see that token."))
     if found.ids:
-        token_table(index, found.ids, "results")
+        token_table(index, found.ids, "results", label="Search results",
+                    pick="Show one of these tokens above")
     if found.pages > 1:
         st.number_input("Page", min_value=1, max_value=found.pages, step=1, **bind("page"))
 
@@ -383,17 +409,18 @@ def view_overview(name: str, tok, index: VocabIndex) -> None:
     st.caption(md_escape("Scripts: " + charts.script_summary(o) + " Common means no letters (digits, "
                          "punctuation, spaces); Mixed, letters of two scripts."))
     st.markdown("**The longest tokens** (pick one to see it above)")
-    token_table(index, o.longest, "longest")
+    token_table(index, o.longest, "longest", label="The longest tokens", pick="Show one of the longest tokens above")
     st.markdown("**Digit groups**: tokens made only of ASCII digits, by how many digits")
     if o.digit_groups:
-        st.dataframe(pd.DataFrame([{"digits": n, "tokens": have, "possible strings": possible,
-                                    "all there": "yes" if have == possible else "no"}
-                                   for n, have, possible in o.digit_groups]), hide_index=True)
+        st.html(table_html([{"digits": n, "tokens": have, "possible strings": possible,
+                             "all there": "yes" if have == possible else "no"}
+                            for n, have, possible in o.digit_groups], label="Digit groups"))
     else:
         st.caption("None: this vocabulary has no token made only of digits.")
     st.markdown(f"**Whitespace tokens**: {len(o.whitespace):,} (runs of spaces, tabs and newlines, for code)")
     if o.whitespace:
-        token_table(index, o.whitespace[:200], "whitespace", height=250)
+        token_table(index, o.whitespace[:200], "whitespace", label="Whitespace tokens",
+                    pick="Show one of the whitespace tokens above", tall=True)
 
 
 def _odd(name: str, tok, index: VocabIndex, which: str, progress) -> tuple[int, ...]:
@@ -438,7 +465,8 @@ def view_odd(name: str, tok, index: VocabIndex) -> None:
                     "kept for the next visit)")
         if ids:
             shown = ids if which == "unreachable" else sorted(ids, key=lambda i: (-index.nbytes_of[index.row(i)], i))
-            token_table(index, shown[:500], "odd_table_" + which, height=300)
+            token_table(index, shown[:500], "odd_table_" + which, label=heading,
+                        pick=f"Show one of these tokens above ({heading.lower()})", tall=True)
             if len(ids) > 500:
                 st.caption(f"The first 500 shown ({'by id' if which == 'unreachable' else 'longest first'}).")
 
@@ -474,10 +502,11 @@ def view_compare(name: str, tok, index: VocabIndex) -> None:
     left, right = st.columns(2)
     with left:
         st.markdown(f"**Only in {md_escape(a)}** (longest first; pick one to see it above)")
-        token_table(index, c.only_a[:300], "only_a", height=300)
+        token_table(index, c.only_a[:300], "only_a", label=f"Only in {a}", pick=f"Show one of the tokens only in {a} above",
+                    tall=True)
     with right:
         st.markdown(f"**Only in {md_escape(b)}** (longest first)")
-        st.dataframe(_rows(other_index, c.only_b[:300]), hide_index=True, height=300, key=W + "only_b")
+        token_table(other_index, c.only_b[:300], "only_b", label=f"Only in {b}", tall=True)
 
 
 def _short(name: str) -> str:

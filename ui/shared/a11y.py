@@ -68,14 +68,19 @@ A11Y_SCRIPT = """<script>
     const text = !el ? "" : (el.getAttribute("data-announce") || el.textContent).replace(/\\s+/g, " ").trim();
     if (text && text !== said) { said = text; region.textContent = text; }
   };
-  const scrolls = (el, cs) => (/auto|scroll/.test(cs.overflowY) && el.scrollHeight > el.clientHeight + 1) ||
-                              (/auto|scroll/.test(cs.overflowX) && el.scrollWidth > el.clientWidth + 1);
+  // sizes first (cheap once laid out), the computed style only of a box that overflows
+  const scrolls = (el) => {
+    const tall = el.scrollHeight > el.clientHeight + 1, wide = el.scrollWidth > el.clientWidth + 1;
+    if (!tall && !wide) return false;
+    const cs = win.getComputedStyle(el);
+    return (tall && /auto|scroll/.test(cs.overflowY)) || (wide && /auto|scroll/.test(cs.overflowX));
+  };
   const reachable = () => {
     const main = doc.querySelector("[data-testid=stMain]");
     if (!main) return;
     for (const el of main.querySelectorAll("div")) {
       if (el.hasAttribute("tabindex") || !el.firstElementChild) continue;
-      if (scrolls(el, win.getComputedStyle(el))) el.setAttribute("tabindex", "0");
+      if (scrolls(el)) el.setAttribute("tabindex", "0");
     }
   };
   const settle = () => { timer = 0; announce(); reachable(); };
