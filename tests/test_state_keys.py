@@ -45,7 +45,6 @@ def _covered(key: Resolved) -> bool:
 STATE_MODULE = "ui/shared/state.py"
 #: Modules not moved to `Key` methods yet (each entry must still hold a raw use).
 NOT_YET: set[str] = {
-    "ui/train/state.py", "ui/train/panels.py", "ui/train/downloads.py", "ui/train/tie_compare.py",
     "ui/classmode/session.py", "ui/classmode/panels.py",
     "ui/explorer/widgets.py",
     "ui/tokenize/widgets.py", "ui/tokenize/upload.py", "ui/tokenize/explain.py",
@@ -76,7 +75,8 @@ def test_the_scan_finds_a_raw_use(tmp_path):
 
 def test_every_key_the_source_names_is_declared(uses):
     resolved = [u for u in uses if u.key is not None]
-    assert len(resolved) > 300, "the scan found too few keys: is it still reading widget keys and st.session_state?"
+    # the widget keys of `KEY.widget(...)` and `folded(...)`, and what raw uses remain
+    assert len(resolved) > 40, "the scan found too few keys: is it still reading widget keys and st.session_state?"
     undeclared = [f"{u.path}:{u.line}: {u.source} -> {u.key.text!r}" for u in resolved if not _covered(u.key)]
     assert not undeclared, "undeclared session-state keys (declare them in the page's keys module):\n" + "\n".join(undeclared)
 

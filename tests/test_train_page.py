@@ -12,6 +12,7 @@ import html
 import re
 
 import pytest
+import streamlit as st
 from streamlit.testing.v1 import AppTest
 
 from bpe_core import WordTable, train
@@ -170,18 +171,14 @@ def test_pause_stops_and_play_at_the_end_starts_over():
     assert step_of(at) == 0 and at.session_state[state.PLAYING]
 
 
-def test_tick_function_directly():
+def test_tick_function_directly(monkeypatch):
     view = state.train_view(preset_corpus("sennrich"), load_presets()["sennrich"].settings)
     assert view.steps == 10
     # the tick logic on a plain dict standing in for session state
     fake = {state.PLAYING: True, state.STEP: 9}
-    old = state.ss
-    try:
-        state.ss = fake
-        assert state.tick(view) is True and fake[state.STEP] == 10 and fake[state.PLAYING] is False
-        assert state.tick(view) is False and fake[state.STEP] == 10
-    finally:
-        state.ss = old
+    monkeypatch.setattr(st, "session_state", fake)
+    assert state.tick(view) is True and fake[state.STEP] == 10 and fake[state.PLAYING] is False
+    assert state.tick(view) is False and fake[state.STEP] == 10
 
 
 def test_speed_control():
@@ -377,25 +374,21 @@ def test_non_utf8_upload_shows_an_error_and_keeps_the_corpus():
     assert at.session_state["shared.run"].words.words[0] == "low"  # Sennrich still shown
 
 
-def test_upload_handler_directly():
+def test_upload_handler_directly(monkeypatch):
     """The handler the uploader calls, on its own (no widget)."""
     fake = {state.UPLOAD_TEXT: "old", state.UPLOAD_NAME: "old.txt", state.UPLOAD_ERROR: None, state.RESET_STEP: False}
-    old = state.ss
-    try:
-        state.ss = fake
-        msg = state.handle_upload(b"\xff\xfe\x00a", "bin.txt")
-        assert "binary file" in msg and fake[state.UPLOAD_TEXT] == "old"
-        msg = state.handle_upload(b"\xe9t\xe9", "latin.txt")
-        assert "not valid UTF-8" in msg and fake[state.UPLOAD_TEXT] == "old"
-        assert state.handle_upload(b"  \n", "blank.txt").startswith("blank.txt is empty")
-        assert state.UPLOAD_CHANGED not in fake  # a refused file: only the uploader's fragment reruns
-        assert state.handle_upload("low lower".encode(), "ok.txt") is None
-        assert fake[state.UPLOAD_TEXT] == "low lower" and fake[state.UPLOAD_ERROR] is None
-        assert fake.pop(state.UPLOAD_CHANGED) is True  # a file read: the page reruns and trains
-        assert state.handle_upload(None, "gone.txt") is None and fake[state.UPLOAD_TEXT] == "low lower"
-        assert state.UPLOAD_CHANGED not in fake  # a file removed: nothing to retrain
-    finally:
-        state.ss = old
+    monkeypatch.setattr(st, "session_state", fake)
+    msg = state.handle_upload(b"\xff\xfe\x00a", "bin.txt")
+    assert "binary file" in msg and fake[state.UPLOAD_TEXT] == "old"
+    msg = state.handle_upload(b"\xe9t\xe9", "latin.txt")
+    assert "not valid UTF-8" in msg and fake[state.UPLOAD_TEXT] == "old"
+    assert state.handle_upload(b"  \n", "blank.txt").startswith("blank.txt is empty")
+    assert state.UPLOAD_CHANGED not in fake  # a refused file: only the uploader's fragment reruns
+    assert state.handle_upload("low lower".encode(), "ok.txt") is None
+    assert fake[state.UPLOAD_TEXT] == "low lower" and fake[state.UPLOAD_ERROR] is None
+    assert fake.pop(state.UPLOAD_CHANGED) is True  # a file read: the page reruns and trains
+    assert state.handle_upload(None, "gone.txt") is None and fake[state.UPLOAD_TEXT] == "low lower"
+    assert state.UPLOAD_CHANGED not in fake  # a file removed: nothing to retrain
 
 
 def test_vocab_size_below_base():
@@ -784,35 +777,31 @@ def test_crlf_paste_and_upload_count_like_the_command_line(tmp_path):
     assert [e.corpus_length for e in at.session_state["shared.run"].events] == [e["corpus_length"] for e in cli_events]
 
 
-def test_a_stale_slider_echo_does_not_step_play_backwards():
+def test_a_stale_slider_echo_does_not_step_play_backwards(monkeypatch):
     """While playing, the browser may send the slider's previous value (a tick cut short
     by the next one); that is not a jump. A real jump still works."""
     at = open_train()
     at.slider(key="train_w_step").set_value(4).run()
     at.session_state[state.PLAYING] = True
-    state_ss = state.ss
-    try:
-        state.ss = at.session_state
-        at.session_state["train_w_step"] = 3
-        state.on_jump("train_w_step")
-        assert at.session_state[state.STEP] == 4
-        at.session_state["train_w_step"] = 8
-        state.on_jump("train_w_step")
-        assert at.session_state[state.STEP] == 8
-        # the last tick of a play: play has stopped, the rerun that ends the timer is
-        # pending; the browser's echo of the step before must not undo the last merge
-        n = at.session_state["shared.run"].steps
-        at.session_state[state.STEP] = n - 1
-        at.session_state[state.PLAYING] = True
-        assert state.tick(state.current_view())
-        at.session_state[state.END_PENDING] = True
-        assert not at.session_state[state.PLAYING]
-        at.session_state["train_w_step"] = n - 1
-        state.on_jump("train_w_step")
-        assert at.session_state[state.STEP] == n
-        # once the full run has drawn the end, the same value is a real jump
-        at.session_state[state.END_PENDING] = False
-        state.on_jump("train_w_step")
-        assert at.session_state[state.STEP] == n - 1
-    finally:
-        state.ss = state_ss
+    monkeypatch.setattr(st, "session_state", at.session_state)
+    at.session_state["train_w_step"] = 3
+    state.on_jump()
+    assert at.session_state[state.STEP] == 4
+    at.session_state["train_w_step"] = 8
+    state.on_jump()
+    assert at.session_state[state.STEP] == 8
+    # the last tick of a play: play has stopped, the rerun that ends the timer is
+    # pending; the browser's echo of the step before must not undo the last merge
+    n = at.session_state["shared.run"].steps
+    at.session_state[state.STEP] = n - 1
+    at.session_state[state.PLAYING] = True
+    assert state.tick(state.current_view())
+    at.session_state[state.END_PENDING] = True
+    assert not at.session_state[state.PLAYING]
+    at.session_state["train_w_step"] = n - 1
+    state.on_jump()
+    assert at.session_state[state.STEP] == n
+    # once the full run has drawn the end, the same value is a real jump
+    at.session_state[state.END_PENDING] = False
+    state.on_jump()
+    assert at.session_state[state.STEP] == n - 1

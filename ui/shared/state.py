@@ -95,7 +95,8 @@ class Key(str, Generic[T]):
     def is_set(self) -> bool:
         return self in st.session_state
 
-    def widget(self, widget_key: str, default: T = _UNSET, *, valid: Callable[[T], bool] | None = None) -> dict:
+    def widget(self, widget_key: str, default: T = _UNSET, *, valid: Callable[[T], bool] | None = None,
+               on_change: Callable[..., None] | None = None, args: tuple = ()) -> dict:
         """The `key`, `on_change` and `args` of a widget whose value is kept in this key, so it
         survives runs that do not draw the widget: `st.slider(..., **STEP.widget("train_w_step"))`.
 
@@ -103,7 +104,8 @@ class Key(str, Generic[T]):
         `valid` refuses the stored one, e.g. a word of another corpus) is copied into the widget
         key unless the widget holds it already (a value written to a widget key is sent to the
         browser again: for a text area, the whole paste at every rerun); the widget's on_change
-        copies its new value back.
+        copies its new value back, then calls `on_change(*args)` if given (what else a change
+        does: the Train page's corpus choice also starts again at step 0).
         """
         if valid is not None and self.is_set() and not valid(st.session_state[self]):
             del st.session_state[self]
@@ -113,12 +115,14 @@ class Key(str, Generic[T]):
         held = st.session_state.get(widget_key, _UNSET)
         if type(held) is not type(value) or held != value:
             st.session_state[widget_key] = value
-        return {"key": widget_key, "on_change": _keep, "args": (widget_key, self)}
+        return {"key": widget_key, "on_change": _keep, "args": (widget_key, self, on_change, *args)}
 
 
-def _keep(widget_key: str, store: str) -> None:
-    """A kept widget's on_change: its new value goes to its store."""
+def _keep(widget_key: str, store: str, then: Callable[..., None] | None = None, *args: Any) -> None:
+    """A kept widget's on_change: its new value goes to its store, then `then(*args)`."""
     st.session_state[store] = st.session_state[widget_key]
+    if then is not None:
+        then(*args)
 
 
 class KeyFamily(str):

@@ -37,12 +37,12 @@ def format_problems(run, n: int) -> dict[str, str | None]:
     Kept per session for the last run and step, since the tiktoken check replays the
     ranks and the page reruns on every click.
     """
-    memo = st.session_state.get(_MEMO)
+    memo = _MEMO.get()
     if memo is not None and memo[0] is run and memo[1] == n:
         return memo[2]
     tok = run.tokenizer(n)
     problems = {fmt: export_problem(tok, fmt) for fmt in EXPORT_FORMATS}
-    st.session_state[_MEMO] = (run, n, problems)
+    _MEMO.set((run, n, problems))
     return problems
 
 

@@ -6,14 +6,15 @@
   step (it reruns alone when stepping or playing, so a step stays fast);
 - downloads and the share link, inside the fragment (they depend on the step).
 
-Widgets take their value from the stored one each run (ui.shared.state.persist) and write it
-back in their callback (ui.train.state.on_*). Drawing goes through the pure helpers in
+Widgets keep their value in its store with `KEY.widget(...)` (ui.shared.state), whose
+on_change stores a new value and then calls the page's reaction (ui.train.state.on_*). Drawing goes through the pure helpers in
 ui/train/ (drawing.py names them) and ui/train/predict.py.
 """
 from __future__ import annotations
 
 import html
 import json
+from typing import Any
 from urllib.parse import urlencode
 
 import pandas as pd
@@ -31,12 +32,11 @@ from ui.train import corpus_view, drawing, merges, pair_table, sentence, vocab_v
 from ui.train import library_match
 from ui.train import state as state
 from ui.train.run_view import RunView
-from ui.shared.state import folded, persist, sidebar_caption
+from ui.shared.state import Key, folded, sidebar_caption
 from ui.train.config import (
     MAX_MERGES, SHARE_TEXT_LIMIT, SOURCE_LABELS, SOURCES, UPLOAD_LIMIT_MB, load_presets,
 )
 
-ss = st.session_state
 
 UNIT_LABELS = {"char": "characters", "byte": "bytes (UTF-8)"}
 EOW_LABELS = {"none": "none", "separate": "separate marker", "attached": "attached to last symbol"}
@@ -89,15 +89,15 @@ BAR_KEY = "train_w_bar"
 NAV_KEY = "train_w_merge_nav"
 BUTTONS_KEY = "train_w_buttons"
 #: The note about the step controls (left out on a phone, where it speaks of keys).
-HINT_KEY = "train_w_hint"
+HINT_KEY = state.WIDGETS.key("hint")
 #: The last step's note and its "Train more merges" button.
 END_KEY = "train_w_end"
 #: The play speed button (goes round state.SPEEDS).
-SPEED_KEY = "train_w_speed"
+SPEED_KEY = state.WIDGETS.key("speed")
 #: The "Download and share" expander (its open state is a widget value).
-SHARE_KEY = "train_w_share"
+SHARE_KEY = state.WIDGETS.key("share")
 #: The "Corpus and settings" expander (its open state is a widget value).
-SETTINGS_KEY = "train_w_settings"
+SETTINGS_KEY: Key[bool] = state.WIDGETS.key("settings")
 
 #: What the step controls do, said once above them (their tooltips cost time at every step).
 CONTROLS_HINT = ("**Step** and **Back** move one merge (keys → and ←); Back replays the first merges, it never "
@@ -149,10 +149,10 @@ header[data-testid="stHeader"] {{ background: var(--tp-bg, #fff); }}
 """
 
 
-def _w(name: str) -> str:
-    """Widget keys use dashes/underscores only, so the browser can find them by class
-    (`.st-key-train_w_units`)."""
-    return f"train_w_{name}"
+def _w(name: str) -> Key[Any]:
+    """A widget's key, `train_w_<name>`: dashes/underscores only, so the browser can find
+    it by class (`.st-key-train_w_units`)."""
+    return state.WIDGETS.key(name)
 
 
 # ---- the corpus and the settings -----------------------------------------------------------
@@ -161,15 +161,15 @@ def inputs_panel(view: RunView) -> None:
     screen and nothing needs attention (so the step controls sit in the first viewport);
     it opens for an error or an upload still waiting for its file, stays open while the
     reader edits, and folds at the next full rerun after they step."""
-    waiting = ss[state.SOURCE] == "upload" and ss[state.UPLOAD_TEXT] is None
-    needs = bool(ss[state.ERROR]) or waiting or bool(ss[state.UPLOAD_ERROR]) or ss.get(state.EDITING, False)
+    waiting = state.SOURCE.get() == "upload" and state.UPLOAD_TEXT.get() is None
+    needs = bool(state.ERROR.get()) or waiting or bool(state.UPLOAD_ERROR.get()) or state.EDITING.get()
     # Opened for what needs attention, folded once that is over (the reader stepped);
     # in between the reader opens and closes it at will.
     if needs:
-        ss[SETTINGS_KEY] = True
-    elif ss.get(state.SETTINGS_NEEDED):
-        ss[SETTINGS_KEY] = False
-    ss[state.SETTINGS_NEEDED] = needs
+        SETTINGS_KEY.set(True)
+    elif state.SETTINGS_NEEDED.get():
+        SETTINGS_KEY.set(False)
+    state.SETTINGS_NEEDED.set(needs)
     # A fixed label: the browser keeps the box open while the reader edits (a label that
     # named the corpus would change with each edit and fold the box mid-typing); the
     # sidebar names the run. Its ~20 widgets are drawn only while it is open: folded,
@@ -180,41 +180,33 @@ def inputs_panel(view: RunView) -> None:
         with box:
             _corpus_inputs()
             _settings_inputs()
-            if ss[state.ERROR]:
-                st.error(md_error(ss[state.ERROR]) + "\n\nThe page still shows the previous corpus and settings.", icon=":material/error:")
+            if state.ERROR.get():
+                st.error(md_error(state.ERROR.get()) + "\n\nThe page still shows the previous corpus and settings.", icon=":material/error:")
     for note in view.notes:
         st.warning(md_escape(note))
 
 
 def _corpus_inputs() -> None:
-    wk = _w("source")
-    persist(wk, state.SOURCE, "preset")
-    st.radio("Corpus", SOURCES, key=wk, horizontal=True, format_func=SOURCE_LABELS.get,
-             on_change=state.on_source, args=(wk,))
-    source = ss[state.SOURCE]
+    st.radio("Corpus", SOURCES, horizontal=True, format_func=SOURCE_LABELS.get,
+             **state.SOURCE.widget(_w("source"), on_change=state.on_source))
+    source = state.SOURCE.get()
     presets = load_presets()
     if source == "preset":
-        wk = _w("preset")
-        persist(wk, state.PRESET, "sennrich")
-        st.selectbox("Preset", list(presets), key=wk, format_func=lambda p: presets[p].title,
-                     on_change=state.on_preset, args=(wk,))
-        chosen = presets[ss[state.PRESET]]
+        st.selectbox("Preset", list(presets), format_func=lambda p: presets[p].title,
+                     **state.PRESET.widget(_w("preset"), on_change=state.on_preset))
+        chosen = presets[state.PRESET.get()]
         # the title says what the corpus is; where it comes from is the line under it
         st.caption(f"From {chosen.source}. {chosen.note}" if chosen.source else chosen.note)
     elif source == "text":
-        wk = _w("text")
-        persist(wk, state.TEXT, "")
-        st.text_area("Your text (split into words by the pre-tokenizer)", key=wk, height=150,
-                     on_change=state.on_corpus_text, args=(wk, state.TEXT),
+        st.text_area("Your text (split into words by the pre-tokenizer)", height=150,
+                     **state.TEXT.widget(_w("text"), on_change=state.on_corpus_text),
                      help=f"Press Ctrl+Enter or click outside to train. Half of an emoji (an unpaired surrogate) cannot "
                           f"be sent to the server: it is replaced by �. Texts up to {SHARE_TEXT_LIMIT} "
                           "characters travel in the share link. Windows line endings (\\r\\n) count as one "
                           "line break (\\n), here, in uploads and on the command line.")
     elif source == "words":
-        wk = _w("words")
-        persist(wk, state.WORDS, "")
-        st.text_area("Word counts: one `word count` per line, e.g. `low 5`", key=wk, height=150,
-                     on_change=state.on_corpus_text, args=(wk, state.WORDS),
+        st.text_area("Word counts: one `word count` per line, e.g. `low 5`", height=150,
+                     **state.WORDS.widget(_w("words"), on_change=state.on_corpus_text),
                      help="Lines starting with # are comments. Press Ctrl+Enter or click outside to train. "
                           "Half of an emoji (an unpaired surrogate) cannot be sent to the server: it is replaced by �.")
     else:
@@ -231,7 +223,7 @@ def _upload_inputs() -> None:
 
 
 def _upload_fragment() -> None:
-    if ss.pop(state.UPLOAD_CHANGED, False):
+    if state.UPLOAD_CHANGED.pop():
         st.rerun(scope="app")
     wk = _w("upload")
     st.file_uploader(
@@ -239,23 +231,20 @@ def _upload_fragment() -> None:
         max_upload_size=UPLOAD_LIMIT_MB, on_change=state.on_upload, args=(wk,),
         help=f"The server refuses files over {UPLOAD_LIMIT_MB} MB. A 1 MB text trains in a few seconds.",
     )
-    wk = _w("upload_kind")
-    persist(wk, state.UPLOAD_KIND, "text")
-    st.radio("Read the file as", ["text", "words"], key=wk, horizontal=True,
+    st.radio("Read the file as", ["text", "words"], horizontal=True,
              format_func={"text": "text", "words": "a word-count list"}.get,
-             on_change=state.on_upload_kind, args=(wk,))
-    if ss[state.UPLOAD_ERROR]:
-        st.error(md_error(ss[state.UPLOAD_ERROR]) + " The page keeps the previous corpus.", icon=":material/error:")
-    if ss[state.UPLOAD_TEXT] is None:
+             **state.UPLOAD_KIND.widget(_w("upload_kind"), on_change=state.on_upload_kind))
+    if state.UPLOAD_ERROR.get():
+        st.error(md_error(state.UPLOAD_ERROR.get()) + " The page keeps the previous corpus.", icon=":material/error:")
+    if state.UPLOAD_TEXT.get() is None:
         st.info(f"Choose a .txt file (at most {UPLOAD_LIMIT_MB} MB). Until then the page shows the previous corpus.")
     else:
-        st.caption(f"Using **{md_escape(ss[state.UPLOAD_NAME])}** ({len(ss[state.UPLOAD_TEXT]):,} characters).")
+        st.caption(f"Using **{md_escape(state.UPLOAD_NAME.get())}** ({len(state.UPLOAD_TEXT.get()):,} characters).")
 
 
 def _setting(name: str) -> tuple[str, dict]:
     wk = _w(name)
-    persist(wk, state.SETTING + name, None)
-    return wk, {"key": wk, "on_change": state.on_setting, "args": (wk, name)}
+    return wk, state.setting(name).widget(wk, on_change=state.on_setting, args=(name,))
 
 
 EOW_HELP = (
@@ -266,13 +255,13 @@ EOW_HELP = (
     "**attached to last symbol**: the last letter carries the marker, t</w>, which is one symbol that differs "
     "from t; t + </w> is never a pair (subword-nmt learn-bpe, BpeTrainer's end_of_word_suffix)."
 )
-_LIBRARY = "train_w_library"
+_LIBRARY = _w("library")
 
 
 def _library_choice(s) -> None:
     """One choice that sets everything a library's trainer fixes (ui/train/library_match.py);
     it shows the library the current settings match, or "my own settings"."""
-    st.session_state[_LIBRARY] = library_match.matching(s)
+    _LIBRARY.set(library_match.matching(s))
     labels = {library_match.OWN: "my own settings (below)", **{m.name: m.label for m in library_match.MATCHES}}
     st.selectbox(
         "Match a library", list(labels), format_func=labels.get, key=_LIBRARY, on_change=_on_library,
@@ -283,7 +272,7 @@ def _library_choice(s) -> None:
 
 
 def _on_library() -> None:
-    name = st.session_state[_LIBRARY]
+    name = _LIBRARY.get()
     if name == library_match.OWN:
         return
     state.interaction(editing=True)
@@ -295,7 +284,7 @@ def _whitespace_note() -> str:
     """For prose split at spaces: punctuation stays glued to words; suggest gpt2 (markdown,
     the corpus's words escaped)."""
     example = ""
-    view = ss.get(state.ACTIVE) and state.current_view()
+    view = state.ACTIVE.get() and state.current_view()
     if view is not None:
         words = view.run.words.words
         known = set(words)
@@ -325,14 +314,14 @@ def _settings_inputs() -> None:
         st.selectbox("Pre-tokenizer", PRETOKENIZERS, disabled=words_kind,
                      help="BPE never merges across the pieces the pre-tokenizer makes.", **kw)
         st.caption("A word-count list is already split into words." if words_kind
-                   else DESCRIPTIONS[ss[state.SETTING + "pretokenizer"]])
+                   else DESCRIPTIONS[state.setting("pretokenizer").get()])
         if not words_kind and s.pretokenizer == "whitespace":
             st.caption(_whitespace_note())
         _, kw = _setting("tie_break")
         st.selectbox("Tie rule", tie_rules.TIE_RULES, **kw,
                      help="Which of several equally frequent pairs merges. "
                      + " ".join(f"{r.name}: {r.explanation}." for r in tie_rules.RULES))
-        st.caption(tie_rule(ss[state.SETTING + "tie_break"]).caption)
+        st.caption(tie_rule(state.setting("tie_break").get()).caption)
     with c3:
         _, kw = _setting("stop")
         st.selectbox("Stop at", ["merges", "vocab"], format_func=STOP_LABELS.get, **kw)
@@ -353,20 +342,20 @@ def mode_bar() -> None:
     c1, c2 = st.columns(2, vertical_alignment="center")
     with c1:
         wk = _w("predict")
-        ss[wk] = ss[state.MODE] == "predict"
+        wk.set(state.MODE.get() == "predict")
         st.toggle("Predict mode", key=wk, on_change=state.on_toggle, args=(wk, state.MODE, "predict", "explore"),
                   help="Before each merge, guess which pair merges next; the page grades your answer.")
     with c2:
         wk = _w("present")
-        ss[wk] = ss[state.LAYOUT] == "present"
+        wk.set(state.LAYOUT.get() == "present")
         st.toggle("Presentation view", key=wk, on_change=state.on_toggle, args=(wk, state.LAYOUT, "present", "normal"),
                   help="Large type; only the pair table, the merge list and the corpus.")
-    for problem in ss[state.LINK_PROBLEMS]:
+    for problem in state.LINK_PROBLEMS.get():
         st.warning(md_escape(problem))
 
 
 def presentation_css() -> None:
-    if ss[state.LAYOUT] == "present":
+    if state.LAYOUT.get() == "present":
         st.html(PRESENT_CSS)
 
 
@@ -375,11 +364,11 @@ def step_area() -> None:
     # The page's CSS is drawn here, outside the fragment: a step reruns only the
     # fragment, and what the full run drew stays on the page (8.5 kB a step saved).
     st.html(drawing.PAGE_CSS + BAR_CSS)
-    if ss[state.LAYOUT] != "present":  # drawn once per page run, not at every step
+    if state.LAYOUT.get() != "present":  # drawn once per page run, not at every step
         with st.container(key=HINT_KEY):
             st.caption(CONTROLS_HINT)
-    ss[state.END_PENDING] = False  # a full run: the timer is set afresh just below
-    interval = state.SPEEDS[ss[state.SPEED]] if ss[state.PLAYING] else None
+    state.END_PENDING.set(False)  # a full run: the timer is set afresh just below
+    interval = state.SPEEDS[state.SPEED.get()] if state.PLAYING.get() else None
     st.fragment(run_every=interval)(_step_fragment)()
 
 
@@ -387,7 +376,7 @@ def _step_fragment() -> None:
     class_session.instructor_run_starts()  # a class's students wait for the instructor's run
     if state.take_app_rerun():
         st.rerun(scope="app")  # Play/Pause changed: the timer is set on a full rerun
-    if ss.get(state.END_PENDING):
+    if state.END_PENDING.get():
         st.rerun(scope="app")  # play ended on the previous tick: a full run switches the timer off
     view = state.current_view()
     # The last merge of a play is drawn like any other; the app-wide rerun that stops
@@ -395,10 +384,10 @@ def _step_fragment() -> None:
     # on a busy server cut that rerun short and leave the previous step's elements on
     # screen next to the new ones.
     if not state.take_skip_tick() and state.tick(view):
-        ss[state.END_PENDING] = True
+        state.END_PENDING.set(True)
     k = state.step()
-    present = ss[state.LAYOUT] == "present"
-    predicting = ss[state.MODE] == "predict"
+    present = state.LAYOUT.get() == "present"
+    predicting = state.MODE.get() == "predict"
     # The control bar (buttons, slider, the sentence) sticks to the top of the window.
     with st.container(key=BAR_KEY):
         _controls(view, k, predicting)
@@ -432,14 +421,14 @@ def _play_help(view: RunView, playing: bool, predicting: bool) -> str:
         return "Predict mode waits for your answers: Play is off"
     if view.steps == 0:
         return "Nothing to play: this run has no merges"
-    return f"Step automatically, one merge every {state.SPEEDS[ss[state.SPEED]]:g} s (the Speed button changes it)"
+    return f"Step automatically, one merge every {state.SPEEDS[state.SPEED.get()]:g} s (the Speed button changes it)"
 
 
 def _controls(view: RunView, k: int, predicting: bool) -> None:
     n = view.steps
-    playing = ss[state.PLAYING]
+    playing = state.PLAYING.get()
     # Predict mode: Step waits for an answer; until then it is "Skip" (marked skipped).
-    asking = predicting and k < n and (view.key, k) not in ss[state.RESULTS]
+    asking = predicting and k < n and (view.key, k) not in state.RESULTS.get()
     # One row that wraps on a phone (columns would stack the buttons one per line).
     row = st.container(horizontal=True, vertical_alignment="bottom", gap="small", key=BUTTONS_KEY)
     # No tooltips on Reset, Back, Step and the slider: each cost the browser ~6 ms at every
@@ -458,12 +447,11 @@ def _controls(view: RunView, k: int, predicting: bool) -> None:
                disabled=(n == 0) or (predicting and not playing), help=_play_help(view, playing, predicting))
     # Speed: one button that goes round the four speeds, beside Play (a row of segmented
     # buttons above the bar cost a first visit the button-group script and ~0.08 s).
-    row.button(state.speed_label(ss[state.SPEED]), icon=":material/speed:", key=SPEED_KEY, on_click=state.on_next_speed,
+    row.button(state.speed_label(state.SPEED.get()), icon=":material/speed:", key=SPEED_KEY, on_click=state.on_next_speed,
                disabled=n == 0 or predicting, type="tertiary")
     if n > 0:
-        wk = _w("step")
-        ss[wk] = k
-        row.slider(f"Step {k} of {n}", min_value=0, max_value=n, key=wk, on_change=state.on_jump, args=(wk,),
+        state.STEP_SLIDER.set(k)
+        row.slider(f"Step {k} of {n}", min_value=0, max_value=n, key=state.STEP_SLIDER, on_change=state.on_jump,
                    width="stretch")
 
 
@@ -578,10 +566,8 @@ def _downloads_and_link(view: RunView, k: int) -> None:
     if box is None:
         return
     with box:
-        wk = _w("dl_scope")
-        persist(wk, state.DL_SCOPE, "step")
-        scope = st.radio("Download", ["step", "all"], key=wk, horizontal=True,
-                         on_change=state.on_plain, args=(wk, state.DL_SCOPE),
+        scope = st.radio("Download", ["step", "all"], horizontal=True,
+                         **state.DL_SCOPE.widget(_w("dl_scope"), on_change=state.interaction),
                          format_func={"step": f"the first {k} merges (this step)",
                                       "all": f"all {run.steps} merges"}.get)
         n = k if scope == "step" else run.steps
@@ -608,7 +594,7 @@ def _downloads_and_link(view: RunView, k: int) -> None:
 
 # ---- predict mode --------------------------------------------------------------------------
 def _predict_view(view: RunView, k: int, present: bool) -> None:
-    results = ss[state.RESULTS]
+    results = state.RESULTS.get()
     sc = predict.score(results)
     if k >= view.steps:
         st.info(f"Training is over. Step back or reset to predict again. {sc.text()}")
@@ -621,13 +607,13 @@ def _predict_view(view: RunView, k: int, present: bool) -> None:
     with left:
         st.subheader(f"Which pair merges next (merge {k + 1})?")
         wk = _w("show_counts")
-        ss[wk] = not ss[state.HIDE_COUNTS]
+        wk.set(not state.HIDE_COUNTS.get())
         st.toggle("Show the counts", key=wk, on_change=_on_show_counts, args=(wk,),
                   disabled=answered is not None or class_hides,
                   help="Hidden by default: the table is sorted by count, so the counts would give the answer "
                        "away. Count the pairs in the corpus below yourself.")
-        hide = class_hides or (ss[state.HIDE_COUNTS] and answered is None)
-        order = predict.row_order(view, k, view.key, hide_counts=ss[state.HIDE_COUNTS] or class_hides)
+        hide = class_hides or (state.HIDE_COUNTS.get() and answered is None)
+        order = predict.row_order(view, k, view.key, hide_counts=state.HIDE_COUNTS.get() or class_hides)
         st.html(pair_table.pair_table_html(view, k + 1, reveal=answered is not None and not class_hides,
                                        hide_counts=hide, order=order,
                                        numbered=True, present=present, winner_badge="merges next"))
@@ -635,8 +621,8 @@ def _predict_view(view: RunView, k: int, present: bool) -> None:
         words = [w for _, ws in sample.groups for w in ws]
         q = predict.split_question(view, k, words, view.key)
         if answered is None:
-            if ss.get(PREDICT_NOTE):
-                st.warning(md_escape(ss[PREDICT_NOTE]))
+            if PREDICT_NOTE.get():
+                st.warning(md_escape(PREDICT_NOTE.get()))
             _predict_form(view, k, order, q)
         else:
             _predict_feedback(view, k, answered, q)
@@ -649,9 +635,9 @@ def _predict_view(view: RunView, k: int, present: bool) -> None:
     _corpus(view, k, present)
 
 
-def _on_show_counts(widget_key: str) -> None:
+def _on_show_counts(widget_key: Key[bool]) -> None:
     state.interaction()
-    ss[state.HIDE_COUNTS] = not ss[widget_key]
+    state.HIDE_COUNTS.set(not widget_key.get())
 
 
 def _merge_list_and_corpus(view: RunView, k: int, present: bool) -> None:
@@ -683,14 +669,14 @@ def _on_check(key: str, k: int, order: tuple[int, ...], q: predict.SplitQuestion
     view = state.current_view()
     if view.key != key or k >= view.steps:
         return
-    if ss.get(_w("pick")) is None:
-        ss[PREDICT_NOTE] = "Choose the pair you think merges next, then check."
+    if _w("pick").get() is None:
+        PREDICT_NOTE.set("Choose the pair you think merges next, then check.")
         return
-    ss[PREDICT_NOTE] = None
-    pair = view.run.events[k].top_pairs[order[int(ss[_w("pick")])]][0]
+    PREDICT_NOTE.set(None)
+    pair = view.run.events[k].top_pairs[order[int(_w("pick").get())]][0]
     result: dict = {"pair": predict.grade_pair(view, k, pair), "picked": pair, "split": None}
-    if q is not None and ss.get(_w("split")) is not None:
-        picked = predict.LETTERS.index(ss[_w("split")])
+    if q is not None and _w("split").get() is not None:
+        picked = predict.LETTERS.index(_w("split").get())
         result["split"] = picked == q.answer
         result["split_pick"] = picked
     state.record_answer(key, k, result)

@@ -1,8 +1,8 @@
 """Train page, Streamlit part 1: session state, the shared run cache, training, the URL.
 
-Per session (st.session_state, keys "train.*"): the corpus choice, the settings, the
-step, play/pause, the view and mode, and predict-mode results. The real values live
-under non-widget keys and are copied into widget keys each run (ui.shared.state.persist), so
+Per session (keys "train.*", declared below as ui.shared.state.Key): the corpus choice, the
+settings, the step, play/pause, the view and mode, and predict-mode results. The real values
+live under non-widget keys and are kept in their widgets (`KEY.widget(...)`), so
 they survive visits to other pages; sidebar navigation drops query parameters, so the
 URL is rewritten from these values on every run.
 
@@ -32,60 +32,55 @@ from ui.train.config import (
 )
 from ui.train.run_view import RunView
 
-ss = st.session_state
+# Non-widget keys: the real values, with their defaults (`init` stores the first block's).
+SOURCE: Key[str] = Key("train.source", "preset")
+PRESET: Key[str] = Key("train.preset", DEFAULT_PRESET)
+TEXT: Key[str] = Key("train.text", DEFAULT_TEXT)
+WORDS: Key[str] = Key("train.words", DEFAULT_WORDS)
+UPLOAD_TEXT: Key[str | None] = Key("train.upload_text", None)
+UPLOAD_NAME: Key[str] = Key("train.upload_name", "")
+UPLOAD_KIND: Key[str] = Key("train.upload_kind", "text")
+UPLOAD_ERROR: Key[str | None] = Key("train.upload_error", None)
+STEP: Key[int] = Key("train.step", 0)
+PLAYING: Key[bool] = Key("train.playing", False)
+SPEED: Key[str] = Key("train.speed", "normal")
+LAYOUT: Key[str] = Key("train.layout", "normal")  # "normal" or "present" (a link's `view=`)
+MODE: Key[str] = Key("train.mode", "explore")     # "explore" or "predict"
+HIDE_COUNTS: Key[bool] = Key("train.hide_counts", True)
+ERROR: Key[str | None] = Key("train.error", None)  # message for the requested corpus/settings, or None
+RESET_STEP: Key[bool] = Key("train.reset_step", False)
+PENDING_STEP: Key[int | None] = Key("train.pending_step", None)
+LINK_PROBLEMS: Key[tuple[str, ...]] = Key("train.link_problems", ())
+EDITING: Key[bool] = Key("train.editing", False)  # the reader is changing the corpus or settings: keep them open
+FAILED: Key[dict[str, str]] = Key("train.failed", {})  # run key -> message, so a bad setting is not retried each rerun
+RESULTS: Key[dict[tuple, dict]] = Key("train.results", {})  # predict mode: (run key, step) -> {"pair": grade, "split": bool | None}
+#: What `init` stores once per session (a dict default is copied per session).
+INITIAL = (SOURCE, PRESET, TEXT, WORDS, UPLOAD_TEXT, UPLOAD_NAME, UPLOAD_KIND, UPLOAD_ERROR, STEP, PLAYING, SPEED,
+           LAYOUT, MODE, HIDE_COUNTS, ERROR, RESET_STEP, PENDING_STEP, LINK_PROBLEMS, EDITING, FAILED, RESULTS)
 
-# Non-widget keys: the real values.
-INIT = Key("train.init")
-SOURCE = Key("train.source")
-PRESET = Key("train.preset")
-TEXT = Key("train.text")
-WORDS = Key("train.words")
-UPLOAD_TEXT = Key("train.upload_text")
-UPLOAD_NAME = Key("train.upload_name")
-UPLOAD_KIND = Key("train.upload_kind")
-UPLOAD_ERROR = Key("train.upload_error")
+INIT: Key[bool] = Key("train.init", False)
 #: the upload fragment's callbacks changed the corpus: the fragment reruns the whole page
-UPLOAD_CHANGED = Key("train.upload_changed")
-STEP = Key("train.step")
-PLAYING = Key("train.playing")
-SPEED = Key("train.speed")
-LAYOUT = Key("train.layout")      # "normal" or "present" (a link's `view=`)
-MODE = Key("train.mode")          # "explore" or "predict"
-HIDE_COUNTS = Key("train.hide_counts")
-ACTIVE = Key("train.active")      # (key, Corpus, Settings) of the run on screen
-VIEW_OBJ = Key("train.view_obj")  # the RunView on screen (this session's own reference)
-ERROR = Key("train.error")        # message for the requested corpus/settings, or None
-FAILED = Key("train.failed")      # run key -> message, so a bad setting is not retried each rerun
-RESET_STEP = Key("train.reset_step")
-CONTINUE_STEP = Key("train.continue_step")  # "Train more merges": the step to go on to once retrained
-PENDING_STEP = Key("train.pending_step")
-LINK_PROBLEMS = Key("train.link_problems")
-RESULTS = Key("train.results")    # predict mode: (run key, step) -> {"pair": grade, "split": bool | None}
-SKIP_TICK = Key("train.skip_tick")
-APP_RERUN = Key("train.app_rerun")
-END_PENDING = Key("train.end_pending")  # play reached the end; the next tick stops the timer
-SETTINGS_NEEDED = Key("train.settings_needed")  # the corpus and settings box was opened for attention
-EDITING = Key("train.editing")    # the reader is changing the corpus or settings: keep them open
+UPLOAD_CHANGED: Key[bool] = Key("train.upload_changed", False)
+ACTIVE: Key[tuple | None] = Key("train.active", None)  # (key, Corpus, Settings) of the run on screen
+VIEW_OBJ: Key[RunView | None] = Key("train.view_obj", None)  # the RunView on screen (this session's own reference)
+CONTINUE_STEP: Key[int | None] = Key("train.continue_step", None)  # "Train more merges": the step to go on to once retrained
+SKIP_TICK: Key[bool] = Key("train.skip_tick", False)
+APP_RERUN: Key[bool] = Key("train.app_rerun", False)
+END_PENDING: Key[bool] = Key("train.end_pending", False)  # play reached the end; the next tick stops the timer
+SETTINGS_NEEDED: Key[bool] = Key("train.settings_needed", False)  # the corpus and settings box was opened for attention
 
 SETTING = KeyFamily("train.s.")  # + a Settings field name
-PREDICT_NOTE = Key("train.predict_note")  # predict mode: the note on the last answer
-DL_SCOPE = Key("train.dl_scope")  # "Download and share": the step or the whole run
-EXPORT_PROBLEMS = Key("train.export_problems")  # (run, n, problems): which export formats fit (downloads.py)
+PREDICT_NOTE: Key[str | None] = Key("train.predict_note", None)  # predict mode: the note on the last answer
+DL_SCOPE: Key[str] = Key("train.dl_scope", "step")  # "Download and share": the step or the whole run
+EXPORT_PROBLEMS: Key[tuple | None] = Key("train.export_problems", None)  # (run, n, problems): which export formats fit (downloads.py)
 #: Every widget key of the page: `train_w_<name>`.
 WIDGETS = KeyFamily("train_w_")
+STEP_SLIDER: Key[int] = WIDGETS.key("step", 0)  # the step slider (its value: the step asked for)
 
 #: Seconds per step while playing.
 SPEEDS: dict[str, float] = {"slow": 2.0, "normal": 1.0, "fast": 0.5, "fastest": 0.3}
 #: Corpora longer than this (characters) show a progress bar while training.
 PROGRESS_FROM = 20_000
-
-DEFAULTS: dict[str, Any] = {
-    SOURCE: "preset", PRESET: DEFAULT_PRESET, TEXT: DEFAULT_TEXT, WORDS: DEFAULT_WORDS,
-    UPLOAD_TEXT: None, UPLOAD_NAME: "", UPLOAD_KIND: "text", UPLOAD_ERROR: None,
-    STEP: 0, PLAYING: False, SPEED: "normal", LAYOUT: "normal", MODE: "explore", HIDE_COUNTS: True,
-    ERROR: None, RESET_STEP: False, PENDING_STEP: None, LINK_PROBLEMS: (), EDITING: False,
-}
-
 
 # ---- the shared cache of runs --------------------------------------------------------------
 def shared_runs() -> ByteLRU:
@@ -129,15 +124,13 @@ def train_view(corpus: Corpus, settings: Settings, *, key: str | None = None, pr
 # ---- session state -------------------------------------------------------------------------
 def init() -> None:
     """Set the defaults once per session, then apply the link's query parameters."""
-    if ss.get(INIT):
+    if INIT.get():
         return
-    for k, v in DEFAULTS.items():
-        ss.setdefault(k, v)
-    ss.setdefault(FAILED, {})
-    ss.setdefault(RESULTS, {})
+    for key in INITIAL:
+        key.init()
     set_settings(load_presets()[DEFAULT_PRESET].settings)
     restore_from_link({k: st.query_params[k] for k in st.query_params})
-    ss[INIT] = True
+    INIT.set(True)
 
 
 def restore_from_link(params: dict[str, str]) -> None:
@@ -147,69 +140,80 @@ def restore_from_link(params: dict[str, str]) -> None:
     r = from_params(params)
     if r.corpus is not None:
         if r.corpus.source == "preset":
-            ss[SOURCE], ss[PRESET] = "preset", r.corpus.preset
+            SOURCE.set("preset")
+            PRESET.set(r.corpus.preset)
         elif r.corpus.kind == "words":
-            ss[SOURCE], ss[WORDS] = "words", r.corpus.text
+            SOURCE.set("words")
+            WORDS.set(r.corpus.text)
         else:
-            ss[SOURCE], ss[TEXT] = "text", r.corpus.text
+            SOURCE.set("text")
+            TEXT.set(r.corpus.text)
     if r.settings is not None:
         set_settings(r.settings)
-    ss[PENDING_STEP] = r.step
-    ss[LAYOUT], ss[MODE] = r.view, r.mode
-    ss[LINK_PROBLEMS] = r.problems
+    PENDING_STEP.set(r.step)
+    LAYOUT.set(r.view)
+    MODE.set(r.mode)
+    LINK_PROBLEMS.set(r.problems)
+
+
+def setting(name: str) -> Key[Any]:
+    """The key of one Settings field (`train.s.<name>`)."""
+    return SETTING.key(name)
 
 
 def settings() -> Settings:
-    return Settings(**{f.name: ss[SETTING + f.name] for f in fields(Settings)})
+    return Settings(**{f.name: setting(f.name).get() for f in fields(Settings)})
 
 
 def set_settings(s: Settings) -> None:
     for name, value in asdict(s).items():
-        ss[SETTING + name] = value
+        setting(name).set(value)
 
 
 def requested_corpus() -> Corpus | None:
     """The corpus the inputs ask for (None while the upload source has no file yet)."""
-    source = ss[SOURCE]
+    source = SOURCE.get()
     if source == "preset":
-        return preset_corpus(ss[PRESET])
+        return preset_corpus(PRESET.get())
     if source == "text":
-        return Corpus("text", "text", ss[TEXT])
+        return Corpus("text", "text", TEXT.get())
     if source == "words":
-        return Corpus("words", "words", ss[WORDS])
-    if ss[UPLOAD_TEXT] is None:
+        return Corpus("words", "words", WORDS.get())
+    if UPLOAD_TEXT.get() is None:
         return None
-    return Corpus("upload", ss[UPLOAD_KIND], ss[UPLOAD_TEXT], name=ss[UPLOAD_NAME])
+    return Corpus("upload", UPLOAD_KIND.get(), UPLOAD_TEXT.get(), name=UPLOAD_NAME.get())
 
 
 def ensure_run() -> RunView:
     """The run to show: the requested one if it trains, else the previous one (with the
     engine's message in ERROR). Sets the step for a new run."""
-    ss.pop(UPLOAD_CHANGED, None)  # a full run: it reads the new upload itself
+    UPLOAD_CHANGED.pop()  # a full run: it reads the new upload itself
     corpus = requested_corpus()
-    active = ss.get(ACTIVE)
+    active = ACTIVE.get()
     if corpus is not None:
         s = settings()
         try:
             key = run_key(corpus, s)
         except ValueError as exc:  # the engine's message about this input (a TypeError is a bug)
-            key, ss[ERROR] = None, str(exc)
+            key = None
+            ERROR.set(str(exc))
         if key is not None and active is not None and key == active[0]:
-            ss[ERROR] = None
+            ERROR.set(None)
         elif key is not None:
-            if key in ss[FAILED]:
-                ss[ERROR] = ss[FAILED][key]
+            if key in FAILED.get():
+                ERROR.set(FAILED.get()[key])
             else:
                 try:
                     view = train_view(corpus, s, key=key)
                 except ValueError as exc:
-                    ss[FAILED][key] = ss[ERROR] = str(exc)
-                    ss[RESET_STEP] = False
+                    FAILED.get()[key] = str(exc)
+                    ERROR.set(str(exc))
+                    RESET_STEP.set(False)
                 else:
                     _activate(view, corpus, s)
                     publish(view)
 
-    if ss.get(ACTIVE) is None:  # nothing good yet (e.g. a link with a bad word list)
+    if ACTIVE.get() is None:  # nothing good yet (e.g. a link with a bad word list)
         corpus, s = preset_corpus(DEFAULT_PRESET), load_presets()[DEFAULT_PRESET].settings
         view = train_view(corpus, s)
         _activate(view, corpus, s, keep_error=True)
@@ -217,91 +221,93 @@ def ensure_run() -> RunView:
     view = current_view()
     goto = take_train_step_request()  # "open training step N", from the Tokenize page's replay
     if goto is not None:
-        ss[PLAYING] = False
-        ss[STEP] = max(0, min(int(goto), view.steps))
+        PLAYING.set(False)
+        STEP.set(max(0, min(int(goto), view.steps)))
         publish(view)
     return view
 
 
 def _activate(view: RunView, corpus: Corpus, s: Settings, *, keep_error: bool = False) -> None:
-    ss[ACTIVE] = (view.key, corpus, s)
-    ss[VIEW_OBJ] = view
+    ACTIVE.set((view.key, corpus, s))
+    VIEW_OBJ.set(view)
     if not keep_error:
-        ss[ERROR] = None
-    if ss.get(PENDING_STEP) is not None:
-        want = ss[PENDING_STEP]
+        ERROR.set(None)
+    if PENDING_STEP.get() is not None:
+        want = PENDING_STEP.get()
         if want > view.steps:
-            ss[LINK_PROBLEMS] = tuple(ss[LINK_PROBLEMS]) + (
-                f"The link asks for step {want}, but this training run has {view.steps} merges; showing the last step.",)
-        ss[STEP] = min(want, view.steps)
-        ss[PENDING_STEP] = None
-    elif ss.get(RESET_STEP):
-        ss[STEP] = 0
-    elif ss.get(CONTINUE_STEP) is not None:
-        ss[STEP] = min(ss.pop(CONTINUE_STEP), view.steps)
+            LINK_PROBLEMS.set(tuple(LINK_PROBLEMS.get()) + (
+                f"The link asks for step {want}, but this training run has {view.steps} merges; showing the last step.",))
+        STEP.set(min(want, view.steps))
+        PENDING_STEP.set(None)
+    elif RESET_STEP.get():
+        STEP.set(0)
+    elif CONTINUE_STEP.get() is not None:
+        STEP.set(min(CONTINUE_STEP.pop(), view.steps))
     else:
-        ss[STEP] = min(ss[STEP], view.steps)
-    ss[RESET_STEP] = False
+        STEP.set(min(STEP.get(), view.steps))
+    RESET_STEP.set(False)
 
 
 def current_view() -> RunView:
     """The run on screen: this session's own reference, else the shared cache, else
     trained again quietly."""
-    key, corpus, s = ss[ACTIVE]
-    view = ss.get(VIEW_OBJ)
+    key, corpus, s = ACTIVE.get()
+    view = VIEW_OBJ.get()
     if view is not None and view.key == key:
         return view
     view = shared_runs().get(key) or train_view(corpus, s, key=key, progress=False)
-    ss[VIEW_OBJ] = view
+    VIEW_OBJ.set(view)
     return view
 
 
 def active_corpus() -> tuple[Corpus, Settings]:
-    _, corpus, s = ss[ACTIVE]
+    _, corpus, s = ACTIVE.get()
     return corpus, s
 
 
 # ---- stepping ------------------------------------------------------------------------------
 def step() -> int:
-    return ss[STEP]
+    return STEP.get()
 
 
 def interaction(*, editing: bool = False) -> None:
     """Every callback: this rerun comes from the user, not the play timer. `editing`:
     the corpus or a setting changed (the settings stay open); stepping folds them."""
-    ss[SKIP_TICK] = True
-    ss[EDITING] = editing
+    SKIP_TICK.set(True)
+    EDITING.set(editing)
 
 
 def set_step(k: int) -> None:
     view = current_view()
-    ss[STEP] = max(0, min(k, view.steps))
+    STEP.set(max(0, min(k, view.steps)))
     publish(view)  # before the script runs, so the sidebar shows the new step
 
 
 def on_step_forward() -> None:
     interaction()
-    set_step(ss[STEP] + 1)
+    set_step(STEP.get() + 1)
 
 
 def on_step_back() -> None:
     interaction()
-    ss[PLAYING] = False
-    set_step(ss[STEP] - 1)
+    PLAYING.set(False)
+    set_step(STEP.get() - 1)
 
 
 def on_reset() -> None:
     interaction()
-    if ss[PLAYING]:
-        ss[PLAYING], ss[APP_RERUN] = False, True
+    if PLAYING.get():
+        PLAYING.set(False)
+        APP_RERUN.set(True)
     set_step(0)
 
 
 def on_goto(k: int) -> None:
     """A row of the merge list: go to that merge's step (play stops)."""
     interaction()
-    if ss[PLAYING]:
-        ss[PLAYING], ss[APP_RERUN] = False, True
+    if PLAYING.get():
+        PLAYING.set(False)
+        APP_RERUN.set(True)
     set_step(k)
 
 
@@ -333,33 +339,33 @@ def on_train_more() -> None:
         return
     s = settings()
     if s.stop == "vocab":
-        ss[SETTING + "vocab_size"] = int(s.vocab_size) + extra
+        setting("vocab_size").set(int(s.vocab_size) + extra)
     else:
-        ss[SETTING + "merges"] = int(s.merges) + extra
-    ss[CONTINUE_STEP] = view.steps + 1
-    ss[APP_RERUN] = True
+        setting("merges").set(int(s.merges) + extra)
+    CONTINUE_STEP.set(view.steps + 1)
+    APP_RERUN.set(True)
 
 
 def on_skip(key: str, k: int) -> None:
     """Predict mode's Skip: the question at step k counts as skipped, then the merge."""
     interaction()
     view = current_view()
-    if view.key != key or ss[STEP] != k or k >= view.steps:
+    if view.key != key or STEP.get() != k or k >= view.steps:
         return
-    if (key, k) not in ss[RESULTS]:
+    if (key, k) not in RESULTS.get():
         record_answer(key, k, {"pair": "skipped", "picked": None, "split": None})
     set_step(k + 1)
 
 
-def on_jump(widget_key: str) -> None:
+def on_jump() -> None:
     """The slider moved. While playing, a value one step behind is the browser's echo
     of a tick whose drawing a newer tick cut short (the slider still shows the previous
     step), not a jump: taking it would step play backwards. The same holds on the tick
     after the last merge (play has stopped, the full rerun that switches the timer off
     is pending): the echo there would end a play one step short of the end."""
     interaction()
-    value = int(ss[widget_key])
-    if (ss[PLAYING] or ss.get(END_PENDING)) and ss[STEP] - 1 <= value <= ss[STEP]:
+    value = int(STEP_SLIDER.get())
+    if (PLAYING.get() or END_PENDING.get()) and STEP.get() - 1 <= value <= STEP.get():
         return
     set_step(value)
 
@@ -368,13 +374,13 @@ def on_play_pause() -> None:
     """Play or pause. The timer (`run_every`) is read on full reruns, so this asks for one."""
     interaction()
     view = current_view()
-    if ss[PLAYING]:
-        ss[PLAYING] = False
+    if PLAYING.get():
+        PLAYING.set(False)
     else:
-        if ss[STEP] >= view.steps:
-            ss[STEP] = 0  # at the end, Play starts over
-        ss[PLAYING] = True
-    ss[APP_RERUN] = True
+        if STEP.get() >= view.steps:
+            STEP.set(0)  # at the end, Play starts over
+        PLAYING.set(True)
+    APP_RERUN.set(True)
 
 
 def next_speed(speed: str) -> str:
@@ -400,76 +406,74 @@ def on_next_speed() -> None:
     """The speed button: the next speed. While playing, the timer (`run_every`, read on a
     full rerun) is set afresh, so the new speed applies from the next step."""
     interaction()
-    ss[SPEED] = next_speed(ss[SPEED])
-    if ss[PLAYING]:
-        ss[APP_RERUN] = True
+    SPEED.set(next_speed(SPEED.get()))
+    if PLAYING.get():
+        APP_RERUN.set(True)
 
 
 def stop_playing() -> None:
-    ss[PLAYING] = False
+    PLAYING.set(False)
 
 
 def tick(view: RunView) -> bool:
     """One play step. Returns True when play stopped at the last merge (the page then
     reruns the whole app on the next tick, which switches the timer off)."""
-    if not ss[PLAYING]:
+    if not PLAYING.get():
         return False
-    if ss[STEP] < view.steps:
-        ss[STEP] += 1
+    if STEP.get() < view.steps:
+        STEP.set(STEP.get() + 1)
         publish(view)
-    if ss[STEP] >= view.steps:
-        ss[PLAYING] = False
+    if STEP.get() >= view.steps:
+        PLAYING.set(False)
         return True
     return False
 
 
 def take_skip_tick() -> bool:
-    return bool(ss.pop(SKIP_TICK, False))
+    return bool(SKIP_TICK.pop())
 
 
 def take_app_rerun() -> bool:
-    return bool(ss.pop(APP_RERUN, False))
+    return bool(APP_RERUN.pop())
 
 
 # ---- inputs --------------------------------------------------------------------------------
-def on_source(widget_key: str) -> None:
+# The widgets' on_change, after `Key.widget` has stored the new value.
+def on_source() -> None:
     interaction(editing=True)
     stop_playing()
-    ss[SOURCE] = ss[widget_key]
-    ss[RESET_STEP] = True
-    if ss[SOURCE] == "words" and not ss[WORDS].strip():
-        ss[WORDS] = DEFAULT_WORDS
+    RESET_STEP.set(True)
+    if SOURCE.get() == "words" and not WORDS.get().strip():
+        WORDS.set(DEFAULT_WORDS)
 
 
-def on_preset(widget_key: str) -> None:
+def on_preset() -> None:
     """A new preset brings its own default settings and starts at step 0."""
     interaction(editing=True)
     stop_playing()
-    ss[PRESET] = ss[widget_key]
-    set_settings(load_presets()[ss[PRESET]].settings)
-    ss[RESET_STEP] = True
+    set_settings(load_presets()[PRESET.get()].settings)
+    RESET_STEP.set(True)
 
 
-def on_corpus_text(widget_key: str, store_key: str) -> None:
+def on_corpus_text() -> None:
     interaction(editing=True)
     stop_playing()
-    ss[store_key] = ss[widget_key]
-    ss[RESET_STEP] = True
+    RESET_STEP.set(True)
 
 
-def on_setting(widget_key: str, name: str) -> None:
+def on_setting(name: str) -> None:
     """A setting changed: retrain (cached); the step stays where it was if it exists, so
     a student can flip the tie rule at step 4 and compare."""
     interaction(editing=True)
     stop_playing()
-    value = ss[widget_key]
+    value = setting(name).get()
     if name in ("merges", "vocab_size", "min_count") and value is not None:
         value = int(value)
-    ss[SETTING + name] = value
-    if name == "stop" and value == "vocab" and ss.get(ACTIVE) is not None:
+        setting(name).set(value)
+    if name == "stop" and value == "vocab" and ACTIVE.get() is not None:
         # start from the vocabulary the current run reaches, so the switch alone changes nothing
         run = current_view().run
-        ss[SETTING + "vocab_size"] = run.vocab_size(run.steps)
+        setting("vocab_size").set(run.vocab_size(run.steps))
 
 
 def handle_upload(data: bytes | None, name: str) -> str | None:
@@ -480,44 +484,41 @@ def handle_upload(data: bytes | None, name: str) -> str | None:
     try:
         text = read_upload(data, name)
     except ValueError as exc:
-        ss[UPLOAD_ERROR] = str(exc)
+        UPLOAD_ERROR.set(str(exc))
         return str(exc)
-    ss[UPLOAD_TEXT], ss[UPLOAD_NAME], ss[UPLOAD_ERROR] = text, name, None
-    ss[RESET_STEP] = True
-    ss[UPLOAD_CHANGED] = True
+    UPLOAD_TEXT.set(text)
+    UPLOAD_NAME.set(name)
+    UPLOAD_ERROR.set(None)
+    RESET_STEP.set(True)
+    UPLOAD_CHANGED.set(True)
     return None
 
 
-def on_upload(widget_key: str) -> None:
+def on_upload(uploader: Key[Any]) -> None:
     interaction(editing=True)
     stop_playing()
-    f = ss.get(widget_key)
+    f = uploader.get()
     if f is not None:
         handle_upload(f.getvalue(), f.name)
 
 
-def on_upload_kind(widget_key: str) -> None:
+def on_upload_kind() -> None:
     interaction(editing=True)
-    ss[UPLOAD_KIND] = ss[widget_key]
-    ss[RESET_STEP] = True
-    ss[UPLOAD_CHANGED] = True
+    RESET_STEP.set(True)
+    UPLOAD_CHANGED.set(True)
 
 
-def on_toggle(widget_key: str, store_key: str, on_value: str, off_value: str) -> None:
+def on_toggle(toggle: Key[bool], store: Key[str], on_value: str, off_value: str) -> None:
+    """A toggle over a two-valued setting (predict mode, presentation view)."""
     interaction()
     stop_playing()
-    ss[store_key] = on_value if ss[widget_key] else off_value
-
-
-def on_plain(widget_key: str, store_key: str) -> None:
-    interaction()
-    ss[store_key] = ss[widget_key]
+    store.set(on_value if toggle.get() else off_value)
 
 
 # ---- sharing -------------------------------------------------------------------------------
 def link_params() -> dict[str, str]:
     corpus, s = active_corpus()
-    return to_params(corpus, s, ss[STEP], view=ss[LAYOUT], mode=ss[MODE])
+    return to_params(corpus, s, STEP.get(), view=LAYOUT.get(), mode=MODE.get())
 
 
 def sync_url() -> None:
@@ -531,16 +532,16 @@ def sync_url() -> None:
 def publish(view: RunView) -> None:
     """Let the other pages use this session's tokenizer at the current step, labelled
     from this session's own corpus (its file name, never another session's)."""
-    active = ss.get(ACTIVE)
+    active = ACTIVE.get()
     label = describe(active[1], active[2]) if active is not None and active[0] == view.key else ""
-    publish_run(view.run, ss[STEP], label)
+    publish_run(view.run, STEP.get(), label)
 
 
 def record_answer(key: str, k: int, result: dict[str, Any]) -> None:
-    ss[RESULTS] = {**ss[RESULTS], (key, k): result}
+    RESULTS.set({**RESULTS.get(), (key, k): result})
 
 
 def reset_score() -> None:
     interaction()
-    ss[RESULTS] = {}
+    RESULTS.set({})
 

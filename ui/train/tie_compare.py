@@ -177,7 +177,7 @@ def _highlight(df: pd.DataFrame, parting: int | None):
 
 def show() -> None:
     """The Train page's "Compare tie rules" expander (not in presentation view)."""
-    if st.session_state.get(state.LAYOUT) == "present" or not st.session_state.get(state.ACTIVE):
+    if state.LAYOUT.get() == "present" or not state.ACTIVE.get():
         return
     # Drawn only while open (opening reruns the page): folded, its caption and toggle
     # were rendered out of sight at every first visit.
