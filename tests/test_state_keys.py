@@ -47,8 +47,6 @@ STATE_MODULE = "ui/shared/state.py"
 NOT_YET: set[str] = {
     "ui/classmode/session.py", "ui/classmode/panels.py",
     "ui/explorer/widgets.py",
-    "ui/tokenize/widgets.py", "ui/tokenize/upload.py", "ui/tokenize/explain.py",
-    "ui/shared/stepper.py", "ui/shared/live_text.py", "ui/shared/chip_pick.py",
 }
 
 

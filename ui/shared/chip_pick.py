@@ -19,8 +19,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import streamlit as st
+
+from ui.shared.state import Key
 
 __all__ = ["chip_pick", "pick_of"]
 
@@ -46,10 +49,11 @@ def pick_of(value) -> tuple[int, int] | None:
     return i, run
 
 
-def chip_pick(scope: str, *, key: str, on_pick: Callable[[int, int], None], runs: str = ".bpe-tokens") -> None:
-    """Mount the chip listener for the keyed container `scope`. Draws nothing visible."""
+def chip_pick(scope: str, *, key: Key[Any], on_pick: Callable[[int, int], None], runs: str = ".bpe-tokens") -> None:
+    """Mount the chip listener for the keyed container `scope` (its state, what was picked,
+    under the widget key `key`). Draws nothing visible."""
     def changed() -> None:
-        found = pick_of(st.session_state.get(key))
+        found = pick_of(key.get())
         if found is not None:
             on_pick(*found)
 

@@ -23,6 +23,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui.shared.state import Key
+
 __all__ = ["DELAY_MS", "MAX_DELAY_MS", "stale_css", "live_text", "utf16_length"]
 
 #: Pause in typing before the text is applied, in ms (plus 1 ms per 100 characters).
@@ -56,10 +58,12 @@ def utf16_length(text: str) -> int:
     return len(text.encode("utf-16-le", errors="surrogatepass")) // 2
 
 
-def live_text(input_key: str, output_key: str, text: str, *, key: str) -> None:
+def live_text(input_key: str, output_key: str, text: str, *, key: str, runs_key: Key[int]) -> None:
     """Mount the typing helper for the text area `input_key`, whose current `text` the
-    container `output_key` shows. Draws nothing visible."""
-    runs = st.session_state[key + ".runs"] = st.session_state.get(key + ".runs", 0) + 1
+    container `output_key` shows. Draws nothing visible. `runs_key` counts the page's runs
+    (the helper tells a new run from a repeated message)."""
+    runs = runs_key.get() + 1
+    runs_key.set(runs)
     _component(
         key=key, height=0,
         data={"run": runs, "input": input_key, "output": output_key, "length": utf16_length(text),

@@ -33,15 +33,14 @@ from bpe_core.model_work import ModelWord
 from bpe_core.spm import SentencePieceTokenizer
 from ui.shared.chips import TokenChip, chips_html as chip_run
 from ui.shared.markdown import md_error, md_escape
-from ui.shared.state import persist, remember
 from ui.shared.stepper import clamped_step, step_controls
 from ui.shared.word_views import chips_html, lattice_html, table_height, trace_rows
+from ui.tokenize import keys
 from ui.tokenize.html import TOKENIZE_CSS
 from ui.tokenize.logic import OPTION_LIMIT, Analysis
 
 __all__ = ["explains", "from_text", "show", "word_of", "word_text", "ladder_html", "WORD_LIMIT", "REPLAY_LIMIT"]
 
-K = "tokenize.explain_"      # stored values
 W = "tokenize_w_explain_"    # widget keys
 
 #: The longest word (in characters) whose lattice or trace is drawn: a lattice has a
@@ -81,7 +80,7 @@ def explains(tok) -> bool:
 
 def from_text() -> bool:
     """Whether the word comes from a token of the text (then that token is outlined)."""
-    return st.session_state.get(K + "source", "text") == "text"
+    return keys.EXPLAIN_SOURCE.get() == "text"
 
 
 def word_of(tok, text: str, span, *, allowed_special=()) -> ModelWord | None:
@@ -124,23 +123,21 @@ def ladder_html(tok, replay, upto: int, *, show_whitespace: bool = True) -> str:
 
 
 # ---- the section ---------------------------------------------------------------------------
-def show(tok, a: Analysis, text: str, *, token: int | None, on_token: Callable[[str], None],
-         show_ws: bool) -> None:
+def show(tok, a: Analysis, text: str, *, on_token: Callable[[], None], show_ws: bool) -> None:
     """The Replay view for a tokenizer with `work`: pick a word, then its replay, trace or lattice.
 
-    `token` is the page's chosen token (outlined in the text), `on_token(widget_key)` the
-    page's callback when another is picked.
+    The word comes from the page's chosen token (`keys.TOKEN`, outlined in the text) or is
+    typed; `on_token()` is the page's callback once another token is picked (and stored).
     """
     work = tok.work
     st.markdown(INTROS["BPE-score" if work.algorithm == "BPE" and _by_score(tok) else work.algorithm])
     if work.note:
         st.caption(md_escape(work.note))
-    persist(W + "source", K + "source", "text")
-    st.segmented_control("Word", ["text", "typed"], key=W + "source", required=True,
+    st.segmented_control("Word", ["text", "typed"], required=True,
                          format_func={"text": "A token from the text", "typed": "A word you type"}.get,
-                         on_change=remember, args=(W + "source", K + "source"))
+                         **keys.EXPLAIN_SOURCE.widget(W + "source"))
     allowed = "all" if a.allow_special else ()
-    word = _word_from_text(tok, a, text, token, on_token, allowed) if from_text() else _typed_word(tok)
+    word = _word_from_text(tok, a, text, on_token, allowed) if from_text() else _typed_word(tok)
     if word is None:
         return
     st.html(TOKENIZE_CSS + '<div class="bpe-big">The word as the model receives it: '
@@ -153,15 +150,14 @@ def _token_label(a: Analysis, i: int) -> str:
     return f"#{i + 1}  {visible_text(s.label)}  (id {'?' if s.id is None else s.id})"
 
 
-def _word_from_text(tok, a: Analysis, text: str, token: int | None, on_token, allowed) -> ModelWord | None:
+def _word_from_text(tok, a: Analysis, text: str, on_token, allowed) -> ModelWord | None:
+    token = keys.TOKEN.get()
     if not a.spans or token is None:
         st.info("No tokens to explain.")
         return None
     n = min(len(a.spans), OPTION_LIMIT)
-    st.session_state[W + "token"] = token
     st.selectbox(f"Token ({n:,} listed{'; the first ones of the text' if n < a.n_tokens else ''})",
-                 range(n), key=W + "token", format_func=lambda i: _token_label(a, i),
-                 on_change=on_token, args=(W + "token",),
+                 range(n), format_func=lambda i: _token_label(a, i), **keys.TOKEN.widget(W + "token", on_change=on_token),
                  help="Its token is outlined in the text above; below, the word it came from.")
     span = a.spans[token]
     if span.special:
@@ -175,11 +171,9 @@ def _word_from_text(tok, a: Analysis, text: str, token: int | None, on_token, al
 
 
 def _typed_word(tok) -> ModelWord | None:
-    persist(W + "typed", K + "typed", "tokenization")
-    st.text_input("Word or short text", key=W + "typed", max_chars=REPLAY_LIMIT,
-                  on_change=remember, args=(W + "typed", K + "typed"),
+    st.text_input("Word or short text", max_chars=REPLAY_LIMIT, **keys.EXPLAIN_TYPED.widget(W + "typed"),
                   help="Run through your file's normalizer and pre-tokenizer, as a text would be.")
-    typed = st.session_state[K + "typed"]
+    typed = keys.EXPLAIN_TYPED.get()
     if not typed:
         st.info("Type a word, e.g. tokenization.")
         return None
@@ -193,9 +187,9 @@ def _typed_word(tok) -> ModelWord | None:
         return None
     if len(words) == 1:
         return words[0]
-    key = W + "typed_word"
-    if st.session_state.get(key, 0) >= len(words):
-        st.session_state[key] = 0
+    key = keys.WIDGETS.key("explain_typed_word", 0)
+    if key.get() >= len(words):
+        key.set(0)
     pick = st.selectbox(f"The pre-tokenizer cuts this into {len(words)} words: pick one", range(len(words)),
                         key=key, format_func=lambda i: visible_text(word_text(tok, words[i].text)))
     return words[pick]
@@ -217,10 +211,10 @@ def _replay(tok, word: str, show_ws: bool) -> None:
         return
     replay = tok.work.replay(word)
     n = len(replay.steps)
-    if st.session_state.get(K + "step_for") != (id(tok), word):
-        st.session_state[K + "step_for"] = (id(tok), word)
-        st.session_state[K + "step"] = 0
-    k = clamped_step(K + "step", n)
+    if keys.EXPLAIN_STEP_FOR.get() != (id(tok), word):
+        keys.EXPLAIN_STEP_FOR.set((id(tok), word))
+        keys.EXPLAIN_STEP.set(0)
+    k = clamped_step(keys.EXPLAIN_STEP, n)
     unit = "bytes" if getattr(tok, "byte_level", False) else "characters"
     st.markdown(f"The word starts as **{len(replay.base)} symbols** ({unit}); **{n} merge{'s' if n != 1 else ''}** "
                 f"make{'s' if n == 1 else ''} its **{len(replay.ids)} token{'s' if len(replay.ids) != 1 else ''}**. "
@@ -228,7 +222,7 @@ def _replay(tok, word: str, show_ws: bool) -> None:
                    else "A rank is the merge's place in the file's merges list, from 0.")
                 + (" Keys: → next merge, ← back." if n else ""))
     if n:
-        step_controls(k, n, store_key=K + "step", prefix=W, slider_key=W + "step")
+        step_controls(k, n, store=keys.EXPLAIN_STEP, prefix=W, slider_key=W + "step")
         st.html(TOKENIZE_CSS + _merge_caption(tok, replay, k, show_ws))
     else:
         st.caption("No merge applies: no adjacent pair of this word joins into a piece of the model."

@@ -13,6 +13,8 @@ from ui.tokenize.logic import EXAMPLES, RANK_TABLE_NAMES
 
 #: Every widget key of the page: `tokenize_w_<name>`.
 WIDGETS = KeyFamily("tokenize_w_")
+EXAMPLE_PILLS: Key[str | None] = WIDGETS.key("example", None)  # the example texts (a pick loads one, then clears)
+LIVE_RUNS: Key[int] = Key("tokenize_w_live.runs", 0)  # the page's runs, for the typing helper (ui/shared/live_text.py)
 
 # ---- the settings (a link's query parameters and the widgets set them by name) ------------
 TOKENIZER: Key[str] = Key("tokenize.tokenizer", "cl100k_base")

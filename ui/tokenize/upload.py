@@ -40,22 +40,24 @@ from bpe_core.contracts import ShowsModelWork
 from bpe_core.formats import PATTERN_CHOICES, load_tokenizer_bytes
 from ui.shared.cache import cache_named
 from ui.shared.markdown import md_error, md_escape
-from ui.shared.state import folded
+from ui.shared.state import Key, folded
+from ui.tokenize import keys
 
 #: The page's choice value for the uploaded tokenizer.
 UPLOADED = "upload"
 SHORT_NAME = "Your file"
 
-_STATE = "tokenize.upload"          # an Upload: {"key", "name", "seconds"}; ["tok"], ["files"] from the registry
-_ERRORS = "tokenize.upload_errors"  # [(file name, error message)] of the last upload, one per file
-_HALF = "tokenize.upload_half"      # (name, bytes): vocab.json or merges.txt waiting for the other
-_GENERATION = "tokenize.upload_generation"  # bumped after each read: a fresh, empty uploader
-_PENDING = "tokenize.upload_pending"  # set by the uploader's callbacks: read the files on this run
-_PATTERN = "tokenize_w_upload_pattern"
-_TYPED = "tokenize_w_upload_typed"
-OPEN = "tokenize_w_upload_open"     # the uploader's expander (open or not)
-_OPENED = "tokenize.upload_opened"  # opened for "Your file" (once per choice: it can be closed again)
-_FILES = "tokenize_w_upload_files"  # the uploader's box (its widget key adds a generation)
+# This session's upload (declared in ui/tokenize/keys.py).
+_STATE = keys.UPLOAD                 # an Upload: {"key", "name", "seconds"}; ["tok"], ["files"] from the registry
+_ERRORS = keys.UPLOAD_ERRORS         # [(file name, error message)] of the last upload, one per file
+_HALF = keys.UPLOAD_HALF             # (name, bytes): vocab.json or merges.txt waiting for the other
+_GENERATION = keys.UPLOAD_GENERATION  # bumped after each read: a fresh, empty uploader
+_PENDING = keys.UPLOAD_PENDING       # set by the uploader's callbacks: read the files on this run
+_OPENED = keys.UPLOAD_OPENED         # opened for "Your file" (once per choice: it can be closed again)
+_PATTERN: Key[str] = keys.WIDGETS.key("upload_pattern", "cl100k_base")
+_TYPED: Key[str | None] = keys.WIDGETS.key("upload_typed", None)
+OPEN: Key[bool] = keys.WIDGETS.key("upload_open", False)  # the uploader's expander (open or not)
+_FILES = keys.WIDGETS + "upload_files"  # the uploader's box (its widget key adds a generation)
 TYPED_PATTERN = "type a regex…"
 
 #: The largest tokenizer file (or files together) the page reads, in MB as the browser
@@ -82,7 +84,7 @@ FILE_KINDS = (
 HELD_PER_BYTE = 8
 HELD_FIXED = 16 * 1024 * 1024
 _UPLOADS = "tokenize.uploads"  # the server-wide, byte-bounded registry (ui/shared/cache.py BUDGETS)
-_DROPPED = "tokenize.upload_dropped"  # the name of this session's file the registry dropped, to say so
+_DROPPED = keys.UPLOAD_DROPPED       # the name of this session's file the registry dropped, to say so
 
 
 class Upload(dict):
@@ -158,10 +160,10 @@ def one_large_read(nbytes: int, waiting: Callable[[], None]) -> Iterator[None]:
 
 def _entry() -> Upload | None:
     """This session's upload entry; one the registry has dropped is removed (and noted)."""
-    entry = st.session_state.get(_STATE)
+    entry = _STATE.get()
     if entry is not None and entry["tok"] is None:
-        st.session_state[_DROPPED] = entry["name"]
-        st.session_state.pop(_STATE, None)
+        _DROPPED.set(entry["name"])
+        _STATE.pop()
         return None
     return entry
 
@@ -196,9 +198,9 @@ def kind_of(tok) -> str:
 
 def chosen_pattern() -> str | None:
     """The pattern for a .tiktoken file: a name from the list, or the typed regex."""
-    choice = st.session_state.get(_PATTERN, "cl100k_base")
+    choice = _PATTERN.get()
     if choice == TYPED_PATTERN:
-        return st.session_state.get(_TYPED) or None
+        return _TYPED.get() or None
     return choice
 
 
@@ -231,7 +233,7 @@ def _files_key(files: list[tuple[str, bytes]], pattern: str | None) -> str:
 def _on_upload() -> None:
     """The uploader's and the pattern's callback: read the files on this run (`load_pending`),
     where a status box can show progress (a callback's output would not stay on screen)."""
-    st.session_state[_PENDING] = True
+    _PENDING.set(True)
 
 
 def _size(n: int) -> str:
@@ -268,10 +270,10 @@ def batches(new: list[tuple[str, bytes]], half: tuple[str, bytes] | None):
     return out, next(iter(waiting.values()), None)
 
 
-def _uploader_key() -> str:
+def _uploader_key() -> Key[list | None]:
     """The file uploader's widget key: a new one after each read, so the box is empty for
     the next file (a new file replaces the tokenizer; it is not added to a growing list)."""
-    return f"{_FILES}_{st.session_state.get(_GENERATION, 0)}"
+    return keys.WIDGETS.key(f"upload_files_{_GENERATION.get()}")
 
 
 def load_pending() -> None:
@@ -286,27 +288,27 @@ def load_pending() -> None:
     Streamlit call, so each result is stored before its status box is updated, and the
     request is cleared only once all is done: an interrupted read starts again.
     """
-    if not st.session_state.get(_PENDING):
+    if not _PENDING.get():
         return
-    uploads = st.session_state.get(_uploader_key()) or []
+    uploads = _uploader_key().get() or []
     new = [(u.name, u.getvalue()) for u in uploads]
     entry = _entry()
     pattern = chosen_pattern()
     if new:
-        todo, half = batches(new, st.session_state.get(_HALF))
-        st.session_state[_ERRORS] = []
+        todo, half = batches(new, _HALF.get())
+        _ERRORS.set([])
     elif entry and entry["key"] != _files_key(entry["files"], pattern):  # the pattern changed
-        todo, half = [entry["files"]], st.session_state.get(_HALF)
+        todo, half = [entry["files"]], _HALF.get()
     else:
-        todo, half = [], st.session_state.get(_HALF)
+        todo, half = [], _HALF.get()
     for files in todo:
         if not _read(files, pattern):
             break  # stopped by a rerun: read again on the next run
     else:
-        st.session_state[_HALF] = half
+        _HALF.set(half)
         if new:  # an empty uploader for the next file
-            st.session_state[_GENERATION] = st.session_state.get(_GENERATION, 0) + 1
-        st.session_state.pop(_PENDING, None)
+            _GENERATION.set(_GENERATION.get() + 1)
+        _PENDING.pop()
 
 
 def _read(files: list[tuple[str, bytes]], pattern: str | None) -> bool:
@@ -326,14 +328,14 @@ def _read(files: list[tuple[str, bytes]], pattern: str | None) -> bool:
                 status.update(label=md_escape(f"Reading {name} ({size})…"))
                 tok = read_upload(files, pattern)
         except (ValueError, TypeError, RecursionError, MemoryError) as exc:
-            st.session_state[_ERRORS] = [*st.session_state.get(_ERRORS, []), (name, str(exc))]
+            _ERRORS.set([*_ERRORS.get(), (name, str(exc))])
             status.update(label=md_escape(f"{name} ({size}) is not a tokenizer this page can read: see below."),
                           state="error")
             return True
         seconds = time.perf_counter() - start
-        st.session_state[_STATE] = Upload(tok, files, key=key, name=name, seconds=seconds)
-        st.session_state.pop(_DROPPED, None)
-        st.session_state["tokenize.tokenizer"] = UPLOADED
+        _STATE.set(Upload(tok, files, key=key, name=name, seconds=seconds))
+        _DROPPED.pop()
+        keys.TOKENIZER.set(UPLOADED)
         status.update(label=md_escape(f"Read {name} ({size}) in {seconds:.1f} s: {kind_of(tok)}, "
                                       f"{tok.vocab_size:,} tokens."), state="complete")
     return True
@@ -342,10 +344,11 @@ def _read(files: list[tuple[str, bytes]], pattern: str | None) -> bool:
 def uploader() -> None:
     """The upload section: files, the .tiktoken pattern, each file's error (escaped), the
     half of a pair waiting for the other, and which file is in use."""
-    if st.session_state.get("tokenize.tokenizer") != UPLOADED:
-        st.session_state.pop(_OPENED, None)
-    elif uploaded_tokenizer() is None and not st.session_state.get(_OPENED):
-        st.session_state[OPEN] = st.session_state[_OPENED] = True  # "Your file" just chosen, none read yet
+    if keys.TOKENIZER.get() != UPLOADED:
+        _OPENED.pop()
+    elif uploaded_tokenizer() is None and not _OPENED.get():
+        OPEN.set(True)  # "Your file" just chosen, none read yet
+        _OPENED.set(True)
     box = folded("**Your own tokenizer file**", OPEN)
     if box is None:  # drawn only once opened: its selectbox and file uploader cost a first load
         return        # their scripts (~200 kB) for a section most visits never open
@@ -358,21 +361,21 @@ def uploader() -> None:
                        on_change=_on_upload,
                        help="A rank file has no pre-tokenizer regex of its own: say which one its model "
                             "used (cl100k_base for GPT-4's, o200k_base for GPT-4o's), or type one.")
-        if st.session_state.get(_PATTERN) == TYPED_PATTERN:
+        if _PATTERN.get() == TYPED_PATTERN:
             right.text_input("Regex", key=_TYPED, on_change=_on_upload, placeholder=r"\w+|\s+|[^\w\s]+")
         with st.container(key=_FILES):  # the widget's own key changes after each read (_uploader_key)
             st.file_uploader(f"Tokenizer file(s), up to {LIMIT_MB} MB", accept_multiple_files=True,
                              key=_uploader_key(), on_change=_on_upload, max_upload_size=LIMIT_MB,
                              help="One file, or vocab.json and merges.txt (together or one after the "
                                   "other). A 9 MB tokenizer.json (Llama-3's size) takes a few seconds to read.")
-        for name, error in st.session_state.get(_ERRORS, []):
+        for name, error in _ERRORS.get():
             st.error(f"**{md_escape(name)}**: {md_error(error)}", icon=":material/error:")
-        half = st.session_state.get(_HALF)
+        half = _HALF.get()
         if half:
             other = PAIR[1] if half[0] == PAIR[0] else PAIR[0]
             st.info(f"**{half[0]}** is waiting for **{other}**: GPT-2's format is two files. Upload "
                     f"{other} to read them together.", icon=":material/hourglass_top:")
-        dropped = st.session_state.get(_DROPPED)
+        dropped = _DROPPED.get()
         if dropped and uploaded_tokenizer() is None:
             st.info(f"**{md_escape(dropped)}** was dropped from the server's memory, which the uploads of "
                     "everyone using it share (the least recently used goes first). Upload it again to use it.",
@@ -380,7 +383,7 @@ def uploader() -> None:
         if uploaded_tokenizer() is not None:
             for warning in getattr(uploaded_tokenizer(), "warnings", ()):  # what the library accepts silently
                 st.warning(f"**{md_escape(uploaded_name())}**: {md_error(warning)}", icon=":material/warning:")
-            chosen = st.session_state.get("tokenize.tokenizer") == UPLOADED
+            chosen = keys.TOKENIZER.get() == UPLOADED
             st.caption(("In use: " if chosen else "") + md_escape(title())
                        + ("." if chosen else ". Choose **Your file** above to use it."))
             for note in getattr(uploaded_tokenizer(), "notes", ()):

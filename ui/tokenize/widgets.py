@@ -3,9 +3,9 @@
 views/tokenize.py calls these in order; each section draws widgets, calls the engine
 (through ui/tokenize/logic.py) and draws HTML built by ui/tokenize/html.py.
 
-State: every setting lives under a non-widget key `tokenize.<name>` and is copied into
-its widget key `tokenize_w_<name>` each run (`persist`/`remember` from ui/shared/state.py), so
-settings survive a visit to another page. The URL carries the tokenizer, short text and
+State: every setting lives under a non-widget key `tokenize.<name>` (ui/tokenize/keys.py)
+and is kept in its widget `tokenize_w_<name>` with `KEY.widget(...)` (ui/shared/state.py),
+so settings survive a visit to another page. The URL carries the tokenizer, short text and
 the view (`sync_from_url` once per new link, `sync_to_url` at the end of each run).
 
 Sharing: the three OpenAI tokenizers are loaded once per server process
@@ -33,7 +33,7 @@ from ui.shared.live_text import live_text, stale_css
 from ui.shared.markdown import md_error, md_escape
 from ui.shared.tables import table_html
 from ui.shared.state import (
-    STEP_KEY, folded, persist, remember, request_train_step, session_label, session_run, session_step, session_tokenizer,
+    STEP_KEY, folded, request_train_step, session_label, session_run, session_step, session_tokenizer,
 )
 from ui.shared.stepper import clamped_step, step_controls
 from ui.tokenize import explain, keys, upload
@@ -93,9 +93,7 @@ SPLIT_CSS = """<style>
 LIVE_CSS = ("<style>" + stale_css("tokenize-tokens")
             + '.st-key-tokenize_w_text [data-testid="InputInstructions"] { display: none; }</style>')
 
-K = "tokenize."          # stored values (declared in ui/tokenize/keys.py)
 W = keys.WIDGETS         # widget keys
-_UNSET = object()        # a widget key not set yet (see _bind)
 
 SHORT_NAMES = {YOURS: "Yours", **{name: p.short for name, p in PRETRAINED.items()}}
 SHORT_NAMES[upload.UPLOADED] = upload.SHORT_NAME
@@ -125,16 +123,16 @@ def sync_from_url() -> None:
     session's settings stay.
     """
     params = st.query_params.to_dict()
-    if not params or params == st.session_state.get(K + "url_written"):
+    if not params or params == keys.URL_WRITTEN.get():
         return
     found, warnings = read_url(params)
     for name, value in found.items():
         keys.SETTINGS[name].set(value)
     if "token" in found:
         keys.REPLAY_STEP.set(0)
-        st.session_state[K + "token_for"] = _signature()
-    st.session_state[K + "url_written"] = params
-    st.session_state[K + "url_warnings"] = warnings
+        keys.TOKEN_FOR.set(_signature())
+    keys.URL_WRITTEN.set(params)
+    keys.URL_WARNINGS.set(warnings)
 
 
 def sync_to_url() -> None:
@@ -145,24 +143,16 @@ def sync_to_url() -> None:
     )
     if params != st.query_params.to_dict():
         st.query_params.from_dict(params)
-    st.session_state[K + "url_written"] = params
+    keys.URL_WRITTEN.set(params)
 
 
 def _signature() -> tuple:
     return (keys.TOKENIZER.get(), keys.TEXT.get(), keys.SPECIAL.get())
 
 
-def _bind(name: str) -> tuple[str, dict]:
-    """Copy a stored value into its widget; return the widget key and on_change kwargs.
-
-    Only when the widget does not hold it already: a value written to a widget key is
-    sent back to the browser, which sets it again. For the text that is the whole paste
-    (100 kB echoed, then re-laid out and spell-checked in the text area at every rerun).
-    """
-    widget, stored = W + name, keys.SETTINGS[name]
-    if stored not in st.session_state or st.session_state.get(widget, _UNSET) != st.session_state[stored]:
-        persist(widget, stored, stored.default)
-    return widget, {"on_change": remember, "args": (widget, stored)}
+def _bind(name: str, **kwargs) -> dict:
+    """The setting `name` kept in its widget `tokenize_w_<name>` (`Key.widget`)."""
+    return keys.SETTINGS[name].widget(W + name, **kwargs)
 
 
 # ---- tokenizers -------------------------------------------------------------------------
@@ -223,27 +213,27 @@ def title_of(choice: str) -> str:
 
 # ---- controls ----------------------------------------------------------------------------
 def _load_example() -> None:
-    choice = st.session_state.get(W + "example")
+    choice = keys.EXAMPLE_PILLS.get()
     if choice:
         keys.TEXT.set(EXAMPLES[choice])
         if choice == "Special token":
             keys.SPECIAL.set(False)
-    st.session_state[W + "example"] = None
+    keys.EXAMPLE_PILLS.set(None)
 
 
 def controls() -> None:
     """Tokenizer choice, example texts, the text, and the two display options."""
     st.html(TOKENIZE_CSS + SPLIT_CSS + LIVE_CSS)  # the page's CSS, once (SPLIT_CSS applies only to the split layout)
-    for warning in st.session_state.pop(K + "url_warnings", []):
+    for warning in keys.URL_WARNINGS.pop():
         st.warning(md_escape(warning))
     upload.load_pending()  # a new upload: read it (with progress) before the choice is drawn
-    key, cb = _bind("tokenizer")
+    cb = _bind("tokenizer")
     # wrap=True here and on the examples: in a column Streamlit keeps a button group on one
     # scrolling row and, once drawn, scrolls its selected option into view (getBoundingClientRect
     # and getComputedStyle: a forced layout of the whole page, ~0.2 s of a first load here,
     # bench/README.md). Wrapped, every option also shows on a phone.
     st.segmented_control(
-        "Tokenizer", TOKENIZER_CHOICES + (upload.UPLOADED,), format_func=SHORT_NAMES.get, key=key, required=True,
+        "Tokenizer", TOKENIZER_CHOICES + (upload.UPLOADED,), format_func=SHORT_NAMES.get, required=True,
         wrap=True, **cb,
         help="GPT-2, GPT-4 (cl100k_base) and GPT-4o (o200k_base) use OpenAI's original files, "
              "encoded by this app's own engine (identical ids to tiktoken). 'Yours' is the "
@@ -251,32 +241,32 @@ def controls() -> None:
     )
     st.caption(md_escape(title_of(keys.TOKENIZER.get())))
     upload.uploader()
-    st.pills("Examples", list(EXAMPLES), key=W + "example", on_change=_load_example, wrap=True,
+    st.pills("Examples", list(EXAMPLES), key=keys.EXAMPLE_PILLS, on_change=_load_example, wrap=True,
              help="Load an example text (it replaces the text below).")
-    key, cb = _bind("text")
+    cb = _bind("text")
     st.text_area(
-        "Text", key=key, height=170, placeholder="Type or paste any text…", **cb,
+        "Text", height=170, placeholder="Type or paste any text…", **cb,
         help=f"Up to {human_bytes(DRAW_LIMIT_BYTES)} is drawn token by token; up to "
              f"{human_bytes(COUNT_LIMIT_BYTES)} is counted. The tokens follow as you type (after a short "
              "pause; a paste at once); Ctrl+Enter applies at once. "
              "Half of an emoji (an unpaired surrogate) cannot be sent to the server: it is replaced by �.",
     )
     with st.container(horizontal=True, gap="medium", key="tokenize-options"):  # wraps when narrow
-        key, cb = _bind("show_ws")
-        st.toggle("Show whitespace and invisible characters", key=key, **cb,
+        cb = _bind("show_ws")
+        st.toggle("Show whitespace and invisible characters", **cb,
                   help="· space, ↵ newline, → tab, ⍽ no-break space; characters that draw nothing are "
                        "named, e.g. ⟨ZWJ⟩ (zero-width joiner, glues emoji together) or ⟨VS16⟩.")
-        key, cb = _bind("show_ids")
-        st.toggle("Ids on the chips", key=key, **cb,
+        cb = _bind("show_ids")
+        st.toggle("Ids on the chips", **cb,
                   help="Each token's id (the number the model sees) under its chip. "
                        "Tap or click a chip for its id, bytes and rank.")
-        key, cb = _bind("side")
-        st.toggle("Side by side", key=key, **cb,
+        cb = _bind("side")
+        st.toggle("Side by side", **cb,
                   help="On a wide screen (1200 px or more): the text on the left, its tokens on the "
                        "right. Narrower screens always stack them (and do not show this switch).")
-        key, cb = _bind("special")
+        cb = _bind("special")
         st.checkbox(
-            "Allow special tokens", key=key, **cb,
+            "Allow special tokens", **cb,
             help="Off (the safe default): text such as <|endoftext|> is encoded as ordinary "
                  "characters. On: it becomes the tokenizer's one special id, as if the program "
                  "had inserted it (tiktoken's allowed_special='all').",
@@ -286,7 +276,7 @@ def controls() -> None:
 def chips_open_replay() -> None:
     """A click, tap or Enter on a chip of the text opens that token's replay
     (ui/shared/chip_pick.py)."""
-    chip_pick("tokenize-tokens", key=W + "pick", on_pick=open_replay, runs=".bpe-tokens.bpe-scroll")
+    chip_pick("tokenize-tokens", key=W.key("pick"), on_pick=open_replay, runs=".bpe-tokens.bpe-scroll")
 
 
 def open_replay(i: int, run: int = 0) -> None:
@@ -295,15 +285,15 @@ def open_replay(i: int, run: int = 0) -> None:
         return
     keys.VIEW.set("replay")
     keys.REPLAY_SOURCE.set("text")
-    st.session_state[explain.K + "source"] = "text"
+    keys.EXPLAIN_SOURCE.set("text")
     keys.TOKEN.set(i)
     keys.REPLAY_STEP.set(0)
-    st.session_state[K + "token_for"] = _signature()
+    keys.TOKEN_FOR.set(_signature())
 
 
 def live_typing() -> None:
     """Tokenize as the user types: the Text box applies itself after a pause (ui/shared/live_text.py)."""
-    live_text(W + "text", "tokenize-tokens", keys.TEXT.get(), key=W + "live")
+    live_text(W + "text", "tokenize-tokens", keys.TEXT.get(), key=W + "live", runs_key=keys.LIVE_RUNS)
 
 
 def layout():
@@ -429,18 +419,18 @@ CHIPS_NOTE = (
 
 
 def _show_all() -> None:
-    st.session_state[K + "show_all_for"] = _signature()
+    keys.SHOW_ALL_FOR.set(_signature())
 
 
 def showing_all() -> bool:
     """Whether Show all was pressed for this text (a new text starts short again)."""
-    return st.session_state.get(K + "show_all_for") == _signature()
+    return keys.SHOW_ALL_FOR.get() == _signature()
 
 
 # ---- views --------------------------------------------------------------------------------
 def panel_selector() -> str:
-    key, cb = _bind("view")
-    st.segmented_control("View", list(PANELS), format_func=PANELS.get, key=key, required=True, **cb)
+    cb = _bind("view")
+    st.segmented_control("View", list(PANELS), format_func=PANELS.get, required=True, **cb)
     return keys.VIEW.get()
 
 
@@ -548,10 +538,10 @@ def ensure_replay_token(a: Analysis) -> None:
     """A valid token to replay: kept while the text is the same, else the default one."""
     n = min(a.n_spans, OPTION_LIMIT)
     token = keys.TOKEN.get()
-    if st.session_state.get(K + "token_for") != _signature() or token is None or not 0 <= token < n:
+    if keys.TOKEN_FOR.get() != _signature() or token is None or not 0 <= token < n:
         keys.TOKEN.set(default_replay_token(a.first(OPTION_LIMIT)) if n else None)
         keys.REPLAY_STEP.set(0)
-        st.session_state[K + "token_for"] = _signature()
+        keys.TOKEN_FOR.set(_signature())
 
 
 def replay_highlight(a: Analysis) -> int | None:
@@ -576,18 +566,17 @@ def view_replay(a: Analysis) -> None:
     if explain.explains(tok):  # an uploaded model: its replay, trace or lattice
         if a.spans:
             ensure_replay_token(a)
-        explain.show(tok, a, keys.TEXT.get(), token=keys.TOKEN.get(), on_token=_token_changed, show_ws=keys.SHOW_WS.get())
+        explain.show(tok, a, keys.TEXT.get(), on_token=_replay_from_start, show_ws=keys.SHOW_WS.get())
         return
     if no_merges_note(tok, "replay of merges"):
         return
-    key, cb = _bind("replay_source")
+    cb = _bind("replay_source")
     st.segmented_control(
-        "Replay", ["text", "typed"], key=key, required=True,
+        "Replay", ["text", "typed"], required=True,
         format_func={"text": "A token from the text", "typed": "A word you type"}.get, **cb,
     )
     if keys.REPLAY_SOURCE.get() == "typed":
-        key, cb = _bind("typed")
-        st.text_input("Word or piece to build", key=key, on_change=_typed_changed, args=(key,), max_chars=REPLAY_LIMIT,
+        st.text_input("Word or piece to build", max_chars=REPLAY_LIMIT, **_bind("typed", on_change=_replay_from_start),
                       help="Replayed as one piece, as if the pre-tokenizer had cut it out of a text.")
         piece = keys.TYPED.get()
         if not piece:
@@ -607,12 +596,10 @@ def view_replay(a: Analysis) -> None:
         return
     n = min(len(a.spans), OPTION_LIMIT)
     ensure_replay_token(a)
-    key = W + "token"
-    st.session_state[key] = keys.TOKEN.get()
     st.selectbox(
         f"Token to replay ({n:,} listed{'; the first ones of the text' if n < a.n_tokens else ''})",
-        range(n), key=key, format_func=lambda i: _token_label(tok, a, i),
-        on_change=_token_changed, args=(key,),
+        range(n), format_func=lambda i: _token_label(tok, a, i),
+        **_bind("token", on_change=_replay_from_start),
         help="Its token is outlined in the text above. Start typing to search (e.g. #12 or a word).",
     )
     i = keys.TOKEN.get()
@@ -640,13 +627,8 @@ def cell(tok: Tokenizer, token_id: int | None) -> str:
     return visible_text(symbol_text(tok, token_id))
 
 
-def _token_changed(key: str) -> None:
-    keys.TOKEN.set(st.session_state[key])
-    keys.REPLAY_STEP.set(0)
-
-
-def _typed_changed(key: str) -> None:
-    keys.TYPED.set(st.session_state[key])
+def _replay_from_start() -> None:
+    """Another token or typed piece (stored already): its replay starts at step 0."""
     keys.REPLAY_STEP.set(0)
 
 
@@ -666,7 +648,7 @@ def replay_stepper(tok: Tokenizer, piece: str, token_id: int | None) -> None:
         return
     replay = tok.replay(piece)
     n = len(replay.steps)
-    k = clamped_step(K + "replay_step", n)
+    k = clamped_step(keys.REPLAY_STEP, n)
     base_kind = "bytes" if tok.units == "byte" else "characters"
     st.markdown(
         f"The piece splits into **{len(replay.base)} base symbols** ({base_kind}); "
@@ -676,7 +658,7 @@ def replay_stepper(tok: Tokenizer, piece: str, token_id: int | None) -> None:
         + (" Keys: → next merge, ← back." if n else "")
     )
     if n:
-        step_controls(k, n, store_key=K + "replay_step", prefix=W, slider_key=W + "replay_step")
+        step_controls(k, n, store=keys.REPLAY_STEP, prefix=W, slider_key=W + "replay_step")
         st.html(_merge_caption(tok, replay, k, trained))
     elif trained and not tok.merges:
         st.info("Your tokenizer is at step 0 on the Train page: it has learned no merges yet, so every "
@@ -695,7 +677,7 @@ def replay_stepper(tok: Tokenizer, piece: str, token_id: int | None) -> None:
                      icon=":material/model_training:",
                      help="The Train page jumps to the step that learned this merge "
                           "(your tokenizer here then has that many merges)."):
-            st.session_state[STEP_KEY] = rank
+            STEP_KEY.set(rank)
             request_train_step(rank)
             st.switch_page("views/train.py")
     if n:
@@ -731,9 +713,9 @@ def view_compare(a: Analysis) -> None:
     options += [upload.UPLOADED] if upload.uploaded_tokenizer() is not None else []
     chosen = [c for c in keys.COMPARE.get() if c in options][:4]
     keys.COMPARE.set(chosen)
-    key, cb = _bind("compare")
+    cb = _bind("compare")
     # short names: a chosen tag cuts a long title with an ellipsis (the table below has the titles)
-    st.multiselect("Tokenizers to compare (2 to 4)", options, key=key, max_selections=4,
+    st.multiselect("Tokenizers to compare (2 to 4)", options, max_selections=4,
                    format_func=SHORT_NAMES.get, **cb)
     chosen = keys.COMPARE.get()
     if len(chosen) < 2:
@@ -778,8 +760,8 @@ def _fill_ids(ids: tuple) -> None:
 def view_decode(a: Analysis | None) -> None:
     tok = tokenizer_for(keys.TOKENIZER.get())
     st.markdown(f"Turn token ids back into text with **{md_escape(title_of(keys.TOKENIZER.get()))}**.")
-    key, cb = _bind("ids")
-    st.text_area("Token ids", key=key, height=100, placeholder="e.g. 9906, 1917, 0  (commas, spaces or a [list])",
+    cb = _bind("ids")
+    st.text_area("Token ids", height=100, placeholder="e.g. 9906, 1917, 0  (commas, spaces or a [list])",
                  **cb)
     if a is not None and a.n_tokens <= IDS_SHOWN_LIMIT:
         st.button("Use the ids of the text above", key=W + "fill", on_click=_fill_ids, args=(a.ids,))
