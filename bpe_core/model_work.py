@@ -4,15 +4,16 @@ a WordPiece model, the lattice of a Unigram model.
 
 A tokenizer that can show it has `work` (a `ModelWork`) and `model_words(text)`: the
 words of a text as its model receives them (normalized and pre-tokenized), each with the
-range of the original text it came from. Our own `Tokenizer` has `replay` instead, and
+range of the original text it came from, and `word_of(text, span)`: the word a token came
+from (`contracts.ShowsModelWork`). Our own `Tokenizer` has `replay` instead, and
 trained WordPiece and Unigram tokenizers have `trace` and `lattice` themselves.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
-__all__ = ["ModelWork", "ModelWord"]
+__all__ = ["ModelWork", "ModelWord", "word_holding"]
 
 
 @dataclass(frozen=True)
@@ -20,13 +21,16 @@ class ModelWork:
     """What a model can show of its work on one word (as the model sees it: normalized
     and pre-tokenized). `algorithm` is "BPE", "WordPiece" or "Unigram"; one of `replay`
     (word -> `Replay`), `trace` (word -> `WordTrace`) and `lattice` (word -> `Lattice`)
-    is set, by algorithm; `note` says what the model does beside it (ignore_merges)."""
+    is set, by algorithm; `note` says what the model does beside it (ignore_merges).
+    `by_score`: a BPE model that merges by piece score, with no merge list (SentencePiece
+    BPE), so a replay step's rank is the new piece's id, not a place in a merges list."""
 
     algorithm: str
     replay: Callable | None = None
     trace: Callable | None = None
     lattice: Callable | None = None
     note: str = ""
+    by_score: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,3 +42,16 @@ class ModelWord:
     start: int
     end: int
     added: bool = False
+
+
+def word_holding(words: Sequence[ModelWord], start: int) -> ModelWord | None:
+    """The word (added tokens left out) whose range of the text holds a token starting at
+    `start`; an empty token, such as a dummy prefix, belongs to the next word.
+
+    >>> words = [ModelWord("▁a", 0, 1), ModelWord("▁bc", 1, 4)]
+    >>> word_holding(words, 2).text, word_holding(words, 1).text, word_holding(words, 4)
+    ('▁bc', '▁bc', None)
+    """
+    words = [w for w in words if not w.added]
+    inside = next((w for w in words if w.start <= start < w.end), None)
+    return inside or next((w for w in words if w.start >= start), None)

@@ -340,6 +340,7 @@ def test_uploaded_bpe_json_replays_its_merges_one_by_one():
     at = _replay_view(data, "I like huggingface a lot")
     _pick_token(at, "hugging")
     tok = at.session_state["tokenize.upload"]["tok"]
+    assert f"(tokenizer.json, BPE, {tok.vocab_size} tokens)" in " ".join(c.value for c in at.caption)
     replay = tok.work.replay("Ġhuggingface")
     n = len(replay.steps)
     assert n >= 5
@@ -426,6 +427,8 @@ def test_uploaded_sentencepiece_bpe_model_replays_by_piece_score():
     tok = at.session_state["tokenize.upload"]["tok"]
     replay = tok.replay("▁pieces")
     assert [tok.pieces[i] for i in replay.ids] == theirs and replay.steps
+    # its kind is its own (a page once read a SentencePiece model's model_type as a tokenizer.json's)
+    assert f"tiny-bpe.model (SentencePiece, {tok.vocab_size} tokens)" in " ".join(c.value for c in at.caption)
     at.button(key="tokenize_w_explain_last").click().run()
     page = _page_html(at)
     assert "bpe-ladder" in page and page.count('class="bpe-row') == len(replay.steps) + 1

@@ -25,6 +25,7 @@ from typing import Callable, Collection, Iterable, Literal, Mapping
 import re
 
 
+from ..contracts import TokenizerDefaults
 from ..display import bytes_label, bytes_to_gpt2
 from ..pretokenize import compile_splitter, pattern_deadline
 from ..vocab import base_symbols
@@ -91,7 +92,7 @@ class Replay:
         return self.steps[-1].symbols if self.steps else self.base
 
 
-class Tokenizer:
+class Tokenizer(TokenizerDefaults):
     """A BPE tokenizer: a vocabulary, a way to rank pairs, a pre-tokenizer, specials.
 
     Build one with `Tokenizer.from_merges` (our trainer's output) or
@@ -243,6 +244,16 @@ class Tokenizer:
         body, eow = self._token(token_id)
         text = bytes_to_gpt2(body) if isinstance(body, bytes) else body
         return text + self.marker if eow else text
+
+    #: What a page calls this kind of tokenizer (`contracts.TextTokenizer`).
+    kind_label = "BPE"
+
+    def marker_of(self, token_id: int) -> str:
+        """The end-of-word marker the token carries ("" for a special token or a token
+        inside a word)."""
+        if token_id in self._special_by_id:
+            return ""
+        return self.marker if self._token(token_id)[1] else ""
 
     def token_bytes(self, token_id: int) -> bytes:
         if token_id in self._special_by_id:

@@ -40,6 +40,7 @@ from typing import Callable, Collection, Iterable, Literal
 
 import regex
 
+from ..contracts import TokenizerDefaults
 from ..display import bytes_label, gpt2_to_bytes
 from ..encode.tokenizer import TokenSpan
 from ..model_work import ModelWord, ModelWork
@@ -309,7 +310,7 @@ _SPACE_AT_END = regex.compile(r"\s*$")
 _SPACE_AT_START = regex.compile(r"^\s*")
 
 
-class PipelineTokenizer:
+class PipelineTokenizer(TokenizerDefaults):
     """A tokenizer read from another library's file: added tokens, normalizer,
     pre-tokenizer and model, run in that order (see the module docstring).
 
@@ -360,6 +361,11 @@ class PipelineTokenizer:
         normed = [t for t in self.added_tokens if t.normalized]
         self._raw_matcher = _matcher(raw, lambda t: t.content)
         self._normed_matcher = _matcher(normed, lambda t: normalizer(t.content) if normalizer else t.content)
+
+    @property
+    def kind_label(self) -> str:
+        """What a page calls it: its file's kind and its model ("tokenizer.json, BPE")."""
+        return f"{self.kind}, {self.model_type}" if self.model_type else "BPE"
 
     @property
     def vocab_size(self) -> int:
@@ -450,6 +456,13 @@ class PipelineTokenizer:
             if upto is not None and len(words) > upto:
                 break
         return words
+
+    def word_of(self, text: str, span: TokenSpan, *,
+                allowed_special: Collection[str] | Literal["all"] = ()) -> ModelWord | None:
+        """The word of `model_words(text)` a token of `text` came from: its tokens are
+        numbered by word (`TokenSpan.piece`), so only the text up to that word is read."""
+        words = self.model_words(text, allowed_special=allowed_special, upto=span.piece)
+        return words[span.piece] if span.piece < len(words) else None
 
     def token_label(self, token_id: int) -> str:
         """A token as the page writes it: its bytes (`<E4>` for part of a character) for a

@@ -20,10 +20,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Collection, Iterable, Literal
 
+from ..contracts import TokenizerDefaults
 from ..display import bytes_label
 from ..encode.special import allowed_specials, split_specials
 from ..encode.tokenizer import Replay, ReplayStep, TokenSpan
-from ..model_work import ModelWord, ModelWork
+from ..model_work import ModelWord, ModelWork, word_holding
 from .normalizer import SPACE_SYMBOL, Normalizer
 from .proto import ModelProto, byte_of_piece, read_model
 from .segment import UnigramLattice, bpe_segment
@@ -60,8 +61,13 @@ def looks_like_sentencepiece(data: bytes) -> bool:
     return data[i + 1 : i + 2] == b"\x0a"
 
 
-class SentencePieceTokenizer:
+class SentencePieceTokenizer(TokenizerDefaults):
     """Encode, decode and colour text with a SentencePiece BPE or Unigram model."""
+
+    #: What a page calls this kind of tokenizer (`contracts.TextTokenizer`).
+    kind_label = "SentencePiece"
+    #: Its words and pieces are text (`▁` for a space), never GPT-2's byte form.
+    byte_level = False
 
     def __init__(self, model: ModelProto, *, name: str = "sentencepiece"):
         spec = model.trainer_spec
@@ -338,7 +344,7 @@ class SentencePieceTokenizer:
         if self._lattice is not None:
             return ModelWork("Unigram", lattice=self.lattice)
         if self._by_word:
-            return ModelWork("BPE", replay=self.replay)
+            return ModelWork("BPE", replay=self.replay, by_score=True)
         return None
 
     def _symbols(self, text: str) -> tuple[list[str], list[bool]]:
@@ -412,6 +418,12 @@ class SentencePieceTokenizer:
                     words.append(ModelWord(m.group(), offset + orig[m.start()], offset + orig[m.end()]))
             offset += len(chunk)
         return words
+
+    def word_of(self, text: str, span: TokenSpan, *,
+                allowed_special: Collection[str] | Literal["all"] = ()) -> ModelWord | None:
+        """The word of `model_words(text)` a token of `text` came from: the one whose range
+        holds the token's start (an empty token, the dummy prefix, belongs to the next)."""
+        return word_holding(self.model_words(text, allowed_special=allowed_special), span.start)
 
     # ---- decoding -----------------------------------------------------------------------
     def _decode_parts(self, ids: Iterable[int]) -> list[str | bytes]:

@@ -28,9 +28,8 @@ import streamlit as st
 
 from bpe_core.contracts import ShowsModelWork
 from bpe_core.display import bytes_label, visible_text
-from bpe_core.formats.pipeline import PipelineTokenizer, byte_chars_to_bytes
+from bpe_core.formats.pipeline import byte_chars_to_bytes
 from bpe_core.model_work import ModelWord
-from bpe_core.spm import SentencePieceTokenizer
 from ui.shared.chips import TokenChip, chips_html as chip_run
 from ui.shared.markdown import md_error, md_escape
 from ui.shared.stepper import clamped_step, step_controls
@@ -39,7 +38,7 @@ from ui.tokenize import keys
 from ui.tokenize.html import TOKENIZE_CSS
 from ui.tokenize.logic import OPTION_LIMIT, Analysis
 
-__all__ = ["explains", "from_text", "show", "word_of", "word_text", "ladder_html", "WORD_LIMIT", "REPLAY_LIMIT"]
+__all__ = ["explains", "from_text", "show", "word_text", "ladder_html", "WORD_LIMIT", "REPLAY_LIMIT"]
 
 W = "tokenize_w_explain_"    # widget keys
 
@@ -68,9 +67,9 @@ INTROS = {
 }
 
 
-def _by_score(tok) -> bool:
-    """A SentencePiece BPE model: merges ordered by piece score, no merge list."""
-    return isinstance(tok, SentencePieceTokenizer)
+def _by_score(tok: ShowsModelWork) -> bool:
+    """A BPE model that merges by piece score, with no merge list (SentencePiece BPE)."""
+    return tok.work is not None and tok.work.by_score
 
 
 def explains(tok) -> bool:
@@ -83,25 +82,10 @@ def from_text() -> bool:
     return keys.EXPLAIN_SOURCE.get() == "text"
 
 
-def word_of(tok, text: str, span, *, allowed_special=()) -> ModelWord | None:
-    """The word (as the model receives it) that a token of `text` came from.
-
-    A tokenizer.json numbers its words as its tokens' `piece`; for the others the word is
-    the one whose range of the text holds the token's start (an empty token, such as a
-    dummy prefix, belongs to the next word).
-    """
-    if isinstance(tok, PipelineTokenizer):
-        words = tok.model_words(text, allowed_special=allowed_special, upto=span.piece)
-        return words[span.piece] if span.piece < len(words) else None
-    words = [w for w in tok.model_words(text, allowed_special=allowed_special) if not w.added]
-    inside = next((w for w in words if w.start <= span.start < w.end), None)
-    return inside or next((w for w in words if w.start >= span.start), None)
-
-
-def word_text(tok, word: str) -> str:
+def word_text(tok: ShowsModelWork, word: str) -> str:
     """A word as the page writes it: a byte-level model's word as its bytes (`Ġhi` is
     ` hi`), any other as the model receives it (`▁hi`)."""
-    if getattr(tok, "byte_level", False):
+    if tok.byte_level:
         return bytes_label(byte_chars_to_bytes(word))
     return word
 
@@ -164,7 +148,7 @@ def _word_from_text(tok, a: Analysis, text: str, on_token, allowed) -> ModelWord
         st.info(f"**{md_escape(span.label)}** is a special token (id {span.id}): the model never sees it, "
                 "it is matched as a whole before the model runs, only when allowed.")
         return None
-    word = word_of(tok, text, span, allowed_special=allowed)
+    word = tok.word_of(text, span, allowed_special=allowed)  # the word the model received
     if word is None:
         st.info("This token comes from no word of the model (the normalizer added it).")
     return word
@@ -215,7 +199,7 @@ def _replay(tok, word: str, show_ws: bool) -> None:
         keys.EXPLAIN_STEP_FOR.set((id(tok), word))
         keys.EXPLAIN_STEP.set(0)
     k = clamped_step(keys.EXPLAIN_STEP, n)
-    unit = "bytes" if getattr(tok, "byte_level", False) else "characters"
+    unit = "bytes" if tok.byte_level else "characters"
     st.markdown(f"The word starts as **{len(replay.base)} symbols** ({unit}); **{n} merge{'s' if n != 1 else ''}** "
                 f"make{'s' if n == 1 else ''} its **{len(replay.ids)} token{'s' if len(replay.ids) != 1 else ''}**. "
                 + ("The rank shown is the new piece's id (pieces are stored best score first)." if _by_score(tok)

@@ -13,6 +13,7 @@ import html
 from typing import Callable, Sequence
 
 from bpe_core import Replay, Tokenizer
+from bpe_core.contracts import TextTokenizer
 from bpe_core.display import name_invisible
 
 from ui.tokenize.logic import PieceTokens, has_merges, token_title
@@ -98,12 +99,11 @@ def symbol_text(tok: Tokenizer, token_id: int | None) -> str:
     return chip.text + chip.marker
 
 
-def _marker_of(tok) -> Callable | None:
+def _marker_of(tok: TextTokenizer) -> Callable | None:
     """The end-of-word marker a span's token carries (trained tokenizers), if any."""
-    marker, tokens = getattr(tok, "marker", ""), getattr(tok, "tokens", None)
-    if not marker or tokens is None:
+    if not tok.marker:
         return None
-    return lambda span: marker if span.id is not None and not span.special and tokens[span.id][1] else ""
+    return lambda span: tok.marker_of(span.id) if span.id is not None and not span.special else ""
 
 
 def text_html(

@@ -36,7 +36,7 @@ from typing import Callable, Iterator
 
 import streamlit as st
 
-from bpe_core.contracts import ShowsModelWork
+from bpe_core.contracts import ShowsModelWork, TextTokenizer
 from bpe_core.formats import PATTERN_CHOICES, load_tokenizer_bytes
 from ui.shared.cache import cache_named
 from ui.shared.markdown import md_error, md_escape
@@ -186,14 +186,10 @@ def title() -> str:
     return f"Your file: {uploaded_name()} ({kind_of(tok)}, {tok.vocab_size:,} tokens)"
 
 
-def kind_of(tok) -> str:
-    """A short name for what the uploaded file turned out to be."""
-    model_type = getattr(tok, "model_type", None)
-    if model_type:
-        return f"tokenizer.json, {model_type}"
-    name = type(tok).__name__
-    return {"SentencePieceTokenizer": "SentencePiece", "WordPieceTokenizer": "WordPiece",
-            "UnigramModel": "Unigram"}.get(name, "BPE")
+def kind_of(tok: TextTokenizer) -> str:
+    """A short name for what the uploaded file turned out to be ("tokenizer.json, BPE",
+    "SentencePiece", "WordPiece", "Unigram", "BPE")."""
+    return tok.kind_label
 
 
 def chosen_pattern() -> str | None:
@@ -380,13 +376,14 @@ def uploader() -> None:
             st.info(f"**{md_escape(dropped)}** was dropped from the server's memory, which the uploads of "
                     "everyone using it share (the least recently used goes first). Upload it again to use it.",
                     icon=":material/info:")
-        if uploaded_tokenizer() is not None:
-            for warning in getattr(uploaded_tokenizer(), "warnings", ()):  # what the library accepts silently
+        kept = uploaded_tokenizer()
+        if kept is not None:
+            for warning in kept.warnings:  # what the file's library accepts silently
                 st.warning(f"**{md_escape(uploaded_name())}**: {md_error(warning)}", icon=":material/warning:")
             chosen = keys.TOKENIZER.get() == UPLOADED
             st.caption(("In use: " if chosen else "") + md_escape(title())
                        + ("." if chosen else ". Choose **Your file** above to use it."))
-            for note in getattr(uploaded_tokenizer(), "notes", ()):
+            for note in kept.notes:
                 st.caption(md_escape(note))
 
 

@@ -9,6 +9,7 @@ from array import array
 from collections.abc import Iterable, Mapping, Sequence
 
 from bpe_core import TokenSpan
+from bpe_core.contracts import TokenizerDefaults
 
 from .lattice import Lattice, Segmentation, build_lattice, forward, lattice_edges
 from .text import SPACE, denormalize, normalize
@@ -22,7 +23,7 @@ UNK_SURFACE = " \u2047 "
 FORMAT_VERSION = 1
 
 
-class UnigramModel:
+class UnigramModel(TokenizerDefaults):
     """Pieces with scores (log-probabilities); id = position in `pieces`.
 
     The piece at `unk_id` stands for unknown characters and is never matched in text.
@@ -34,6 +35,9 @@ class UnigramModel:
     >>> m.decode(m.encode("ab ba"))
     'ab ba'
     """
+
+    #: What a page calls this kind of tokenizer (`contracts.TextTokenizer`).
+    kind_label = "Unigram"
 
     def __init__(
         self,

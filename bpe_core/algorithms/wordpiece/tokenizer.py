@@ -14,6 +14,7 @@ import json
 from typing import Any, Collection, Iterable, Literal, Mapping, Sequence
 
 from bpe_core import TokenSpan
+from bpe_core.contracts import TokenizerDefaults
 from bpe_core.encode.special import allowed_specials, split_specials
 
 from .settings import BERT_SPECIAL_TOKENS, check_whole
@@ -26,7 +27,7 @@ __all__ = ["FORMAT", "WordPieceTokenizer"]
 FORMAT = "bpe-teaching-wordpiece"
 
 
-class WordPieceTokenizer:
+class WordPieceTokenizer(TokenizerDefaults):
     """Greedy longest-match-first WordPiece encoding (BERT's, Hugging Face's
     `models.WordPiece`) over a fixed vocabulary.
 
@@ -42,6 +43,8 @@ class WordPieceTokenizer:
     """
 
     _CACHE_LIMIT = 100_000
+    #: What a page calls this kind of tokenizer (`contracts.TextTokenizer`).
+    kind_label = "WordPiece"
 
     def __init__(
         self,
