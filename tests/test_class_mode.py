@@ -342,7 +342,7 @@ def test_rerun_fragments_asks_for_the_panel_and_the_step_area_together(store):
         if st.session_state.get("asked") is None:
             st.session_state["asked"] = True
             scoped = []
-            for keys in ([session.PANEL_FRAGMENT, session.STEP_FRAGMENT], [session.PANEL_FRAGMENT, "class.nowhere"]):
+            for keys in ([session.PANEL_FRAGMENT, session.STEP_FRAGMENT], [session.PANEL_FRAGMENT, session.WIDGETS.key("nowhere")]):
                 seen.clear()
                 try:
                     session.rerun_fragments(keys)

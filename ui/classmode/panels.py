@@ -30,7 +30,7 @@ import streamlit as st
 from classroom import NICKNAME_MAX, CODE_LENGTH, Question
 from ui.classmode import logic, session
 from ui.shared.markdown import md_error, md_escape
-from ui.shared.state import folded
+from ui.shared.state import Key, folded
 from ui.train import predict as predict
 from ui.train import state as train_state
 from ui.train.run_view import RunView
@@ -38,7 +38,10 @@ from ui.classmode.session import (  # the class panel's keys, declared with the 
     FULL_RUN, GO_TRAIN, OPEN, OPENED_FOR, PANEL_SHOWN, PUBLIC, PUBLIC_NOTE, QR_CACHE,
 )
 
-ss = st.session_state
+W = session.WIDGETS  # widget keys, `class_w_<name>`
+NICK_BOX: Key[str | None] = W.key("nick")  # a student's nickname, beside a question
+CODE_BOX: Key[str | None] = W.key("code")  # the join page's class code
+JOIN_NICK_BOX: Key[str | None] = W.key("join_nick")  # the join page's nickname
 
 #: The QR code's width on screen, in CSS pixels (about 40% of a 1080-pixel projector).
 QR_WIDTH = 420
@@ -75,7 +78,7 @@ def beside_the_step() -> bool:
 
 
 def _beside() -> bool:
-    return ss.get(train_state.LAYOUT) == "present" and beside_the_step()
+    return train_state.LAYOUT.get() == "present" and beside_the_step()
 
 
 def train_banner(view: RunView) -> None:
@@ -87,7 +90,7 @@ def train_banner(view: RunView) -> None:
     if role is None:
         _ended_note()
         return
-    ss[FULL_RUN] = True
+    FULL_RUN.set(True)
     try:
         if role == "instructor":
             session.push_step(view, train_state.step())  # retries a step the store missed (an outage)
@@ -106,7 +109,7 @@ def train_banner(view: RunView) -> None:
             st.fragment(run_every=session.poll_seconds())(_student_fragment)()
             st.fragment(_student_panel)()
     finally:
-        ss[FULL_RUN] = False
+        FULL_RUN.set(False)
 
 
 def _device_script() -> None:
@@ -119,8 +122,8 @@ def _device_script() -> None:
     st.html("<style>.st-key-class_device { display: none; }</style>")
     with st.container(key="class_device"):
         st.html(script, unsafe_allow_javascript=True)
-    if ss.get(session.DEVICE) == "forget":
-        ss[session.DEVICE] = None
+    if session.DEVICE.get() == "forget":
+        session.DEVICE.set(None)
 
 
 def _ended_note() -> None:
@@ -132,7 +135,7 @@ def _ended_note() -> None:
             left, right = st.columns([5, 1], vertical_alignment="center")
             left.info(md_escape(message), icon=":material/school:")
             right.button("OK", key="class_btn_dismiss", on_click=session.dismiss_ended, width="stretch")
-    message = ss.pop(session.ERROR, None)
+    message = session.ERROR.pop()
     if message:
         st.error(md_error(message), icon=":material/school:")
 
@@ -144,16 +147,16 @@ def start_control(view: RunView) -> None:
     # Drawn only while open (opening reruns the page): folded, its text, buttons and link
     # were rendered out of sight at every first visit. It opens by itself when a class
     # starts or ends, or has something to say; the reader may fold it again.
-    if role is not None and state is not None and ss.get(train_state.LAYOUT) == "present":
+    if role is not None and state is not None and train_state.LAYOUT.get() == "present":
         return  # projected: the class's own panel says it all (End the class too), and the page fits
     reason = (role, session.notice())
-    if reason != ss.get(OPENED_FOR):
-        ss[OPENED_FOR] = reason
+    if reason != OPENED_FOR.get():
+        OPENED_FOR.set(reason)
         # (in the presentation view, a class's own panel at the top says it all: the box
         # stays one line, so the page still fits the projector)
-        present = ss.get(train_state.LAYOUT) == "present"
+        present = train_state.LAYOUT.get() == "present"
         if (role is not None and not present) or session.notice():
-            ss[OPEN] = True
+            OPEN.set(True)
     box = folded("**Class mode**: your students follow your steps on their own screens", OPEN)
     if box is None:
         return
@@ -182,17 +185,17 @@ def start_control(view: RunView) -> None:
 
 # ---- the instructor -------------------------------------------------------------------------
 def _qr(link: str) -> bytes:
-    cached = ss.get(QR_CACHE)
+    cached = QR_CACHE.get()
     if cached is None or cached[0] != link:
         cached = (link, logic.qr_png(link))
-        ss[QR_CACHE] = cached
+        QR_CACHE.set(cached)
     return cached[1]
 
 
 def _join_root() -> str:
     """The address the join link and the QR code use: the one typed in the panel, else
     BPE_PUBLIC_URL, else the address this page was opened at."""
-    for candidate in (ss.get(PUBLIC), os.environ.get(logic.PUBLIC_SETTING)):
+    for candidate in (PUBLIC.get(), os.environ.get(logic.PUBLIC_SETTING)):
         root = logic.public_root(candidate)
         if root:
             return root
@@ -217,12 +220,12 @@ def _network_guess(root: str) -> str | None:
     return f"{parts.scheme or 'http'}://{ip}{port}{parts.path or '/'}"
 
 
-def _on_public(wk: str) -> None:
-    root = logic.public_root(ss.get(wk))
-    ss[PUBLIC] = root
-    ss[PUBLIC_NOTE] = None if root or not (ss.get(wk) or "").strip() else (
+def _on_public(wk: Key[str | None]) -> None:
+    root = logic.public_root(wk.get())
+    PUBLIC.set(root)
+    PUBLIC_NOTE.set(None if root or not (wk.get() or "").strip() else (
         "That is not an address: type it as http://192.168.1.20:8501 (this computer's address on the "
-        "room's network, and the app's port).")
+        "room's network, and the app's port)."))
 
 
 def _local_warning(root: str) -> None:
@@ -238,16 +241,17 @@ def _local_warning(root: str) -> None:
 
 
 def _address_input(guess: str | None = None) -> None:
-    wk = "class_w_public"
-    ss.setdefault(wk, guess or "")
+    wk = W.key("public")
+    if not wk.is_set():
+        wk.set(guess or "")
     st.text_input("The address students open (http://…)", key=wk, on_change=_on_public, args=(wk,),
                   max_chars=200, placeholder="http://192.168.1.20:8501")
-    if ss.get(PUBLIC_NOTE):
-        st.error(md_escape(ss[PUBLIC_NOTE]))
+    if PUBLIC_NOTE.get():
+        st.error(md_escape(PUBLIC_NOTE.get()))
 
 
 def _toggle_qr(folded: bool) -> None:
-    ss[session.QR_FOLDED] = folded
+    session.QR_FOLDED.set(folded)
 
 
 def _instructor_panel(view: RunView) -> None:
@@ -259,7 +263,8 @@ def _instructor_panel(view: RunView) -> None:
     address = html.escape(root + logic.JOIN_PAGE)
     st.html(CODE_CSS)
     with st.container(border=True, key="class_instructor_panel"):
-        folded = ss[session.QR_DRAWN] = session.qr_folded(state)
+        folded = session.qr_folded(state)
+        session.QR_DRAWN.set(folded)
         if folded:
             if _beside():
                 line = button = st.container()
@@ -292,12 +297,12 @@ def _instructor_panel(view: RunView) -> None:
                     st.caption("Open it on another device to control the class from there too. This browser "
                                "keeps control by itself (through a reload or a restart). Do not project it: "
                                "anyone holding it can step the class.")
-                    st.code(logic.instructor_url(root, state.code, ss[session.TOKEN]), language=None)
+                    st.code(logic.instructor_url(root, state.code, session.TOKEN.get()), language=None)
         if folded:
             pass  # one line (its own warning above), nothing more
         elif logic.is_local(root):
             _local_warning(root)
-        elif ss.get(PUBLIC) or ss.get(PUBLIC_NOTE):  # typed here: it can be changed here
+        elif PUBLIC.get() or PUBLIC_NOTE.get():  # typed here: it can be changed here
             with st.expander("The join address (typed here)"):
                 _address_input()
     if not session.class_step_applies(view):
@@ -311,13 +316,13 @@ def _instructor_panel(view: RunView) -> None:
 def _instructor_fragment() -> None:
     if session.take_app_rerun():
         st.rerun(scope="app")
-    if not ss.get(FULL_RUN) and session.outage():
+    if not FULL_RUN.get() and session.outage():
         session.resend()  # the timer's tick during an outage: is the store back?
         if not session.outage():
             st.rerun(scope="app")  # back (or the class is gone): the panel says so, the timer stops
     state = session.current()
     if state is None:
-        if not ss.get(FULL_RUN):
+        if not FULL_RUN.get():
             st.rerun(scope="app")
         return
     if session.outage():
@@ -341,7 +346,7 @@ def _instructor_fragment() -> None:
     c[2].button("Stop answers", key="class_btn_close", on_click=session.close_question, disabled=not asking)
     c[3].button("End the class", key="class_btn_end", on_click=session.end_class)
     if q is None:
-        if train_state.LAYOUT in ss and ss[train_state.LAYOUT] != "present":
+        if train_state.LAYOUT.is_set() and train_state.LAYOUT.get() != "present":
             st.caption(f"Class {state.display_code}: step as usual, your students follow within about a second.")
         return
     tally = session.tally()
@@ -378,7 +383,7 @@ def _student_fragment() -> None:
     page; rerun the step area and the class panel only if what they show changed."""
     if session.take_app_rerun():
         st.rerun(scope="app")
-    full = bool(ss.get(FULL_RUN))
+    full = bool(FULL_RUN.get())
     state, _changed = session.poll()
     if session.role() is None or state is None:  # the class ended or expired
         st.rerun(scope="app")  # the next full run says why and stops the timer
@@ -387,7 +392,7 @@ def _student_fragment() -> None:
     moved = session.apply_class_step(view)
     if full:
         return  # the class panel and the step area are drawn next in this run
-    stale = [session.PANEL_FRAGMENT] if _panel_signature(state, view) != ss.get(PANEL_SHOWN) else []
+    stale = [session.PANEL_FRAGMENT] if _panel_signature(state, view) != PANEL_SHOWN.get() else []
     # a new step (or one the step area has not drawn yet), or a question opened or revealed
     if moved or session.hidden_changed(view) or session.step_undrawn():
         stale.append(session.STEP_FRAGMENT)
@@ -423,7 +428,7 @@ def _student_panel() -> None:
     # Recorded once drawn in full: a run cut short (a rerun request arriving mid-draw ends
     # it early, and the browser then clears none of its stale elements, e.g. an answered
     # question's form) leaves the old record, so the next tick draws the panel again.
-    ss[PANEL_SHOWN] = shown
+    PANEL_SHOWN.set(shown)
 
 
 def _student_banner(state) -> None:
@@ -456,12 +461,12 @@ def _student_question(view: RunView, state) -> None:
             return
         st.markdown(f"**{md_escape(q.prompt)}**")
         if q.status == "open" and mine is None:
-            wk = f"class_w_pick_{q.number}"
+            wk = W.key(f"pick_{q.number}")
             st.radio("Your answer", list(q.options), key=wk, index=None, format_func=md_escape,
                      horizontal=True)
-            st.text_input("Nickname (optional: without one your answer is anonymous)", key="class_w_nick",
-                          max_chars=NICKNAME_MAX, value=ss.get(session.NICK) or "",
-                          on_change=_on_nick, args=("class_w_nick",))
+            st.text_input("Nickname (optional: without one your answer is anonymous)", key=NICK_BOX,
+                          max_chars=NICKNAME_MAX, value=session.NICK.get() or "",
+                          on_change=_on_nick, args=(NICK_BOX,))
             st.button("Send my answer", key="class_btn_answer", type="primary",
                       on_click=_on_answer, args=(wk,))
         elif q.status != "revealed":
@@ -480,21 +485,21 @@ def _student_question(view: RunView, state) -> None:
             _revealed_note(view, state, q, mine)
 
 
-def _on_nick(wk: str) -> None:
-    ss[session.NICK] = (ss.get(wk) or "").strip()[:NICKNAME_MAX] or None
+def _on_nick(wk: Key[str | None]) -> None:
+    session.NICK.set((wk.get() or "").strip()[:NICKNAME_MAX] or None)
 
 
-def _on_answer(wk: str) -> None:
-    pick = ss.get(wk)
+def _on_answer(wk: Key[str | None]) -> None:
+    pick = wk.get()
     if pick is None:
-        ss[session.NOTICE] = "Choose a pair, then send your answer."
+        session.NOTICE.set("Choose a pair, then send your answer.")
         return
-    _on_nick("class_w_nick")
+    _on_nick(NICK_BOX)
     session.answer(pick)
 
 
 # ---- the teach page -------------------------------------------------------------------------
-TEACH_PRESENT = "class_w_teach_present"
+TEACH_PRESENT: Key[bool] = W.key("teach_present", True)
 
 
 def passphrase_box() -> None:
@@ -512,7 +517,7 @@ def teach_page() -> None:
     st.title("Teach a class")
     if session.role() is None and session.resume_saved():
         st.switch_page("views/train.py")  # this browser runs a class: back to it
-    if ss.pop(GO_TRAIN, False):
+    if GO_TRAIN.pop():
         st.switch_page("views/train.py")
     state = session.current()
     if session.role() == "instructor" and state is not None:
@@ -542,11 +547,11 @@ def teach_page() -> None:
 
 
 def _on_teach() -> None:
-    if ss.get(TEACH_PRESENT, True):
-        ss[train_state.LAYOUT] = "present"
+    if TEACH_PRESENT.get():
+        train_state.LAYOUT.set("present")
     session.start_class()
     if session.role() == "instructor":
-        ss[GO_TRAIN] = True
+        GO_TRAIN.set(True)
 
 
 # ---- the join page --------------------------------------------------------------------------
@@ -554,7 +559,7 @@ def join_page() -> None:
     train_state.init()
     st.title("Join a class")
     params = {k: st.query_params[k] for k in st.query_params}
-    tried = ss.setdefault(session.TRIED, set())
+    tried = session.TRIED.init()
     if "teach" in params:
         took = False
         try:
@@ -573,8 +578,8 @@ def join_page() -> None:
         if attempt not in tried:
             tried.add(attempt)
             if saved is None:
-                ss[session.NOTICE] = ("This browser sent no instructor cookie: allow cookies for this site, "
-                                      "or open the instructor link again.")
+                session.NOTICE.set("This browser sent no instructor cookie: allow cookies for this site, "
+                                   "or open the instructor link again.")
             elif session.take_control(*saved):
                 st.switch_page("views/train.py")
             else:
@@ -586,7 +591,7 @@ def join_page() -> None:
             tried.add(attempt)
             if session.join(value):
                 st.switch_page("views/train.py")
-    if ss.pop(GO_TRAIN, False):
+    if GO_TRAIN.pop():
         st.switch_page("views/train.py")
     if session.notice():
         st.error(md_error(session.notice()), icon=":material/error:")
@@ -597,17 +602,17 @@ def join_page() -> None:
     st.markdown("Type the code on the instructor's screen (letters and digits; case and dashes "
                 "do not matter), or open the link the instructor shared.")
     with st.form("class_join_form", border=True):
-        st.text_input("Class code", key="class_w_code", max_chars=CODE_LENGTH + 4, placeholder="7K3Q-X9M2")
-        st.text_input("Nickname (optional: without one your answers are anonymous)", key="class_w_join_nick",
+        st.text_input("Class code", key=CODE_BOX, max_chars=CODE_LENGTH + 4, placeholder="7K3Q-X9M2")
+        st.text_input("Nickname (optional: without one your answers are anonymous)", key=JOIN_NICK_BOX,
                       max_chars=NICKNAME_MAX)
         st.form_submit_button("Join", type="primary", key="class_btn_join", on_click=_on_join)
     _device_script()  # deletes an instructor cookie that a wrong link (through deploy/'s nginx) left
 
 
 def _on_join() -> None:
-    code = (ss.get("class_w_code") or "").strip()
+    code = (CODE_BOX.get() or "").strip()
     if not code:
-        ss[session.NOTICE] = "Type the class code first."
+        session.NOTICE.set("Type the class code first.")
         return
-    if session.join(code, ss.get("class_w_join_nick")):
-        ss[GO_TRAIN] = True
+    if session.join(code, JOIN_NICK_BOX.get()):
+        GO_TRAIN.set(True)

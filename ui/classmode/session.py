@@ -31,49 +31,51 @@ from ui.shared.state import Key, KeyFamily, request_train_step
 from ui.train import state as train_state
 from ui.train.run_view import RunView
 
-ss = st.session_state
 T = TypeVar("T")
 
-ROLE = Key("class.role")            # None, "instructor" or "student"
-CODE = Key("class.code")
-TOKEN = Key("class.token")          # the instructor token (instructor sessions only)
-CLASS = Key("class.state")          # the last ClassState seen
-FOLLOW = Key("class.follow")        # a student follows the class's step
-APPLIED = Key("class.applied")      # the class step last put on this student's page (informative)
-PUSHED = Key("class.pushed")        # the step the instructor last sent
-ERROR = Key("class.error")          # what the last poll met (cleared by the next good one), or None
-NOTICE = Key("class.notice")        # what the last action met (cleared by the next action), or None
-ANSWERED = Key("class.answered")    # (code, question number) -> the option this tab sent
-NICK = Key("class.nick")            # optional nickname (students)
-SID = Key("class.sid")              # this tab's id for the store (rate limits, one answer each)
-CLIENT = Key("class.client")        # this visitor's address key (limits counted per address)
-PASSPHRASE = "class_w_passphrase"  # the instructor passphrase box (when the server asks for one)
-PAUSED_UNTIL = Key("class.paused_until")  # the store was away: do not ask before this time
-APP_RERUN = Key("class.app_rerun")  # a callback inside a fragment asks for a full rerun
-TRIED = Key("class.tried")          # join-page parameters already tried (not retried on rerun)
-STEP_FRAGMENT = Key("class.step_fragment")    # the id of the Train page's step fragment (see rerun_fragments)
-PANEL_FRAGMENT = Key("class.panel_fragment")  # the id of a student's class panel fragment (banner, question)
-ENDED = Key("class.ended")          # why this tab's class is over (shown until dismissed), or None
-DEVICE = Key("class.device")        # what to do with the instructor cookie this run: "save", "forget" or None
-RESUME_TRIED = Key("class.resume_tried")  # the instructor cookie was tried in this session
-BACK = Key("class.back")            # the store is back after an outage: say so once
-START_STEP = Key("class.start_step")  # the step the class started at (the QR code folds once it moves)
-# the class panel's (ui/classmode/panels.py)
-FULL_RUN = Key("class.full_run")  # the fragment is running inside a full run of the page
-GO_TRAIN = Key("class.go_train")  # the join form's callback joined: go to the Train page
-PANEL_SHOWN = Key("class.panel_shown")  # what a student's class panel last drew (`_panel_signature`)
-QR_CACHE = Key("class.qr")        # (link, png) of this instructor's QR code
-OPEN = "class_w_open"        # the Train page's "Class mode" expander (True while open)
-OPENED_FOR = Key("class.opened_for")  # the (role, notice) it last opened by itself for
-QR_FOLDED = Key("class.qr_folded")  # the instructor folded (True) or opened (False) the QR code; None: automatic
-PUBLIC = Key("class.public_root")   # the address students open, as typed in the panel (an app root), or None
-PUBLIC_NOTE = Key("class.public_note")  # what was wrong with the typed address
 #: Every widget key of class mode: `class_w_<name>`.
 WIDGETS = KeyFamily("class_w_")
-QR_DRAWN = Key("class.qr_drawn")    # whether the panel last drew the QR code folded (None: not since a fold was asked)
-UNSENT = Key("class.unsent")        # the instructor's step did not reach the store (it was away)
-DRAWN = Key("class.drawn")          # the step a student's step area last drew in full
-HIDDEN = Key("class.hidden")        # the step area last drew the pair table hidden (a question pending)
+
+ROLE: Key[str | None] = Key("class.role")            # None, "instructor" or "student"
+CODE: Key[str | None] = Key("class.code")
+TOKEN: Key[str | None] = Key("class.token")          # the instructor token (instructor sessions only)
+CLASS: Key[ClassState | None] = Key("class.state")   # the last ClassState seen
+FOLLOW: Key[bool] = Key("class.follow", False)       # a student follows the class's step
+APPLIED: Key[int | None] = Key("class.applied")      # the class step last put on this student's page (informative)
+PUSHED: Key[int | None] = Key("class.pushed")        # the step the instructor last sent
+ERROR: Key[str | None] = Key("class.error")          # what the last poll met (cleared by the next good one), or None
+NOTICE: Key[str | None] = Key("class.notice")        # what the last action met (cleared by the next action), or None
+ANSWERED: Key[dict[tuple[str, int], int]] = Key("class.answered", {})  # (code, question number) -> the option this tab sent (replaced, never changed in place)
+NICK: Key[str | None] = Key("class.nick")            # optional nickname (students)
+SID: Key[str | None] = Key("class.sid")              # this tab's id for the store (rate limits, one answer each)
+CLIENT: Key[str | None] = Key("class.client")        # this visitor's address key (limits counted per address)
+PASSPHRASE: Key[str | None] = WIDGETS.key("passphrase")  # the instructor passphrase box (when the server asks for one)
+PAUSED_UNTIL: Key[float] = Key("class.paused_until", 0.0)  # the store was away: do not ask before this time
+APP_RERUN: Key[bool] = Key("class.app_rerun", False)  # a callback inside a fragment asks for a full rerun
+TRIED: Key[set[tuple]] = Key("class.tried", set())    # join-page parameters already tried (not retried on rerun)
+STEP_FRAGMENT: Key[str | None] = Key("class.step_fragment")    # the id of the Train page's step fragment (see rerun_fragments)
+PANEL_FRAGMENT: Key[str | None] = Key("class.panel_fragment")  # the id of a student's class panel fragment (banner, question)
+ENDED: Key[str | None] = Key("class.ended")          # why this tab's class is over (shown until dismissed), or None
+DEVICE: Key[str | None] = Key("class.device")        # what to do with the instructor cookie this run: "save", "forget" or None
+RESUME_TRIED: Key[bool] = Key("class.resume_tried", False)  # the instructor cookie was tried in this session
+BACK: Key[bool] = Key("class.back", False)           # the store is back after an outage: say so once
+#: the step the class started at (the QR code folds once it moves); None: the class was
+#: under way when this tab joined it; not set: it started here
+START_STEP: Key[int | None] = Key("class.start_step")
+# the class panel's (ui/classmode/panels.py)
+FULL_RUN: Key[bool] = Key("class.full_run", False)  # the fragment is running inside a full run of the page
+GO_TRAIN: Key[bool] = Key("class.go_train", False)  # the join form's callback joined: go to the Train page
+PANEL_SHOWN: Key[tuple | None] = Key("class.panel_shown")  # what a student's class panel last drew (`_panel_signature`)
+QR_CACHE: Key[tuple[str, bytes] | None] = Key("class.qr")  # (link, png) of this instructor's QR code
+OPEN: Key[bool] = WIDGETS.key("open", False)  # the Train page's "Class mode" expander (True while open)
+OPENED_FOR: Key[tuple | None] = Key("class.opened_for")  # the (role, notice) it last opened by itself for
+QR_FOLDED: Key[bool | None] = Key("class.qr_folded")  # the instructor folded (True) or opened (False) the QR code; None: automatic
+PUBLIC: Key[str | None] = Key("class.public_root")   # the address students open, as typed in the panel (an app root), or None
+PUBLIC_NOTE: Key[str | None] = Key("class.public_note")  # what was wrong with the typed address
+QR_DRAWN: Key[bool | None] = Key("class.qr_drawn")    # whether the panel last drew the QR code folded (None: not since a fold was asked)
+UNSENT: Key[bool] = Key("class.unsent", False)        # the instructor's step did not reach the store (it was away)
+DRAWN: Key[int | None] = Key("class.drawn")          # the step a student's step area last drew in full
+HIDDEN: Key[bool | None] = Key("class.hidden")       # the step area last drew the pair table hidden (a question pending)
 
 #: Seconds between polls (the students' fragment timer) where a session cannot be woken
 #: (`ui.classmode.wake`); where it can, the timer is a safety net every wake.SAFETY_SECONDS.
@@ -110,7 +112,7 @@ def client_address() -> str | None:
     None for a visitor on the server's own machine (loopback, no proxy): the store then
     counts per browser session, so a teacher running the app on a laptop, or a test
     suite's browsers, are not one shared visitor."""
-    if CLIENT not in ss:
+    if not CLIENT.is_set():
         try:
             hops = proxy_hops()
         except ValueError:  # a bad setting: count by the connection, never by the header
@@ -120,38 +122,38 @@ def client_address() -> str | None:
             forwarded = st.context.headers.get("X-Forwarded-For")
         except Exception:  # no browser connection (a bare script run): one local key
             peer = forwarded = None
-        ss[CLIENT] = client_key(peer, forwarded, hops)
-    return None if ss[CLIENT] == LOCAL else ss[CLIENT]
+        CLIENT.set(client_key(peer, forwarded, hops))
+    return None if CLIENT.get() == LOCAL else CLIENT.get()
 
 
 def sid() -> str:
-    if SID not in ss:
-        ss[SID] = secrets.token_urlsafe(12)
-    return ss[SID]
+    if not SID.is_set():
+        SID.set(secrets.token_urlsafe(12))
+    return SID.get()
 
 
 def role() -> str | None:
-    return ss.get(ROLE)
+    return ROLE.get()
 
 
 def current() -> ClassState | None:
-    return ss.get(CLASS) if role() else None
+    return CLASS.get() if role() else None
 
 
 def error() -> str | None:
-    return ss.get(ERROR)
+    return ERROR.get()
 
 
 def following() -> bool:
-    return role() == "student" and bool(ss.get(FOLLOW))
+    return role() == "student" and bool(FOLLOW.get())
 
 
 def take_app_rerun() -> bool:
-    return bool(ss.pop(APP_RERUN, False))
+    return bool(APP_RERUN.pop())
 
 
 def notice() -> str | None:
-    return ss.get(NOTICE)
+    return NOTICE.get()
 
 
 #: What the instructor reads while the store cannot be reached (the students read the store's own message).
@@ -160,34 +162,34 @@ OUTAGE = ("The class store cannot be reached: your students do not see your step
 
 
 def ended() -> str | None:
-    return ss.get(ENDED)
+    return ENDED.get()
 
 
 def dismiss_ended() -> None:
-    ss[ENDED] = None
+    ENDED.set(None)
 
 
-def _call(fn: Callable[[], T], *, into: str = NOTICE) -> T | None:
+def _call(fn: Callable[[], T], *, into: Key[str | None] = NOTICE) -> T | None:
     """Run one store call; a class error becomes a message under ``into`` (ERROR for
     polls, NOTICE for actions) and None is returned. A class that is gone (ended or
     expired) is left, and ENDED says why."""
     try:
         result = fn()
     except StoreUnavailable as exc:
-        ss[PAUSED_UNTIL] = time.monotonic() + PAUSE_SECONDS
-        ss[into] = OUTAGE if role() == "instructor" else str(exc)
+        PAUSED_UNTIL.set(time.monotonic() + PAUSE_SECONDS)
+        into.set(OUTAGE if role() == "instructor" else str(exc))
         return None
     except ClassNotFound as exc:
         if role():
             _gone()  # the class is gone: stop polling it, say why
         else:
-            ss[into] = str(exc)
+            into.set(str(exc))
         return None
     except (ClassError, RateLimited) as exc:
-        ss[into] = str(exc)
+        into.set(str(exc))
         return None
-    ss[into] = None
-    ss.pop(PAUSED_UNTIL, None)
+    into.set(None)
+    PAUSED_UNTIL.pop()
     return result
 
 
@@ -200,7 +202,7 @@ def _gone() -> None:
     """This tab's class is gone: leave it and say why, as well as this tab can tell. A
     class expires ``ttl`` after its last action, and every state seen carries the time it
     would expire by (`expires_at`, later with each action); gone before that, it was ended."""
-    state, was = ss.get(CLASS), role()
+    state, was = CLASS.get(), role()
     code = state.display_code if state is not None else ""
     cut_short = state is not None and _store_now() < state.expires_at
     hours = class_store().ttl_seconds / 3600
@@ -208,21 +210,28 @@ def _gone() -> None:
     if was == "student":
         why = (f"Your instructor ended the class {code}." if cut_short else
                f"The class {code} is over: the instructor ended it, or it ended {life} after its last action.")
-        ss[ENDED] = why + " Your page stays as it is: explore on your own as long as you like."
+        ENDED.set(why + " Your page stays as it is: explore on your own as long as you like.")
     else:
         why = (f"Your class {code} was ended on another device (with its instructor link)." if cut_short else
                f"Your class {code} is over: it was ended on another device, or it ended {life} after its last action.")
-        ss[ENDED] = why + " Your steps no longer go to anyone. Start a new class from Class mode below."
-        ss[DEVICE] = "forget"
+        ENDED.set(why + " Your steps no longer go to anyone. Start a new class from Class mode below.")
+        DEVICE.set("forget")
     leave()
 
 
 def _enter(role_name: str, state: ClassState, token: str | None = None) -> None:
-    ss[ROLE], ss[CODE], ss[CLASS], ss[TOKEN] = role_name, state.code, state, token
-    ss[FOLLOW], ss[APPLIED], ss[PUSHED] = role_name == "student", None, None
-    ss[ERROR] = ss[NOTICE] = ss[ENDED] = None
+    ROLE.set(role_name)
+    CODE.set(state.code)
+    CLASS.set(state)
+    TOKEN.set(token)
+    FOLLOW.set(role_name == "student")
+    APPLIED.set(None)
+    PUSHED.set(None)
+    ERROR.set(None)
+    NOTICE.set(None)
+    ENDED.set(None)
     if role_name == "instructor":
-        ss[DEVICE] = "save"  # the page keeps the instructor token in this browser (see device_script)
+        DEVICE.set("save")  # the page keeps the instructor token in this browser (see device_script)
 
 
 def _load_class_corpus(state: ClassState) -> None:
@@ -230,10 +239,10 @@ def _load_class_corpus(state: ClassState) -> None:
     train_state.init()
     params = logic.snapshot_params(state.snapshot)
     if params:
-        layout = ss.get(train_state.LAYOUT)  # the class's corpus, not its view: a projector stays one
+        layout = train_state.LAYOUT.get()  # the class's corpus, not its view: a projector stays one
         train_state.restore_from_link(params)
         if layout is not None:
-            ss[train_state.LAYOUT] = layout
+            train_state.LAYOUT.set(layout)
         train_state.stop_playing()
 
 
@@ -245,11 +254,11 @@ def start_class() -> None:
     try:
         snapshot = logic.class_snapshot(corpus, settings, view.key)
     except ValueError as exc:
-        ss[NOTICE] = str(exc)
+        NOTICE.set(str(exc))
         return
     store = class_store()
-    typed = ss.get(PASSPHRASE) if store.needs_passphrase else None
-    ss[PASSPHRASE] = ""  # not kept in the session once used
+    typed = PASSPHRASE.get() if store.needs_passphrase else None
+    PASSPHRASE.set("")  # not kept in the session once used
     keys = _call(lambda: store.create_class(snapshot, session=sid(), client=client_address(), passphrase=typed))
     if keys is None:
         return
@@ -257,7 +266,8 @@ def start_class() -> None:
     if state is None:  # the store went away just now; the unused class expires by itself
         return
     _enter("instructor", state, keys.instructor_token)
-    ss[PUSHED] = ss[START_STEP] = state.step
+    PUSHED.set(state.step)
+    START_STEP.set(state.step)
 
 
 def take_control(code: str, token: str) -> bool:
@@ -268,7 +278,7 @@ def take_control(code: str, token: str) -> bool:
         return False
     _load_class_corpus(state)
     _enter("instructor", state, token)
-    ss[START_STEP] = None  # a class already under way: its QR code starts folded
+    START_STEP.set(None)  # a class already under way: its QR code starts folded
     request_train_step(state.step)  # the Train page shows it once the run is ready
     return True
 
@@ -278,20 +288,21 @@ def push_step(view: RunView, k: int, *, retry: bool = False) -> None:
     While the store is away, sends wait PAUSE_SECONDS between tries, unless `retry` (the
     instructor panel's timer, which runs only during an outage)."""
     state = current()
-    if role() != "instructor" or state is None or k == ss.get(PUSHED):
+    if role() != "instructor" or state is None or k == PUSHED.get():
         return
     if view.key != logic.snapshot_run(state.snapshot):
         return
-    if not retry and ss.get(PAUSED_UNTIL, 0) > time.monotonic():
+    if not retry and PAUSED_UNTIL.get() > time.monotonic():
         return
     wake.hold()  # this run ends before the students are woken
-    new = _call(lambda: class_store().set_step(state.code, k, instructor_token=ss[TOKEN]), into=ERROR)
+    new = _call(lambda: class_store().set_step(state.code, k, instructor_token=TOKEN.get()), into=ERROR)
     if new is not None:
-        ss[CLASS], ss[PUSHED] = new, k
-        if ss.pop(UNSENT, False):
-            ss[BACK] = True  # the outage is over and the class has the step: say so once
-    elif role() == "instructor" and ss.get(PAUSED_UNTIL):
-        ss[UNSENT] = True  # the store is away: the panel's timer sends the step when it is back
+        CLASS.set(new)
+        PUSHED.set(k)
+        if UNSENT.pop():
+            BACK.set(True)  # the outage is over and the class has the step: say so once
+    elif role() == "instructor" and PAUSED_UNTIL.get():
+        UNSENT.set(True)  # the store is away: the panel's timer sends the step when it is back
 
 
 def instructor_run_starts() -> None:
@@ -315,10 +326,10 @@ def _instructor_change(change: Callable[[ClassStore, str, str], ClassState]) -> 
     if role() != "instructor" or state is None:
         return
     wake.hold()
-    new = _call(lambda: change(class_store(), state.code, ss[TOKEN]))
+    new = _call(lambda: change(class_store(), state.code, TOKEN.get()))
     if new is not None:
-        ss[CLASS] = new
-        ss[APP_RERUN] = True  # the answers' timer runs only while a question is open
+        CLASS.set(new)
+        APP_RERUN.set(True)  # the answers' timer runs only while a question is open
 
 
 def open_question() -> None:
@@ -328,7 +339,7 @@ def open_question() -> None:
         return
     options = logic.question_options(view, k, state.code)
     if len(options) < 2:
-        ss[NOTICE] = "There is nothing to ask at this step: fewer than two pairs are left. Step back first."
+        NOTICE.set("There is nothing to ask at this step: fewer than two pairs are left. Step back first.")
         return
     labels = [label for label, _ in options]
     _instructor_change(lambda s, code, tok: s.open_question(
@@ -342,7 +353,7 @@ def reveal() -> None:
     q = state.question
     view = train_state.current_view()
     if view.key != logic.snapshot_run(state.snapshot) or q.step >= view.steps:
-        ss[NOTICE] = "Go back to the class's corpus and settings to reveal the answer."
+        NOTICE.set("Go back to the class's corpus and settings to reveal the answer.")
         return
     options = logic.question_options(view, q.step, state.code)
     correct = [c for c in logic.correct_options(view, q.step, options) if c in q.options]
@@ -356,20 +367,21 @@ def close_question() -> None:
 def end_class() -> None:
     state = current()
     if role() == "instructor" and state is not None:
-        _call(lambda: class_store().end_class(state.code, instructor_token=ss[TOKEN]))
+        _call(lambda: class_store().end_class(state.code, instructor_token=TOKEN.get()))
         if role():  # not already left as gone
-            ss[ENDED] = f"You ended the class {state.display_code}: your students read that you ended it."
-        ss[DEVICE] = "forget"
+            ENDED.set(f"You ended the class {state.display_code}: your students read that you ended it.")
+        DEVICE.set("forget")
     leave()
 
 
 def qr_folded(state: ClassState) -> bool:
     """The QR code folds to one line once the class is under way (the instructor stepped
     or asked: students had their time to join at the start), unless the instructor chose."""
-    chosen = ss.get(QR_FOLDED)
+    chosen = QR_FOLDED.get()
     if chosen is not None:
         return chosen
-    return state.step != ss.get(START_STEP, state.step) or state.question is not None
+    # not set: the class started here and has not moved; None: it was under way when joined
+    return (START_STEP.is_set() and state.step != START_STEP.get()) or state.question is not None
 
 
 def take_qr_fold() -> bool:
@@ -379,29 +391,29 @@ def take_qr_fold() -> bool:
     what it shows again, so a full run that does not draw the panel (it was cut short)
     never asks again and again."""
     state = current()
-    due = (role() == "instructor" and state is not None and ss.get(QR_DRAWN) is False
+    due = (role() == "instructor" and state is not None and QR_DRAWN.get() is False
            and qr_folded(state))
     if due:
-        ss[QR_DRAWN] = None  # asked: the next draw of the panel says what it showed
+        QR_DRAWN.set(None)  # asked: the next draw of the panel says what it showed
     return due
 
 
 def outage() -> bool:
     """The instructor's step has not reached the store (it was away): the panel says so and
     retries on a timer."""
-    return role() == "instructor" and bool(ss.get(UNSENT))
+    return role() == "instructor" and bool(UNSENT.get())
 
 
 def resend() -> None:
     """During an outage (the instructor panel's timer): send the page's current step again
     (even if it is the step last sent: the send is what finds the store back)."""
-    ss[PUSHED] = None
+    PUSHED.set(None)
     push_step(train_state.current_view(), train_state.step(), retry=True)
 
 
 def take_back() -> bool:
     """Whether an outage just ended (said once)."""
-    return bool(ss.pop(BACK, False))
+    return bool(BACK.pop())
 
 
 # ---- this device keeps the instructor's control (a reload, a browser restart) ----------------
@@ -427,9 +439,9 @@ def resume_saved() -> bool:
     """A new session (a reload, a restarted browser) of a browser that runs a class: take
     control again, once per session, if its kept token is the class's. Quiet on failure (a
     class that ended meanwhile only forgets the cookie)."""
-    if role() is not None or ss.get(RESUME_TRIED):
+    if role() is not None or RESUME_TRIED.get():
         return False
-    ss[RESUME_TRIED] = True
+    RESUME_TRIED.set(True)
     saved = saved_control()
     if saved is None:
         return False
@@ -440,10 +452,10 @@ def resume_saved() -> bool:
     except ClassNotFound:
         mine = False
     except ClassError:  # the store is away or busy: try again on the next full run
-        ss[RESUME_TRIED] = False
+        RESUME_TRIED.set(False)
         return False
     if not mine:
-        ss[DEVICE] = "forget"
+        DEVICE.set("forget")
         return False
     return take_control(code, token)
 
@@ -451,7 +463,7 @@ def resume_saved() -> bool:
 def forget_device() -> None:
     """This browser's instructor cookie is for no class it can run: delete it (the page's
     script does, on this run)."""
-    ss[DEVICE] = "forget"
+    DEVICE.set("forget")
 
 
 def device_script(app_path: str) -> str | None:
@@ -459,9 +471,9 @@ def device_script(app_path: str) -> str | None:
     with JavaScript on; None when there is nothing to do. The cookie lives as long as a
     class does after its last action, for the app's path only, SameSite=Strict (no other
     site's page sends it), Secure over https."""
-    todo = ss.get(DEVICE)
-    if todo == "save" and role() == "instructor" and ss.get(TOKEN):
-        value = f"{ss[CODE]}.{ss[TOKEN]}"
+    todo = DEVICE.get()
+    if todo == "save" and role() == "instructor" and TOKEN.get():
+        value = f"{CODE.get()}.{TOKEN.get()}"
         age = int(class_store().ttl_seconds)
     elif todo == "forget":
         value, age = "", 0
@@ -478,7 +490,7 @@ def tally():
     state = current()
     if state is None or state.question is None:
         return None
-    return _call(lambda: class_store().tally(state.code, instructor_token=ss.get(TOKEN)), into=ERROR)
+    return _call(lambda: class_store().tally(state.code, instructor_token=TOKEN.get()), into=ERROR)
 
 
 # ---- students -------------------------------------------------------------------------------
@@ -487,7 +499,7 @@ def note_step_fragment() -> None:
     step: remember its id, so a following student's poll can rerun that fragment alone
     when the class's step changes, and the step it drew (`step_undrawn`)."""
     note_fragment(STEP_FRAGMENT)
-    ss[DRAWN] = ss.get(train_state.STEP)
+    DRAWN.set(train_state.STEP.get())
 
 
 def step_undrawn() -> bool:
@@ -495,10 +507,10 @@ def step_undrawn() -> bool:
     poll asked for was lost, e.g. merged with another request on a busy server): the
     next poll reruns the step area, instead of finding the class unchanged and leaving
     the old step on screen."""
-    return following() and ss.get(DRAWN) is not None and ss[DRAWN] != train_state.step()
+    return following() and DRAWN.get() is not None and DRAWN.get() != train_state.step()
 
 
-def note_fragment(key: str) -> None:
+def note_fragment(key: Key[str | None]) -> None:
     """Called from inside a fragment: keep its id under `key` (for `rerun_fragments`)."""
     try:
         from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState
@@ -506,7 +518,7 @@ def note_fragment(key: str) -> None:
     except (ImportError, AttributeError):  # another Streamlit: the poll reruns the page instead
         return
     if fragment_id:
-        ss[key] = fragment_id
+        key.set(fragment_id)
 
 
 def rerun_step_area() -> None:
@@ -514,7 +526,7 @@ def rerun_step_area() -> None:
     rerun_fragments([STEP_FRAGMENT])
 
 
-def rerun_fragments(keys: list[str]) -> None:
+def rerun_fragments(keys: list[Key[str | None]]) -> None:
     """Rerun the fragments whose ids are kept under `keys` (`note_fragment`), in page
     order, and nothing else; ends the calling fragment's run, as st.rerun does.
 
@@ -526,7 +538,7 @@ def rerun_fragments(keys: list[str]) -> None:
     If this Streamlit has no such request or a fragment is unknown, the whole page reruns
     (the old way), so following still works.
     """
-    ids = [ss.get(key) for key in keys]
+    ids = [key.get() for key in keys]
     try:
         from streamlit.runtime.scriptrunner_utils.script_requests import RerunData
         from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
@@ -553,16 +565,16 @@ def join(code_or_token: str, nickname: str | None = None) -> bool:
         return False
     _load_class_corpus(state)
     _enter("student", state)
-    ss[NICK] = nick
+    NICK.set(nick)
     return True
 
 
 def leave() -> None:
     wake.forget()
     for key in (ROLE, CODE, TOKEN, CLASS, APPLIED, PUSHED, PAUSED_UNTIL, NOTICE, ERROR, UNSENT, BACK):
-        ss.pop(key, None)
-    ss[FOLLOW] = False
-    ss[APP_RERUN] = True
+        key.pop()
+    FOLLOW.set(False)
+    APP_RERUN.set(True)
 
 
 def poll_seconds() -> float:
@@ -591,12 +603,12 @@ def poll() -> tuple[ClassState | None, bool]:
     state = current()
     if state is None:
         return None, False
-    if ss.get(PAUSED_UNTIL, 0) > time.monotonic():
+    if PAUSED_UNTIL.get() > time.monotonic():
         return state, False
     new = _call(lambda: class_store().poll(state.code, session=sid(), since=state.version), into=ERROR)
     if new is None:
         return current(), False
-    ss[CLASS] = new
+    CLASS.set(new)
     return new, True
 
 
@@ -615,13 +627,13 @@ def question_pending(view: RunView, k: int) -> bool:
 
 
 def note_hidden(hidden: bool) -> None:
-    ss[HIDDEN] = hidden
+    HIDDEN.set(hidden)
 
 
 def hidden_changed(view: RunView) -> bool:
     """Whether the step area drew its pair table hidden or shown, and that no longer holds
     (a question opened or was revealed): a student's poll then reruns the step area."""
-    return question_pending(view, train_state.step()) != bool(ss.get(HIDDEN))
+    return question_pending(view, train_state.step()) != bool(HIDDEN.get())
 
 
 def apply_class_step(view: RunView) -> bool:
@@ -637,10 +649,10 @@ def apply_class_step(view: RunView) -> bool:
     if not following() or state is None:
         return False
     if not class_step_applies(view) or clicked_own_step():
-        ss[FOLLOW] = False
+        FOLLOW.set(False)
         return False
     target = min(state.step, view.steps)
-    ss[APPLIED] = target
+    APPLIED.set(target)
     if train_state.step() == target:
         return False
     train_state.stop_playing()
@@ -649,17 +661,17 @@ def apply_class_step(view: RunView) -> bool:
 
 
 #: The Train page's own stepping buttons: a following student who clicks one explores alone.
-OWN_STEP_BUTTONS = ("train_w_btn_step", "train_w_btn_back", "train_w_btn_reset", "train_w_btn_play", "train_w_btn_next")
+OWN_STEP_BUTTONS = tuple(train_state.WIDGETS.key(name) for name in ("btn_step", "btn_back", "btn_reset", "btn_play", "btn_next"))
 
 
 def clicked_own_step() -> bool:
     """Whether this run started with a click on one of the page's stepping buttons (a
     button is True only in the run its click started, so a stale value never counts)."""
-    return any(ss.get(key) is True for key in OWN_STEP_BUTTONS)
+    return any(key.get() is True for key in OWN_STEP_BUTTONS)
 
 
 def detach() -> None:
-    ss[FOLLOW] = False
+    FOLLOW.set(False)
 
 
 def rejoin() -> None:
@@ -670,8 +682,9 @@ def rejoin() -> None:
     view = train_state.current_view()
     if view.key != logic.snapshot_run(state.snapshot):
         _load_class_corpus(state)
-    ss[FOLLOW], ss[APPLIED] = True, None
-    ss[APP_RERUN] = True
+    FOLLOW.set(True)
+    APPLIED.set(None)
+    APP_RERUN.set(True)
 
 
 def answer(option: str) -> None:
@@ -680,9 +693,9 @@ def answer(option: str) -> None:
         return
     number = state.question.number
     done = _call(lambda: class_store().answer(state.code, option, session=sid(),
-                                              nickname=ss.get(NICK), question=number) or True)
+                                              nickname=NICK.get(), question=number) or True)
     if done:
-        ss[ANSWERED] = {**ss.get(ANSWERED, {}), (state.code, number): option}
+        ANSWERED.set({**ANSWERED.get(), (state.code, number): option})
 
 
 def my_answer() -> str | None:
@@ -690,4 +703,4 @@ def my_answer() -> str | None:
     state = current()
     if state is None or state.question is None:
         return None
-    return ss.get(ANSWERED, {}).get((state.code, state.question.number))
+    return ANSWERED.get().get((state.code, state.question.number))

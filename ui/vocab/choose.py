@@ -1,7 +1,7 @@
 """The Vocabulary size page's two choices above its tabs: the run to study (the Train
 page's tokenizer or a built-in corpus trained here) and the vocabulary size (one slider
-for every tab). Values live under `vocab.*` store keys and are copied into their widget
-keys each run (ui.shared.state.stored), so they survive a visit to another page."""
+for every tab). Values live under `vocab.*` store keys (ui/vocab/keys.py) and are kept in
+their widgets with `KEY.widget(...)`, so they survive a visit to another page."""
 from __future__ import annotations
 
 import html
