@@ -8,14 +8,16 @@ except `whitespace`, which drops the whitespace between words as subword-nmt doe
 `none` makes the whole text one piece.
 
 The GPT-2, cl100k and o200k patterns are OpenAI's, as published in tiktoken
-(tiktoken_ext/openai_public.py). For speed they are also written for the standard
+(tiktoken_ext/openai_public.py); `MODEL_PATTERNS` are Llama 3's, Qwen's and Mistral
+Tekken's. For speed they are also written for the standard
 library's `re` (see `Splitter`), which gives the same pieces about twice as fast on text
 without characters above U+FFFF; `pretokenize`, training and encoding all split through
 it. Normalisation (NFC, lowercasing) is not done here: the pieces are exactly the
 input's characters.
 
-A pattern that comes from a user or a file (a typed .tiktoken pattern, a Tekken file's,
-a tokenizer.json's Split or Replace regex, `encode --pattern`) is untrusted: a pattern
+A pattern that comes from a user or a file (a typed .tiktoken pattern, a Tekken file's
+other than tekken_240911's, a tokenizer.json's Split or Replace regex, `encode --pattern`)
+that is not one of these is untrusted: a pattern
 such as `(?:a|a)+b` takes time that doubles with every character, and one such as
 `((a{1000}){1000}){10}` takes seconds and gigabytes only to compile. `compile_untrusted`
 refuses overlong patterns and huge counted repeats before compiling, and `Guarded` runs
@@ -125,6 +127,11 @@ MODEL_PATTERNS: dict[str, str] = {
              r"""|\s*[\r\n]+|\s+(?!\S)|\s+"""),
     "qwen3.5": (r"""(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?[\p{L}\p{M}]+|\p{N}"""
                 r"""| ?[^\s\p{L}\p{M}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"""),
+    # Mistral's Tekken files (tekken_240911.json's config.pattern): o200k's without the
+    # contractions, digits one by one.
+    "tekken": (r"""[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+"""
+               r"""|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*"""
+               r"""|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+"""),
 }
 _TRUSTED = frozenset([*(p for p in PATTERNS.values() if p is not None), *MODEL_PATTERNS.values()])
 #: What one call may take without counting against the budget (seconds): a call on one word
@@ -324,7 +331,7 @@ def tiling_cuts(matches, text: str) -> list[Cut]:
     return cuts
 
 
-# ---- a faster splitter for the OpenAI patterns -------------------------------------------
+# ---- a faster splitter for the OpenAI and open models' patterns ------------------------------
 # The standard library's `re` runs these patterns about twice as fast as `regex`, but it
 # has no \p{..} classes and its \s is not Unicode's White_Space. So each published
 # pattern is also written for `re` with explicit character classes, which are read off the
@@ -354,14 +361,38 @@ _RE_TEMPLATES: dict[str, str] = {
             r"""[{S}]+""",
         ]
     ),
+    MODEL_PATTERNS["llama3"]: (
+        _CONTRACTIONS_I + r"""|[^\r\n{L}{N}]?[{L}]+|[{N}]{{1,3}}| ?[^{S}{L}{N}]+[\r\n]*|[{S}]*[\r\n]+"""
+        r"""|[{S}]+(?![^{S}])|[{S}]+"""
+    ),
+    MODEL_PATTERNS["qwen"]: (
+        _CONTRACTIONS_I + r"""|[^\r\n{L}{N}]?[{L}]+|[{N}]| ?[^{S}{L}{N}]+[\r\n]*|[{S}]*[\r\n]+"""
+        r"""|[{S}]+(?![^{S}])|[{S}]+"""
+    ),
+    MODEL_PATTERNS["qwen3.5"]: (
+        _CONTRACTIONS_I + r"""|[^\r\n{L}{N}]?[{L}{M}]+|[{N}]| ?[^{S}{L}{M}{N}]+[\r\n]*|[{S}]*[\r\n]+"""
+        r"""|[{S}]+(?![^{S}])|[{S}]+"""
+    ),
+    MODEL_PATTERNS["tekken"]: "|".join(
+        [
+            r"""[^\r\n{L}{N}]?[{U}]*[{W}]+""",
+            r"""[^\r\n{L}{N}]?[{U}]+[{W}]*""",
+            r"""[{N}]""",
+            r""" ?[^{S}{L}{N}]+[\r\n/]*""",
+            r"""[{S}]*[\r\n]+""",
+            r"""[{S}]+(?![^{S}])""",
+            r"""[{S}]+""",
+        ]
+    ),
 }
-# The `regex` classes the templates name: {L}, {N}, {S}, {U} (o200k's upper-case word
-# start), {W} (o200k's lower-case part), and one class per letter of the case-insensitive
+# The `regex` classes the templates name: {L}, {N}, {S}, {M} (marks), {U} (o200k's upper-case
+# word start), {W} (o200k's lower-case part), and one class per letter of the case-insensitive
 # contractions ({s} is s, S and the long s U+017F).
 _CLASSES = {
     "L": r"\p{L}",
     "N": r"\p{N}",
     "S": r"\s",
+    "M": r"\p{M}",
     "U": r"[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]",
     "W": r"[\p{Ll}\p{Lm}\p{Lo}\p{M}]",
     **{c: f"(?i:{c})" for c in "sdmtlver"},
@@ -370,16 +401,28 @@ _CLASSES = {
 
 @lru_cache(maxsize=1)
 def _bmp_classes() -> dict[str, str]:
-    """Each of `_CLASSES` as the contents of a `re` class: \\uXXXX ranges up to U+FFFF."""
+    """Each of `_CLASSES` as the contents of a `re` class: ranges up to U+FFFF, each end
+    written as itself (`re` parses a class in Python, one character at a time: a \\uXXXX
+    escape costs it six and an escape call), except ASCII punctuation, spaces and
+    controls, which are escaped."""
     bmp = "".join(map(chr, range(0x10000)))
     out = {}
     for name, cls in _CLASSES.items():
         parts = []
         for m in regex.finditer(f"(?:{cls})+", bmp):
             a, b = m.start(), m.end() - 1
-            parts.append(f"\\u{a:04x}" if a == b else f"\\u{a:04x}-\\u{b:04x}")
+            parts.append(_class_char(a) if a == b else f"{_class_char(a)}-{_class_char(b)}")
         out[name] = "".join(parts)
     return out
+
+
+def _class_char(code: int) -> str:
+    """A code point as written inside a `re` class.
+
+    >>> _class_char(0x61), _class_char(0x5D), _class_char(0xE9)
+    ('a', '\\\\u005d', 'é')
+    """
+    return chr(code) if code >= 0x80 or chr(code).isalnum() else f"\\u{code:04x}"
 
 
 def _bmp_translation(pattern: str) -> "re.Pattern[str] | None":

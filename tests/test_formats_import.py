@@ -27,6 +27,7 @@ from bpe_core.formats import (
     token_strings,
 )
 from bpe_core.formats.tekken import TEKKEN_240911_SHA256, installed_tekken_path
+from bpe_core.pretokenize import MODEL_PATTERNS
 from bpe_core.pretrained.openai_files import _package_data_file, load_openai_encoding
 from stress_strings import stress_strings
 
@@ -216,6 +217,9 @@ def test_real_tekken_file_if_installed():
     assert hashlib.sha256(data).hexdigest() == TEKKEN_240911_SHA256
     ours = load_tekken(data, name="tekken_240911.json")
     assert ours.vocab_size == 131_072 and ours.special_tokens["[INST]"] == 3
+    # its pattern is the known one: split by the `re` form, with no time limit
+    assert ours.pattern == MODEL_PATTERNS["tekken"]
+    assert ours._regex.guarded is None and ours._regex.bmp is not None
     try:
         from mistral_common.tokens.tokenizers.tekken import Tekkenizer
     except ImportError:

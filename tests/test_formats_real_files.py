@@ -49,6 +49,35 @@ def test_a_rank_file_named_tokenizer_model_is_read_as_ranks(tmp_path):
         assert ours.encode(text) == theirs.encode_ordinary(text), text
 
 
+def test_the_bulk_rank_reader_reads_as_the_line_reader(tmp_path):
+    """`parse_ranks` reads a plain file (`base64 rank` lines) in bulk and any other shape
+    line by line: both give tiktoken's table, and the bulk reader declines what it
+    cannot read exactly (so the line reader reads it or names the line)."""
+    from bpe_core.formats import tiktoken_ranks as T
+
+    plain = _rank_file(tmp_path / "plain.tiktoken", []).read_bytes()
+    assert T._parse_plain(plain) == load_tiktoken_bpe(str(tmp_path / "plain.tiktoken"))
+    assert list(T._parse_plain(plain.rstrip(b"\n")).items()) == list(T._parse_plain(plain).items())
+    lines = plain.splitlines()
+    for other in (
+        plain.replace(b"\n", b"\r\n"),              # CRLF
+        plain + b"\n",                                 # an empty line at the end
+        b"\n".join(lines[:5] + [b""] + lines[5:]),     # an empty line inside
+        plain.replace(b" 1\n", b"  1\n", 1),          # two spaces
+        plain + base64.b64encode(b"xy").rstrip(b"=") + b" 300\n",  # unpadded base64
+        plain + b"= 300\n",                            # Whisper's empty token
+    ):
+        assert T._parse_plain(other) is None
+    path = tmp_path / "crlf.tiktoken"
+    path.write_bytes(plain.replace(b"\n", b"\r\n"))
+    assert T.parse_ranks(path.read_bytes()) == load_tiktoken_bpe(str(path))
+    for bad, words in ((plain + b"IQ== 33\n", "repeats the token"), (plain + b"eHk= 7\n", "repeats rank 7"),
+                       (plain + b"eHk= +7\n", "not 'base64token rank'"), (plain + b"eH!= 300\n", "is not base64")):
+        assert T._parse_plain(bad) is None
+        with pytest.raises(ValueError, match=words):
+            T.parse_ranks(bad)
+
+
 # ---- 5: Whisper's empty last token -------------------------------------------------------------
 
 def test_an_empty_token_line_is_read_as_tiktoken_reads_it(tmp_path):

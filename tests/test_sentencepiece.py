@@ -467,6 +467,49 @@ STRICTER_THAN_SENTENCEPIECE = {
 }
 
 
+def _general_reader(data: bytes):
+    """read_model with the fast reader of leading pieces turned off."""
+    from bpe_core.spm import proto
+
+    fast = proto._leading_pieces
+    proto._leading_pieces = lambda data: ([], 0)
+    try:
+        return read_model(data)
+    finally:
+        proto._leading_pieces = fast
+
+
+ODD_PIECES = (
+    _field(1, 2, _field(3, 0, 1) + _field(1, 2, b"b") + _field(2, 5, struct.pack("<f", -3.0))),  # type first
+    _field(1, 2, _field(1, 2, b"c")),  # text only: score 0, normal
+    _field(1, 2, _field(1, 2, b"d") + _field(2, 5, struct.pack("<f", -4.0)) + _field(9, 0, 1)),  # an unknown field
+    _piece("e" * 200, -5.0),  # text and message over 127 bytes
+    _piece("f", -6.0, 5),  # unused
+)
+
+
+@pytest.mark.parametrize("name", ALL)
+def test_fast_piece_reader_equals_the_general_reader(name):
+    """Pieces laid out as SentencePiece writes them are read in one loop; any other
+    layout from that piece on by the general reader: the model read is the same."""
+    data = model_bytes(name)
+    assert read_model(data) == _general_reader(data)
+    from bpe_core.spm.proto import _leading_pieces
+
+    assert _leading_pieces(data)[0] == list(read_model(data).pieces)  # every piece by the fast loop
+
+
+@pytest.mark.parametrize("at", range(len(ODD_PIECES) + 1))
+def test_odd_piece_layouts_read_as_the_general_reader_reads_them(at):
+    pieces = (*GOOD_PIECES, *ODD_PIECES[:at], _piece("g", -7.0), *ODD_PIECES[at:])
+    data = _model(*pieces)
+    ours = read_model(data)
+    assert ours == _general_reader(data)
+    theirs = spm.SentencePieceProcessor(model_proto=data)
+    assert [p.piece for p in ours.pieces] == [theirs.id_to_piece(i) for i in range(theirs.get_piece_size())]
+    assert [p.score for p in ours.pieces] == [theirs.get_score(i) for i in range(theirs.get_piece_size())]
+
+
 @pytest.mark.parametrize("what", MALFORMED)
 def test_malformed_model_is_one_value_error(what):
     with pytest.raises(ValueError, match="is not a valid SentencePiece model") as info:

@@ -1,6 +1,7 @@
 """The encoder's fast paths give exactly what the plain algorithms give.
 
-- Pre-tokenization: `Splitter` runs the OpenAI patterns with the standard library's `re`
+- Pre-tokenization: `Splitter` runs the OpenAI patterns and the open models' (Llama 3,
+  Qwen, Tekken) with the standard library's `re`
   (classes read off `regex`, characters up to U+FFFF) and falls back to `regex` for text
   with higher characters. Its pieces must equal `regex`'s with the published pattern.
 - Byte-level merge lists run tiktoken's loop on bytes (`_bpe_bytes`) and take a piece
@@ -19,11 +20,17 @@ import regex
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bpe_core.pretokenize import PATTERNS, compile_pattern, compile_splitter
+from bpe_core.pretokenize import MODEL_PATTERNS, PATTERNS, compile_pattern, compile_splitter
 from bpe_core.encode.tokenizer import Tokenizer, _whole_edges
 from stress_strings import stress_strings
 
 OPENAI = ["gpt2", "cl100k", "o200k"]
+#: every pattern with a `re` form: OpenAI's, then the open models' (llama3, qwen, qwen3.5, tekken)
+FAST = OPENAI + [f"model:{name}" for name in MODEL_PATTERNS]
+
+
+def _pattern(name: str) -> str:
+    return MODEL_PATTERNS[name[6:]] if name.startswith("model:") else PATTERNS[name]
 
 # Contexts for every BMP character: after letters, digits, spaces, apostrophes, newlines,
 # camel case; doubled; at the start and end of the text.
@@ -33,21 +40,21 @@ CONTEXTS = [
 ]
 
 
-@pytest.mark.parametrize("name", OPENAI)
+@pytest.mark.parametrize("name", FAST)
 def test_every_bmp_character_splits_as_regex_does(name):
-    splitter = compile_splitter(PATTERNS[name])
-    assert splitter.bmp is not None
-    rx = compile_pattern(PATTERNS[name])
+    splitter = compile_splitter(_pattern(name))
+    assert splitter.bmp is not None and splitter.guarded is None
+    rx = compile_pattern(_pattern(name))
     for context in CONTEXTS:
         for start in range(0, 0x10000, 0x1000):
             text = "".join(context.format(c=chr(cp)) for cp in range(start, start + 0x1000))
             assert splitter.bmp.findall(text) == rx.findall(text), (context, hex(start))
 
 
-@pytest.mark.parametrize("name", OPENAI)
+@pytest.mark.parametrize("name", FAST)
 def test_stress_strings_split_as_regex_does(name):
-    splitter = compile_splitter(PATTERNS[name])
-    rx = compile_pattern(PATTERNS[name])
+    splitter = compile_splitter(_pattern(name))
+    rx = compile_pattern(_pattern(name))
     for text in stress_strings():
         assert splitter.findall(text) == rx.findall(text)
         assert [(m.group(), m.start()) for m in splitter.finditer(text)] == [
@@ -80,11 +87,11 @@ tricky = st.sampled_from(
 
 @settings(max_examples=300, deadline=None)
 @given(parts=st.lists(st.one_of(st.text(text_chars, max_size=6), tricky), max_size=12),
-       name=st.sampled_from(OPENAI))
+       name=st.sampled_from(FAST))
 def test_hypothesis_splits_as_regex_does(parts, name):
     text = "".join(parts)
-    splitter = compile_splitter(PATTERNS[name])
-    rx = compile_pattern(PATTERNS[name])
+    splitter = compile_splitter(_pattern(name))
+    rx = compile_pattern(_pattern(name))
     assert splitter.findall(text) == rx.findall(text)
     if splitter.bmp is not None and all(ord(c) < 0x10000 for c in text):
         assert splitter.bmp.findall(text) == rx.findall(text)

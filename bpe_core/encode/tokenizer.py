@@ -19,7 +19,7 @@ token); `disallowed_special="all"` turns such text into a ValueError instead.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import chain
+from itertools import chain, repeat
 from typing import Callable, Collection, Iterable, Literal, Mapping
 
 import re
@@ -130,7 +130,10 @@ class Tokenizer(TokenizerDefaults):
         self._base_ids = {
             tok: i for i, tok in tokens.items() if base_size is None or i < base_size
         } if merges is not None else {}
-        self._bytes = {i: (b if isinstance(b, bytes) else b.encode("utf-8")) for i, (b, _) in tokens.items()}
+        if ranks is not None:  # id -> bytes is the table turned round (C-level, for 100k+ tokens)
+            self._bytes = dict(zip(ranks.values(), ranks.keys()))
+        else:
+            self._bytes = {i: (b if isinstance(b, bytes) else b.encode("utf-8")) for i, (b, _) in tokens.items()}
         self._cache: dict[str, tuple[int | None, ...]] = {}
         # The merge list split in two flat dicts for the encoding loop.
         self._pair_rank = {p: r for p, (r, _) in (merges or {}).items()}
@@ -217,7 +220,7 @@ class Tokenizer(TokenizerDefaults):
                 f"The rank table lacks {len(missing)} single bytes (e.g. {missing[0]:#04x}); "
                 "a byte-level table needs all 256 so any text can be encoded."
             )
-        tokens = {rank: (tok, False) for tok, rank in mergeable_ranks.items()}
+        tokens = dict(zip(mergeable_ranks.values(), zip(mergeable_ranks.keys(), repeat(False))))
         return cls(
             name=name,
             pattern=pattern,

@@ -22,6 +22,7 @@ import json
 import math
 import re
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any, Iterator
 
 __all__ = ["MAX_FILE_BYTES", "BYTES_PER_CONTAINER", "Source", "Field", "parse_json", "check_size",
@@ -252,6 +253,10 @@ def vocab_warnings(vocab: Any, merges: Any = None) -> list[str]:
      "1 merge is listed twice (first: 'a' + 'b', ranks 0 and 1); the later rank counts, as in the library"]
     """
     out: list[str] = []
+    if isinstance(vocab, dict) and vocab and _plain_vocab(vocab):
+        vocab = None  # nothing to say (checked in C-level passes)
+    if isinstance(merges, list) and _plain_merges(merges):
+        merges = None
     if isinstance(vocab, dict) and vocab:
         owner: dict[Any, str] = {}
         shared = 0
@@ -293,6 +298,24 @@ def vocab_warnings(vocab: Any, merges: Any = None) -> list[str]:
             out.append(f"{repeats:,} merge{' is' if repeats == 1 else 's are'} listed twice (first: {first}); the later "
                        "rank counts, as in the library")
     return out
+
+
+def _plain_vocab(vocab: dict) -> bool:
+    """Whether a vocabulary's ids are 0 to n - 1, each once, all ints (no warning)."""
+    ids = vocab.values()
+    return set(map(type, ids)) == {int} and len(set(ids)) == len(vocab) and min(ids) == 0 and max(ids) == len(vocab) - 1
+
+
+def _plain_merges(merges: list) -> bool:
+    """Whether merges are all ["a", "b"] pairs (or all "a b" lines), none listed twice."""
+    kinds = set(map(type, merges))
+    if kinds == {list}:
+        if set(map(len, merges)) != {2} or set(map(type, chain.from_iterable(merges))) != {str}:
+            return False
+        return len(set(map(tuple, merges))) == len(merges)
+    if kinds == {str}:
+        return len(set(merges)) == len(merges)  # equal lines are equal pairs
+    return False
 
 
 _TOO_DEEP = ("it is nested too deeply to read (lists or objects inside each other hundreds of levels deep); "
@@ -340,6 +363,13 @@ def serde_float(text: str) -> float:
     """
     negative = text.startswith("-")
     body = text[1:] if negative else text
+    whole, _, frac = body.partition(".")
+    if len(whole) + len(frac) <= 19 and "e" not in frac and "E" not in frac and "e" not in whole and "E" not in whole:
+        # at most 19 digits never pass the 64-bit limit below: the digits as one integer
+        value = float(int(whole + frac)) if whole or frac else 0.0
+        if len(frac) < len(_POW10):
+            value = value / _POW10[len(frac)] if frac else value
+            return -value if negative else value
     mantissa, _, exp_text = body.replace("E", "e").partition("e")
     whole, _, frac = mantissa.partition(".")
     significand, exponent, limit = 0, 0, _U64_MAX // 10

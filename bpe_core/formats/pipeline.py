@@ -34,6 +34,7 @@ What it leaves out: post-processors (encoding never adds special tokens here).
 """
 from __future__ import annotations
 
+import re
 import unicodedata
 from dataclasses import dataclass
 from typing import Callable, Collection, Iterable, Literal
@@ -595,7 +596,27 @@ def _matcher(tokens: list[AddedToken], form: Callable[[AddedToken], str]):
     if not by_text:
         return None
     alternatives = sorted(by_text, key=lambda s: (-len(s), s))
-    return regex.compile("|".join(regex.escape(s) for s in alternatives)), by_text
+    return _Alternation(alternatives), by_text
+
+
+class _Alternation:
+    """`finditer` of the pattern that matches any of `alternatives` (the first listed
+    wins at a place), compiled on first use: a file's hundreds of added tokens take a
+    tenth of a second to compile, which a load need not wait for. Literals only, so the
+    standard library's `re` matches them as `regex` does, and compiles them three times
+    faster."""
+
+    __slots__ = ("alternatives", "_compiled")
+
+    def __init__(self, alternatives: list[str]):
+        self.alternatives = alternatives
+        self._compiled: re.Pattern[str] | None = None
+
+    def finditer(self, text: str):
+        compiled = self._compiled
+        if compiled is None:
+            compiled = self._compiled = re.compile("|".join(map(re.escape, self.alternatives)))
+        return compiled.finditer(text)
 
 
 def _check_encodable(text: str) -> None:

@@ -86,11 +86,40 @@ def looks_like_ranks(data: bytes) -> bool:
     return len(first) == 2 and first[1].isdigit() and regex.fullmatch(rb"[A-Za-z0-9+/=]+", first[0]) is not None
 
 
+def _parse_plain(data: bytes) -> dict[bytes, int] | None:
+    """The table of a rank file as tiktoken and most libraries write it, read with
+    C-level loops: lines `base64 rank` with one space, ending in \n (the last may not),
+    each token canonical base64 (what `b2a_base64` writes, so what `b64decode(validate=True)`
+    reads the same way). None for any other file, or when a token or rank repeats: the
+    line-by-line reader then reads it or says where it is wrong."""
+    fields = data.split()
+    tokens, numbers = fields[0::2], fields[1::2]
+    if len(tokens) != len(numbers) or not b"".join(numbers).isdigit():
+        return None
+    # the file is exactly these lines (one space each, no empty line, no \r) ...
+    if b"\n".join(map(b" ".join, zip(tokens, numbers))) != data.removesuffix(b"\n"):
+        return None
+    # ... and each token is canonical base64: it is what encoding its bytes writes
+    try:
+        decoded = list(map(binascii.a2b_base64, tokens))
+    except binascii.Error:
+        return None
+    if b"".join(map(binascii.b2a_base64, decoded)) != b"\n".join(tokens) + b"\n":
+        return None
+    table = dict(zip(decoded, map(int, numbers)))
+    if len(table) != len(numbers) or len(set(numbers)) != len(numbers):
+        return None
+    return table
+
+
 def parse_ranks(data: bytes, *, name: str = "ranks.tiktoken") -> dict[bytes, int]:
     """token bytes -> rank, checked: every line `base64 rank`, no token or rank twice."""
     source = Source(f"the rank file {name!r}", _FIX)
     check_size(data, source)
-    ranks: dict[bytes, int] = {}
+    ranks: dict[bytes, int] | None = _parse_plain(data) if isinstance(data, bytes) else None
+    if ranks is not None and ranks:
+        return _check_bytes(ranks, source)
+    ranks = {}
     owner: dict[int, int] = {}
     for lineno, line in enumerate(data.splitlines(), start=1):
         if not line.strip():
@@ -113,6 +142,10 @@ def parse_ranks(data: bytes, *, name: str = "ranks.tiktoken") -> dict[bytes, int
         owner[rank] = lineno
     if not ranks:
         raise source.error("it has no tokens")
+    return _check_bytes(ranks, source)
+
+
+def _check_bytes(ranks: dict[bytes, int], source: Source) -> dict[bytes, int]:
     missing = [b for b in range(256) if bytes((b,)) not in ranks]
     if missing:
         raise source.error(

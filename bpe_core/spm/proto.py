@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterator, NamedTuple
 
 __all__ = [
     "PIECE_TYPES",
@@ -190,9 +190,10 @@ def _read_message(data: bytes, schema: dict, where: str) -> dict[str, Any]:
 
 # ---- the model ------------------------------------------------------------------------
 
-@dataclass(frozen=True, slots=True)
-class ModelPiece:
-    """One vocabulary entry: its text, its score, its type (a name from PIECE_TYPES)."""
+class ModelPiece(NamedTuple):
+    """One vocabulary entry: its text, its score, its type (a name from PIECE_TYPES).
+    A named tuple: a model has tens of thousands, made in a loop that a dataclass's
+    `__init__` would slow down threefold."""
 
     piece: str
     score: float
@@ -257,14 +258,63 @@ def _trainer_spec(data: bytes) -> TrainerSpec:
     return TrainerSpec(model_type=MODEL_TYPES[model_type], **fields)
 
 
+_FLOAT = struct.Struct("<f").unpack_from
+_TYPE_NAMES = (None, *PIECE_TYPES.values())  # enum value -> name (1 to 6)
+
+
+def _leading_pieces(data: bytes) -> tuple[list[ModelPiece], int]:
+    """The pieces at the start of a model as SentencePiece writes them, read without the
+    general reader's per-field calls, and where the first field it left starts.
+
+    A piece is taken here when it is laid out as SentencePiece writes one: field 1 of the
+    model (a message under 128 bytes) holding its text (under 128 bytes), then its score
+    and type if present, in that order, nothing else. The first field that is not such a
+    piece (any other layout, text that is not UTF-8, an unknown type, the trainer spec)
+    is left, with everything after it, to the general reader, so the result is the same.
+    """
+    pieces: list[ModelPiece] = []
+    append = pieces.append
+    pos, end = 0, len(data)
+    float_of = _FLOAT
+    names = _TYPE_NAMES
+    new = tuple.__new__
+    while pos + 4 <= end and data[pos] == 0x0A and data[pos + 1] < 0x80 and data[pos + 2] == 0x0A:
+        stop = pos + 2 + data[pos + 1]
+        size = data[pos + 3]
+        at = pos + 4 + size
+        if size >= 0x80 or stop > end or at > stop:
+            break
+        score, kind = 0.0, 1
+        if at < stop and data[at] == 0x15:
+            if at + 5 > stop:
+                break
+            score = float_of(data, at + 1)[0]
+            at += 5
+        if at < stop and data[at] == 0x18:
+            if at + 2 > stop or not 1 <= data[at + 1] <= 6:
+                break
+            kind = data[at + 1]
+            at += 2
+        if at != stop:
+            break
+        try:
+            text = data[pos + 4 : pos + 4 + size].decode("utf-8")
+        except UnicodeDecodeError:
+            break
+        append(new(ModelPiece, (text, score, names[kind])))  # ModelPiece(...) without its Python __new__
+        pos = stop
+    return pieces, pos
+
+
 def _parse(data: bytes) -> ModelProto:
-    fields = _read_message(data, _MODEL_FIELDS, "model")
-    if not fields.get("pieces"):
+    leading, start = _leading_pieces(data)
+    fields = _read_message(data[start:] if start else data, _MODEL_FIELDS, "model")
+    if not leading and not fields.get("pieces"):
         raise _Malformed("it has no pieces (a SentencePiece model lists its vocabulary first)")
     for part in ("trainer_spec", "normalizer_spec"):
         if part not in fields:
             raise _Malformed(f"it has no {part} (SentencePiece writes it after the pieces; is the file truncated?)")
-    pieces = tuple(_piece(p, i) for i, p in enumerate(fields.get("pieces", [])))
+    pieces = (*leading, *(_piece(p, i) for i, p in enumerate(fields.get("pieces", []), start=len(leading))))
     trainer = _trainer_spec(fields.get("trainer_spec", b""))
     normalizer = NormalizerSpec(**_read_message(fields.get("normalizer_spec", b""), _NORMALIZER_FIELDS, "normalizer_spec"))
     denormalizer = None

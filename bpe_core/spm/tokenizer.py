@@ -85,39 +85,58 @@ class SentencePieceTokenizer(TokenizerDefaults):
         self.model = model
         self.model_type = spec.model_type
         self.byte_fallback = spec.byte_fallback
-        self.pieces: tuple[str, ...] = tuple(p.piece for p in model.pieces)
-        self.scores: tuple[float, ...] = tuple(p.score for p in model.pieces)
-        self.types: tuple[str, ...] = tuple(p.type for p in model.pieces)
+        # one column each (C-level: a model has tens of thousands of pieces)
+        self.pieces: tuple[str, ...]
+        self.scores: tuple[float, ...]
+        self.types: tuple[str, ...]
+        self.pieces, self.scores, self.types = zip(*model.pieces)
         self.unk_id = self.types.index("unknown")
         self.normalization = model.normalizer_spec.name or ("identity" if not model.normalizer_spec.precompiled_charsmap else "custom")
+        # ids by type; the normal pieces are most of them, so the others are picked out
+        by_type: dict[str, list[int]] = {}
+        if set(self.types) != {"normal"}:
+            for i, t in enumerate(self.types):
+                if t != "normal":
+                    by_type.setdefault(t, []).append(i)
+        pieces = self.pieces
         #: control pieces (<s>, </s>, ...): never produced from text unless allowed.
-        self.special_tokens = {p: i for i, (p, t) in enumerate(zip(self.pieces, self.types)) if t == "control"}
-        # SentencePiece keeps two tables: pieces that text can become, and reserved ones.
-        self._ids: dict[str, int] = {}
-        self._reserved: dict[str, int] = {}
-        for i, (p, t) in enumerate(zip(self.pieces, self.types)):
-            (self._ids if t in ("normal", "user_defined", "unused") else self._reserved)[p] = i
-        self._byte_ids = {byte_of_piece(p): i for i, (p, t) in enumerate(zip(self.pieces, self.types)) if t == "byte"}
-        user = tuple(p for p, t in zip(self.pieces, self.types) if t == "user_defined")
+        self.special_tokens = {pieces[i]: i for i in by_type.get("control", ())}
+        # SentencePiece keeps two tables: pieces that text can become, and reserved ones
+        # (unknown, control, byte; the checks in `read_model` keep each table's keys unique).
+        reserved = sorted(i for t in ("unknown", "control", "byte") for i in by_type.get(t, ()))
+        self._reserved: dict[str, int] = {pieces[i]: i for i in reserved}
+        if reserved:
+            kept = set(range(len(pieces))).difference(reserved)
+            self._ids: dict[str, int] = {pieces[i]: i for i in sorted(kept)}
+        else:
+            self._ids = dict(zip(pieces, range(len(pieces))))
+        self._byte_ids = {byte_of_piece(pieces[i]): i for i in by_type.get("byte", ())}
+        user = tuple(pieces[i] for i in by_type.get("user_defined", ()))
         self._user = user
-        self._unused = frozenset(p for p, t in zip(self.pieces, self.types) if t == "unused")
+        self._unused = frozenset(pieces[i] for i in by_type.get("unused", ()))
         self.normalizer = Normalizer(
             model.normalizer_spec, user_defined=user,
             treat_whitespace_as_suffix=spec.treat_whitespace_as_suffix,
         )
         self._space = SPACE_SYMBOL if model.normalizer_spec.escape_whitespaces else " "
         if self.model_type == "bpe":
-            self._scores = {p: self.scores[i] for p, i in self._ids.items()}
+            self._scores = dict(zip(self._ids, map(self.scores.__getitem__, self._ids.values())))
             self._lattice = None
         else:
-            normal = {p: s for p, s, t in zip(self.pieces, self.scores, self.types) if t == "normal"}
+            if len(by_type) == 0:
+                normal = dict(zip(self.pieces, self.scores))
+            else:
+                odd = set().union(*by_type.values())
+                normal = {self.pieces[i]: self.scores[i] for i in range(len(self.pieces)) if i not in odd}
             self._lattice = UnigramLattice(normal, user)
         s = re.escape(self._space)
         self._word = re.compile(f"{s}*[^{s}]+|{s}+")
         # BPE can encode word by word (and cache words) when no piece joins a
         # character to a following space: then no merge crosses the start of a space run.
-        self._by_word = self.model_type == "bpe" and not any(
-            re.search(f"[^{s}]{s}", p) for p in self._ids
+        # (One search over the pieces one a line; the few pieces holding a newline alone.)
+        self._by_word = self.model_type == "bpe" and not (
+            re.search(f"[^{s}\n]{s}", "\n".join(self._ids))
+            or any(re.search(f"[^{s}]{s}", p) for p in self._ids if "\n" in p)
         )
         self._cache: dict[str, tuple[str, ...]] = {}
 

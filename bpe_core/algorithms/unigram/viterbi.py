@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from array import array
+from itertools import repeat
 from collections.abc import Iterable, Iterator, Mapping
 
 __all__ = ["PieceTable", "as_table", "viterbi", "viterbi_from", "merge_unknown"]
@@ -18,22 +19,52 @@ class PieceTable(Mapping):
     (2, -2.0, 2)
     """
 
-    __slots__ = ("_scores", "_prefixes", "max_length")
+    __slots__ = ("_scores", "_prefix_set", "max_length")
 
     def __init__(self, scores: Mapping[str, float]):
         if not isinstance(scores, Mapping):
             raise TypeError(f"scores must be a mapping piece -> score, not {type(scores).__name__}")
-        clean: dict[str, float] = {}
-        for piece, score in scores.items():
-            if not isinstance(piece, str) or not piece:
-                raise ValueError(f"Piece {piece!r} is not a non-empty str; remove it from the scores.")
-            value = float(score)
-            if not math.isfinite(value):
-                raise ValueError(f"Piece {piece!r} has score {score!r}; scores must be finite numbers.")
-            clean[piece] = value
+        pieces = list(scores)
+        try:  # the common case in C-level passes (a model has tens of thousands of pieces)
+            values = list(map(float, scores.values()))
+            ok = set(map(type, pieces)) <= {str} and "" not in scores and all(map(math.isfinite, values))
+        except (TypeError, ValueError):
+            ok = False
+        if ok:
+            clean = dict(zip(pieces, values))
+        else:  # find the piece to name
+            clean = {}
+            for piece, score in scores.items():
+                if not isinstance(piece, str) or not piece:
+                    raise ValueError(f"Piece {piece!r} is not a non-empty str; remove it from the scores.")
+                value = float(score)
+                if not math.isfinite(value):
+                    raise ValueError(f"Piece {piece!r} has score {score!r}; scores must be finite numbers.")
+                clean[piece] = value
         self._scores = clean
-        self._prefixes = {p[:k] for p in clean for k in range(1, len(p) + 1)}
         self.max_length = max(map(len, clean), default=0)
+        self._prefix_set: set[str] | None = None  # built on first use: a model's load need not wait
+
+    @property
+    def _prefixes(self) -> set[str]:
+        """Every prefix of every piece (a set; built once, on first use).
+
+        >>> sorted(PieceTable({"▁ab": -1.0, "c": -2.0})._prefixes)
+        ['c', '▁', '▁a', '▁ab']
+        """
+        prefixes = self._prefix_set
+        if prefixes is None:
+            # the pieces at least k long give their first k characters, for each k (C-level
+            # maps; what {p[:k] for p for k} gives)
+            by_length = sorted(self._scores, key=len, reverse=True)
+            prefixes = set()
+            count = len(by_length)
+            for k in range(1, self.max_length + 1):
+                while count and len(by_length[count - 1]) < k:
+                    count -= 1
+                prefixes.update(map(str.__getitem__, by_length[:count], repeat(slice(0, k))))
+            self._prefix_set = prefixes
+        return prefixes
 
     def __getitem__(self, piece: str) -> float:
         return self._scores[piece]

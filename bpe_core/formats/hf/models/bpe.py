@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import heapq
+from itertools import chain, repeat
+from operator import lshift, or_
 
 from ....encode.tokenizer import Replay, ReplayStep
 from ...checks import Field
@@ -10,8 +12,17 @@ from ..common import flag
 from .shared import WordModel, token_ids, cached, optional_str, id_to_token
 
 
-def _bpe_merges(field: Field) -> list[tuple[str, str]]:
+def _bpe_merges(field: Field) -> list[tuple[str, str]] | list[list[str]]:
     """Merges as pairs of strings: ["a", "b"] items, or "a b" lines (older files)."""
+    raw = field.as_list()
+    kinds = set(map(type, raw))
+    if kinds == {list}:  # the common cases checked in C-level passes
+        if set(map(len, raw)) == {2} and set(map(type, chain.from_iterable(raw))) == {str}:
+            return raw
+    elif kinds == {str}:
+        pairs = list(map(str.split, raw, repeat(" ")))
+        if set(map(len, pairs)) == {2}:
+            return pairs
     merges = []
     for item in field.items():
         if isinstance(item.value, str):
@@ -44,9 +55,10 @@ def bpe_model(field: Field) -> tuple[WordModel, dict[int, str]]:
     byte_fallback = flag(field, "byte_fallback", False)
     ignore_merges = flag(field, "ignore_merges", False)
     merges_field = field.key("merges")
-    merges: Merges = {}
+    pairs = _bpe_merges(merges_field)
+    merges: Merges = {} if prefix else _pack_plain(pairs, vocab)
     cut = len(prefix.encode("utf-8")) if prefix else 0
-    for rank, (a, b) in enumerate(_bpe_merges(merges_field)):
+    for rank, (a, b) in enumerate(pairs if not merges else ()):
         joined_bytes = a.encode("utf-8") + b.encode("utf-8")[cut:]
         try:
             joined = joined_bytes.decode("utf-8")
@@ -110,6 +122,22 @@ def bpe_model(field: Field) -> tuple[WordModel, dict[int, str]]:
     note = ("ignore_merges is set: a word that is itself in the vocabulary is one token at once, "
             "with no merges." if ignore_merges else "")
     return WordModel(cached(encode_word), ModelWork("BPE", replay=replay, note=note)), reverse
+
+
+def _pack_plain(pairs, vocab: dict[str, int]) -> Merges:
+    """The packed merge table of merges with no subword prefix (the joined token is the
+    two strings joined), built with C-level maps; {} when a token is missing from the
+    vocabulary (the caller's loop then names the merge)."""
+    if not pairs:
+        return {}
+    left, right = zip(*pairs)
+    get = vocab.get
+    a, b, new = list(map(get, left)), list(map(get, right)), list(map(get, map(str.__add__, left, right)))
+    if None in a or None in b or None in new:
+        return {}
+    # (a << 32 | b) -> (rank << 32 | new); a later duplicate wins, as in the library
+    return dict(zip(map(or_, map(lshift, a, repeat(32)), b),
+                    map(or_, map(lshift, range(len(new)), repeat(32)), new)))
 
 
 #: A BPE model's merge table, packed into ints to hold a large file's merges in a third

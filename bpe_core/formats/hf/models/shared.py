@@ -8,6 +8,11 @@ from ...pipeline import Model, ModelWork
 
 
 def token_ids(field: Field) -> dict[str, int]:
+    raw = field.as_dict()
+    ids = raw.values()
+    # the common case checked in C-level passes: every id an int (not a bool) in range
+    if raw and set(map(type, ids)) == {int} and min(ids) >= 0 and max(ids) <= (1 << 32) - 1:
+        return dict(raw)
     vocab: dict[str, int] = {}
     for token, value in field.members():
         vocab[token] = value.as_int(low=0, high=(1 << 32) - 1)  # ids are packed in 32 bits (`Merges`)
@@ -20,7 +25,14 @@ def optional_str(field: Field, name: str) -> str | None:
 
 
 def id_to_token(vocab: dict[str, int]) -> dict[int, str]:
-    """id -> token; where two tokens share an id, the first in file order wins."""
+    """id -> token; where two tokens share an id, the first in file order wins.
+
+    >>> id_to_token({"a": 0, "b": 1})
+    {0: 'a', 1: 'b'}
+    """
+    reverse = dict(zip(vocab.values(), vocab))
+    if len(reverse) == len(vocab):  # no id shared: the table turned round
+        return reverse
     return {i: t for t, i in sorted(vocab.items(), key=lambda item: item[1], reverse=True)}
 
 

@@ -1,6 +1,8 @@
 """The library's Unigram model, run by our `viterbi`."""
 from __future__ import annotations
 
+import math
+
 from ...checks import Field
 from ...pipeline import ModelWork
 from ..common import flag
@@ -17,7 +19,17 @@ def unigram_model(field: Field) -> tuple[WordModel, dict[int, str]]:
     vocab_field = field.key("vocab")
     scores: dict[str, float] = {}
     ids: dict[str, int] = {}
-    for i, item in enumerate(vocab_field.items()):
+    raw = vocab_field.as_list()
+    pieces = values = ()
+    # the common case checked in C-level passes: [piece, score] pairs, each piece a
+    # non-empty string once, each score a finite int or float
+    if raw and set(map(type, raw)) == {list} and set(map(len, raw)) == {2}:
+        pieces, values = zip(*raw)
+        if (set(map(type, pieces)) == {str} and "" not in pieces and set(map(type, values)) <= {float, int}
+                and len(set(pieces)) == len(pieces) and all(map(math.isfinite, values))):
+            scores = dict(zip(pieces, map(float, values)))
+            ids = dict(zip(pieces, range(len(pieces))))
+    for i, item in enumerate(vocab_field.items() if not scores else ()):
         if not isinstance(item.value, list) or len(item.value) != 2:
             raise item.fail('is not a [piece, score] pair (["▁the", -3.2])')
         piece = item.index(0).as_str(nonempty=True)
@@ -30,7 +42,8 @@ def unigram_model(field: Field) -> tuple[WordModel, dict[int, str]]:
     byte_fallback = flag(field, "byte_fallback", False)
     table = PieceTable(scores)
     unk_score = min(scores.values()) - 10.0
-    reverse = {i: vocab_field.value[i][0] for i in range(len(vocab_field.value))}
+    reverse = (dict(enumerate(pieces)) if scores and pieces
+               else {i: vocab_field.value[i][0] for i in range(len(vocab_field.value))})
 
     def encode_word(word: str) -> list[tuple[int, str, int, int]]:
         out = []
