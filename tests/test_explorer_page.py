@@ -381,3 +381,18 @@ def test_bar_charts_have_room_for_every_label():
         assert spec["autosize"]["type"] == "fit-x"
         assert spec["height"] == charts.BAR_STEP * bars
         assert spec["encoding"]["y"]["axis"]["labelOverlap"] is False
+
+
+def test_a_first_visit_whose_file_cannot_be_read_says_so(monkeypatch):
+    """A built-in whose package is missing (or whose file is not the pinned one) on its
+    first visit: the page says why, in words, and has no exception."""
+    from ui.explorer import logic
+
+    def broken(name):
+        raise ValueError(f"The {name} file needs the tiktoken package: pip install tiktoken.")
+
+    monkeypatch.setattr(xw, "load_pretrained", broken)
+    monkeypatch.setattr(logic, "builtin_index_ready", lambda name: False)
+    at = visit({"tokenizer": "gpt2"})
+    assert "needs the tiktoken package" in at.error[0].value
+    assert not [h for h in at.html if 'class="vx-card"' in h.value or "vx-rows" in h.value]

@@ -14,8 +14,13 @@ st.markdown(
 xw.init_state()
 chosen = xw.choose_tokenizer()
 if chosen is not None:
-    name, tok, index = chosen
-    xw.token_panel(name, tok, index)
+    name, load = chosen
+    token_box = st.container()
     view = xw.view_selector()
+    if view in xw.CONTROLS:
+        xw.CONTROLS[view](load)
+    tok, index = load()  # a built-in's first visit reads its file and builds its index here
+    with token_box:
+        xw.token_panel(name, tok, index)
     xw.PANELS[view](name, tok, index)
 xw.sync_to_url()

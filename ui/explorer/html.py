@@ -27,10 +27,11 @@ EXPLORER_CSS = """<style>
 .vx-note { font-size: .9rem; font-style: italic; }
 </style>"""
 #: A table of tokens (ui/explorer/widgets.py `rows_html`): their text and bytes in a fixed
-#: width font, each row on one line (on a phone the extra columns scroll sideways inside the
-#: table's box); a long list scrolls inside its box.
+#: width font, each cell on one line but the bytes (at least 6 a line; on a phone the extra
+#: columns scroll sideways inside the table's box); a long list scrolls inside its box.
 ROWS_CSS = """<style>
-.vx-rows td { white-space: nowrap; }
+.vx-rows td, .vx-rows th { white-space: nowrap; }
+.vx-rows td:nth-child(3) { white-space: normal; min-width: 18ch; }
 .vx-rows td:nth-child(2), .vx-rows td:nth-child(3) { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 .vx-tall .bpe-table-wrap { max-height: 20rem; overflow-y: auto; }
 </style>"""

@@ -118,7 +118,10 @@ def _uploaded():
 
 
 def choose_tokenizer():
-    """The tokenizer menu; returns (name, tokenizer, index) or None (nothing to show yet)."""
+    """The tokenizer menu; returns (name, load) or None (nothing to show yet). `load()`
+    returns (tokenizer, VocabIndex): on a built-in's first visit in this server process it
+    reads the file and builds the index, so the page draws what needs neither (the view's
+    controls) before calling it, and the browser draws them meanwhile."""
     for warning in st.session_state.pop(K + "url_warnings", []):
         st.warning(md_escape(warning), icon=":material/link_off:")
     st.selectbox("Tokenizer", CHOICES, format_func=label_of, on_change=_new_tokenizer, **_tok_bind())
@@ -126,8 +129,9 @@ def choose_tokenizer():
     if name in REAL_NAMES:
         try:
             if not logic.builtin_index_ready(name):
-                return (name, *_first_build(name))
-            return name, load_pretrained(name), logic.builtin_index(name)
+                return name, _first_build(name)
+            loaded = load_pretrained(name), logic.builtin_index(name)
+            return name, lambda: loaded
         except ValueError as exc:  # its package is missing, or its file is not the pinned one
             st.error(md_error(str(exc)), icon=":material/error:")
             return None
@@ -142,26 +146,41 @@ def choose_tokenizer():
                     "Tokenize page, upload one, then come back.", icon=":material/info:")
             st.page_link("views/tokenize.py", label="Go to the Tokenize page", icon=":material/text_fields:")
         return None
-    return name, tok, _session_index(tok)
+    loaded = tok, _session_index(tok)
+    return name, lambda: loaded
 
 
 def _first_build(name: str):
-    """A built-in's first visit in this server process: its file is read and its index
-    built (o200k_base: about a second on an idle machine, several on a busy one). Meanwhile
-    the page shows how far it has got, and what it can show without the index: the link's
-    token (from a one-token index), or else the vocabulary's first tokens. All of it is
-    cleared once the index is there, and the page is drawn as on any visit."""
+    """A built-in's first visit in this server process: the call returned reads its file
+    and builds its index (o200k_base: about a second on an idle machine, several on a busy
+    one); the page makes it once it has drawn the view's controls. Meanwhile the page shows
+    how far it has got, and what it can show without the index: the link's token (from a
+    one-token index), or else the vocabulary's first tokens. All of it is cleared once the
+    index is there, and the page is drawn as on any visit."""
     holder = st.empty()
-    try:
-        with holder.container():
-            entry = PRETRAINED[name]
-            status = st.status(f"Reading the {entry.title} file (once per server)…", expanded=False)
-            tok = load_pretrained(name)
-            status.update(label=f"Indexing its {entry.vocab_size:,} tokens for search and filters (once per server)…")
-            _preview(tok)
-            return tok, logic.builtin_index(name)
-    finally:
+    entry = PRETRAINED[name]
+    with holder.container():
+        status = st.status(f"Reading the {entry.title} file (once per server)…", expanded=False)
+    loaded: list[tuple] = []
+
+    def load():
+        if loaded:
+            return loaded[0]
+        try:
+            with holder.container():
+                tok = load_pretrained(name)
+                status.update(label=f"Indexing its {entry.vocab_size:,} tokens for search and filters (once per "
+                                    "server)…")
+                _preview(tok)
+                loaded.append((tok, logic.builtin_index(name)))
+        except ValueError as exc:  # its package is missing, or its file is not the pinned one
+            holder.error(md_error(str(exc)), icon=":material/error:")
+            sync_to_url()
+            st.stop()
         holder.empty()
+        return loaded[0]
+
+    return load
 
 
 def _preview(tok) -> None:
@@ -273,10 +292,11 @@ def current_query() -> Query:
     )
 
 
-def _filters(index: VocabIndex) -> None:
+def _filters(load) -> None:
     box = folded("Filters: script, length, spaces, digits, fragments, special tokens", W + "filters_open")
     if box is None:
         return
+    prefix = load()[1].prefix
     with box:
         left, right = st.columns(2)
         left.selectbox("Script", (ANY,) + explore.SCRIPT_NAMES, **_paged("script"))
@@ -286,8 +306,8 @@ def _filters(index: VocabIndex) -> None:
         right.selectbox("Digits", list(DIGITS), format_func=DIGITS.get, **_paged("digits"))
         right.selectbox("Byte fragments (not whole UTF-8)", ("any", "only", "none"), **_paged("fragment"))
         right.selectbox("Special tokens", ("any", "only", "none"), **_paged("special"))
-        if index.prefix:
-            right.selectbox(f"Continues a word ({index.prefix})", list(TRI), format_func=TRI.get,
+        if prefix:
+            right.selectbox(f"Continues a word ({prefix})", list(TRI), format_func=TRI.get,
                             **_paged("continues"))
         left.checkbox("Whitespace only (spaces, tabs, newlines)", **_paged("whitespace"))
 
@@ -364,15 +384,21 @@ def token_table(index: VocabIndex, ids, key: str, *, label: str, pick: str | Non
                  format_func=lambda i: f"{i}: {index.visible(index.row(i))}")
 
 
-def view_search(name: str, tok, index: VocabIndex) -> None:
+def search_controls(load) -> None:
+    """The search view's controls (`load`: the call that returns the tokenizer and its
+    index; only the filters box, when open, needs them)."""
     left, mid = st.columns([3, 1])
     left.text_input("Search the tokens' text", placeholder="e.g. Magikarp,  the, ing", max_chars=logic.URL_TEXT_LIMIT,
                     **_paged("q"))
     mid.selectbox("Match", list(MODE_LABELS), format_func=MODE_LABELS.get, **_paged("mode"))
-    _filters(index)
+    _filters(load)
     a, b = st.columns([3, 1])
     a.selectbox("Sort by", list(SORT_LABELS), format_func=SORT_LABELS.get, **bind("sort"))
     b.toggle("Reverse order", help="Longest first, or the highest id first.", **bind("desc"))
+
+
+def view_search(name: str, tok, index: VocabIndex) -> None:
+    """The search's results (its controls are drawn before, by search_controls)."""
     q = current_query()
     try:
         found = explore.search(index, q, page=get("page"), per_page=PER_PAGE)
@@ -515,4 +541,6 @@ def _short(name: str) -> str:
     return PRETRAINED[name].short if name in PRETRAINED else ("your tokenizer" if name == YOURS else "your file")
 
 
+#: What each view draws before the index is needed (a first visit builds it after them).
+CONTROLS = {"search": search_controls}
 PANELS = {"search": view_search, "overview": view_overview, "odd": view_odd, "compare": view_compare}
