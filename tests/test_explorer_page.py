@@ -353,15 +353,15 @@ def test_preview_shows_the_card_or_the_first_tokens(monkeypatch):
     monkeypatch.setattr(xw.st, "html", lambda body: drawn.append(("html", body)))
     monkeypatch.setattr(xw.st, "caption", lambda text: drawn.append(("caption", text)))
     tok = load_pretrained("gpt2")
-    monkeypatch.setattr(xw, "get", lambda key: {"id": 43453, "q": ""}[key])
+    monkeypatch.setattr(xw.st, "session_state", {xw.S["id"]: 43453, xw.S["q"]: ""})
     xw._preview(tok)
     assert drawn[0][0] == "html" and "43,453" in drawn[0][1] and "SolidGoldMagikarp" in drawn[0][1]
     drawn.clear()
-    monkeypatch.setattr(xw, "get", lambda key: {"id": None, "q": ""}[key])
+    monkeypatch.setattr(xw.st, "session_state", {xw.S["id"]: None, xw.S["q"]: ""})
     xw._preview(tok)
     assert drawn[-1][0] == "html" and column(read_table(drawn[-1][1]), "id") == list(range(xw.PER_PAGE))
     drawn.clear()
-    monkeypatch.setattr(xw, "get", lambda key: {"id": 10**9, "q": ""}[key])
+    monkeypatch.setattr(xw.st, "session_state", {xw.S["id"]: 10**9, xw.S["q"]: ""})
     xw._preview(tok)  # an id beyond the vocabulary: nothing here (the page's error says so below)
     assert drawn == []
 

@@ -3,7 +3,7 @@ overview, odd tokens, compare). Logic in ui/explorer/logic.py, HTML in html.py, 
 in charts.py; the engine is bpe_core.explore.
 
 State: every setting lives under an `explorer.*` store and is copied into its widget each
-run (`ui.shared.state.stored`), so it survives other pages and folded boxes. The URL holds
+run (`KEY.widget`, ui/shared/state.py), so it survives other pages and folded boxes. The URL holds
 `tokenizer`, `id` and `q`; a new link's parameters win once, then the page writes its
 own. A trained or uploaded tokenizer's index and odd tokens stay in this session.
 """
@@ -22,11 +22,11 @@ from ui.explorer.logic import CHOICES, PER_PAGE, REAL_NAMES, UPLOADED, YOURS, la
 from ui.shared.chips import CHIP_CSS
 from ui.shared.markdown import md_error, md_escape
 from ui.shared.state import (
-    STEP_KEY, folded, request_train_step, session_tokenizer, stored,
+    STEP_KEY, Key, folded, request_train_step, session_tokenizer,
 )
 from ui.shared.tables import TABLE_CSS, table_html
 
-K = "explorer."     # stored values (declared in ui/explorer/keys.py)
+S = keys.SETTINGS    # stored values by name, `explorer.<name>` (declared in ui/explorer/keys.py)
 W = keys.WIDGETS     # widget keys
 VIEWS = {"search": "Search", "overview": "Overview", "odd": "Odd tokens", "compare": "Compare"}
 ANY = keys.ANY
@@ -53,21 +53,13 @@ ODD_EXPLAINED = (
 
 
 # ---- state --------------------------------------------------------------------------------
-def get(name: str):
-    return keys.SETTINGS[name].get()
-
-
-def put(name: str, value) -> None:
-    keys.SETTINGS[name].set(value)
-
-
-def bind(name: str) -> dict:
-    """A widget's key and callbacks, kept in the store `explorer.<name>`."""
-    return stored(W + name, keys.SETTINGS[name], keys.SETTINGS[name].default)
+def bind(name: str, **kwargs) -> dict:
+    """A widget's key and callbacks, kept in the store `explorer.<name>` (`Key.widget`)."""
+    return S[name].widget(W + name, **kwargs)
 
 
 def _reset_page() -> None:
-    put("page", 1)
+    S["page"].set(1)
 
 
 def init_state() -> None:
@@ -79,35 +71,35 @@ def init_state() -> None:
 def sync_from_url() -> None:
     """Apply a new link's parameters (not our own echo of them)."""
     params = st.query_params.to_dict()
-    if not params or params == st.session_state.get(K + "url_written"):
+    if not params or params == keys.URL_WRITTEN.get():
         return
     found, warnings = logic.read_url(params)
     if "tokenizer" in found:
-        put("tokenizer", found["tokenizer"])
-    put("q", found.get("q", ""))
-    put("id", found.get("id"))
-    put("page", 1)
+        S["tokenizer"].set(found["tokenizer"])
+    S["q"].set(found.get("q", ""))
+    S["id"].set(found.get("id"))
+    S["page"].set(1)
     if "q" in found:
-        put("view", "search")
+        S["view"].set("search")
         keys.PICK_FIRST.set("id" not in found)
-    st.session_state[K + "url_written"] = params
-    st.session_state[K + "url_warnings"] = warnings
+    keys.URL_WRITTEN.set(params)
+    keys.URL_WARNINGS.set(warnings)
 
 
 def sync_to_url() -> None:
-    params = logic.url_for(tokenizer=get("tokenizer"), token_id=get("id"), q=get("q"))
+    params = logic.url_for(tokenizer=S["tokenizer"].get(), token_id=S["id"].get(), q=S["q"].get())
     if params != st.query_params.to_dict():
         st.query_params.from_dict(params)
-    st.session_state[K + "url_written"] = params
+    keys.URL_WRITTEN.set(params)
 
 
 # ---- the tokenizer ------------------------------------------------------------------------
 def _session_index(tok) -> VocabIndex:
     """A trained or uploaded tokenizer's index, kept in this session only."""
-    held = st.session_state.get(K + "session_index")
+    held = keys.SESSION_INDEX.get()
     if held is None or held[0] is not tok:
         held = (tok, VocabIndex.build(tok))
-        st.session_state[K + "session_index"] = held
+        keys.SESSION_INDEX.set(held)
     return held[1]
 
 
@@ -122,10 +114,10 @@ def choose_tokenizer():
     returns (tokenizer, VocabIndex): on a built-in's first visit in this server process it
     reads the file and builds the index, so the page draws what needs neither (the view's
     controls) before calling it, and the browser draws them meanwhile."""
-    for warning in st.session_state.pop(K + "url_warnings", []):
+    for warning in keys.URL_WARNINGS.pop():
         st.warning(md_escape(warning), icon=":material/link_off:")
-    st.selectbox("Tokenizer", CHOICES, format_func=label_of, on_change=_new_tokenizer, **_tok_bind())
-    name = get("tokenizer")
+    st.selectbox("Tokenizer", CHOICES, format_func=label_of, **bind("tokenizer", on_change=_new_tokenizer))
+    name = S["tokenizer"].get()
     if name in REAL_NAMES:
         try:
             if not logic.builtin_index_ready(name):
@@ -185,11 +177,11 @@ def _first_build(name: str):
 
 def _preview(tok) -> None:
     """While the index builds: the link's token's card, or the first page of tokens."""
-    token_id = get("id")
+    token_id = S["id"].get()
     try:
         if token_id is not None:
             st.html(card_html(explore.token_record(VocabIndex.build(tok, ids=[token_id]), tok, token_id)))
-        elif not get("q"):
+        elif not S["q"].get():
             first = VocabIndex.build(tok, ids=range(PER_PAGE))
             st.caption(f"The first {len(first)} tokens, while the rest are read:")
             st.html(rows_html(first, first.ids, "The first tokens"))
@@ -197,17 +189,10 @@ def _preview(tok) -> None:
         pass
 
 
-def _tok_bind() -> dict:
-    kw = bind("tokenizer")
-    kw.pop("on_change")
-    kw.pop("args")
-    return kw
-
-
 def _new_tokenizer() -> None:
-    put("tokenizer", st.session_state[W + "tokenizer"])
-    put("id", None)
-    put("page", 1)
+    """Another tokenizer (stored already): no token picked, the first page of results."""
+    S["id"].set(None)
+    S["page"].set(1)
 
 
 # ---- one token ----------------------------------------------------------------------------
@@ -223,20 +208,20 @@ def pick_link_result(index: VocabIndex) -> None:
         return
     if found.ids:
         exact = [i for i in found.ids if index.text[index.row(i)].strip() == q.text.strip()]
-        put("id", (exact or list(found.ids))[0])
+        S["id"].set((exact or list(found.ids))[0])
 
 
 def token_panel(name: str, tok, index: VocabIndex) -> None:
     """The id box, then the chosen token's card, merge tree and links."""
     pick_link_result(index)
-    wanted = get("id")
+    wanted = S["id"].get()
     if wanted is not None and not 0 <= wanted <= max(index.ids):
         st.error(md_escape(f"Token id {wanted:,} is not in the {index.name} vocabulary (ids 0 to "
                            f"{max(index.ids):,}). Type one of its ids."), icon=":material/error:")
-        put("id", None)
+        S["id"].set(None)
     st.number_input("Token id", min_value=0, max_value=max(index.ids), step=1, placeholder="Type an id, or pick "
                     "a token in the results below", **bind("id"))
-    token_id = get("id")
+    token_id = S["id"].get()
     if token_id is None:
         return
     try:
@@ -263,7 +248,7 @@ def links(name: str, rec) -> None:
     if name == YOURS and rec.rank:
         if st.button(f"Open training step {rec.rank} on the Train page (the merge that made this token)",
                      key=W + "to_train", icon=":material/model_training:"):
-            st.session_state[STEP_KEY] = rec.rank
+            STEP_KEY.set(rec.rank)
             request_train_step(rec.rank)
             st.switch_page("views/train.py")
 
@@ -271,7 +256,7 @@ def links(name: str, rec) -> None:
 # ---- views --------------------------------------------------------------------------------
 def view_selector() -> str:
     st.segmented_control("View", list(VIEWS), format_func=VIEWS.get, required=True, **bind("view"))
-    return get("view")
+    return S["view"].get()
 
 
 def _tri(value: str) -> bool | None:
@@ -279,16 +264,16 @@ def _tri(value: str) -> bool | None:
 
 
 def current_query() -> Query:
-    chars, nbytes = get("chars"), get("bytes")
-    digits = get("digits")
+    chars, nbytes = S["chars"].get(), S["bytes"].get()
+    digits = S["digits"].get()
     return Query(
-        text=get("q"), mode=get("mode"), script=None if get("script") == ANY else get("script"),
+        text=S["q"].get(), mode=S["mode"].get(), script=None if S["script"].get() == ANY else S["script"].get(),
         min_chars=chars[0] or None, max_chars=None if chars[1] >= LENGTH_MAX else chars[1],
         min_bytes=nbytes[0] or None, max_bytes=None if nbytes[1] >= LENGTH_MAX else nbytes[1],
-        leading_space=_tri(get("space")), digits=None if digits == ANY else digits,
-        whitespace=True if get("whitespace") else None, fragment=_tri(get("fragment")),
-        special=_tri(get("special")), continues=_tri(get("continues")),
-        sort=get("sort"), descending=get("desc"),
+        leading_space=_tri(S["space"].get()), digits=None if digits == ANY else digits,
+        whitespace=True if S["whitespace"].get() else None, fragment=_tri(S["fragment"].get()),
+        special=_tri(S["special"].get()), continues=_tri(S["continues"].get()),
+        sort=S["sort"].get(), descending=S["desc"].get(),
     )
 
 
@@ -314,14 +299,7 @@ def _filters(load) -> None:
 
 def _paged(name: str) -> dict:
     """A filter's binding that also goes back to page 1 when it changes."""
-    kw = bind(name)
-
-    def changed(widget_key: str, store_key: str) -> None:
-        st.session_state[store_key] = st.session_state[widget_key]
-        _reset_page()
-
-    kw["on_change"] = changed
-    return kw
+    return bind(name, on_change=_reset_page)
 
 
 def _active_filters(q: Query) -> str:
@@ -362,10 +340,10 @@ def rows_html(index: VocabIndex, ids, label: str, *, tall: bool = False) -> str:
     return f'{TABLE_CSS}{ROWS_CSS}<div class="vx-rows{" vx-tall" if tall else ""}">{table}</div>'
 
 
-def _picked(widget_key: str) -> None:
+def _picked(menu: Key[int | None]) -> None:
     """A token picked under a table shows that token above."""
-    if st.session_state[widget_key] is not None:
-        put("id", st.session_state[widget_key])
+    if menu.get() is not None:
+        S["id"].set(menu.get())
 
 
 def token_table(index: VocabIndex, ids, key: str, *, label: str, pick: str | None = None,
@@ -377,8 +355,8 @@ def token_table(index: VocabIndex, ids, key: str, *, label: str, pick: str | Non
     st.html(rows_html(index, ids, label, tall=tall))
     if pick is None or not ids:
         return
-    widget = W + "pick_" + key
-    st.session_state[widget] = get("id") if get("id") in ids else None
+    widget = W.key("pick_" + key)
+    widget.set(S["id"].get() if S["id"].get() in ids else None)
     st.selectbox(pick, ids, index=None, key=widget, on_change=_picked, args=(widget,),
                  placeholder="Choose a token of this table",
                  format_func=lambda i: f"{i}: {index.visible(index.row(i))}")
@@ -401,7 +379,7 @@ def view_search(name: str, tok, index: VocabIndex) -> None:
     """The search's results (its controls are drawn before, by search_controls)."""
     q = current_query()
     try:
-        found = explore.search(index, q, page=get("page"), per_page=PER_PAGE)
+        found = explore.search(index, q, page=S["page"].get(), per_page=PER_PAGE)
     except ValueError as exc:
         st.error(md_error(str(exc)), icon=":material/error:")
         return
@@ -428,7 +406,7 @@ def view_overview(name: str, tok, index: VocabIndex) -> None:
         f"{o.size:,} tokens ({index.kind}): {o.specials:,} special, {o.fragments:,} byte fragments (not whole "
         f"UTF-8 on their own), {o.leading_space:,} start with a space."))
     st.radio("Count length in", ("characters", "bytes"), horizontal=True, **bind("unit"))
-    unit = get("unit")
+    unit = S["unit"].get()
     st.altair_chart(charts.length_chart(o, unit), width="stretch")
     st.caption(md_escape(charts.length_summary(o, unit)))
     st.altair_chart(charts.script_chart(o), width="stretch")
@@ -453,7 +431,7 @@ def _odd(name: str, tok, index: VocabIndex, which: str, progress) -> tuple[int, 
     if name in REAL_NAMES:
         fn = logic.builtin_unreachable if which == "unreachable" else logic.builtin_never
         return fn(name, progress)
-    held = st.session_state.setdefault(K + "odd", {})
+    held = keys.ODD.init()
     key = (id(tok), which)
     if key not in held or held[key][0] is not tok:
         ids = (explore.unreachable(index, tok, progress=progress) if which == "unreachable"
@@ -464,7 +442,7 @@ def _odd(name: str, tok, index: VocabIndex, which: str, progress) -> tuple[int, 
 
 
 def _odd_done(name: str, tok, which: str) -> bool:
-    return bool(st.session_state.get(keys.ODD_ASKED + f"{name}.{which}.{id(tok)}"))
+    return bool(keys.ODD_ASKED.key(f"{name}.{which}.{id(tok)}").get())
 
 
 def view_odd(name: str, tok, index: VocabIndex) -> None:
@@ -473,10 +451,10 @@ def view_odd(name: str, tok, index: VocabIndex) -> None:
         ("unreachable", "Find the unreachable tokens", "encoding each token's own text"),
         ("never", "Find the tokens the built-in texts never produce", "encoding the built-in texts"),
     ):
-        asked = keys.ODD_ASKED + f"{name}.{which}.{id(tok)}"
+        asked = keys.ODD_ASKED.key(f"{name}.{which}.{id(tok)}", False)
         if st.button(label, key=W + "odd_" + which, icon=":material/search:"):
-            st.session_state[asked] = True
-        if not st.session_state.get(asked):
+            asked.set(True)
+        if not asked.get():
             continue
         bar = st.progress(0.0, text=f"{label}: {what}…")
         started = time.perf_counter()
@@ -502,13 +480,13 @@ def view_compare(name: str, tok, index: VocabIndex) -> None:
 
     others = [n for n in CHOICES if n != name and (n in REAL_NAMES or n == YOURS and session_tokenizer() is not None
                                                     or n == UPLOADED and _uploaded() is not None)]
-    if get("other") not in others:
-        put("other", others[0] if others else None)
+    if S["other"].get() not in others:
+        S["other"].set(others[0] if others else None)
     if not others:
         st.info("No other tokenizer to compare with.")
         return
     st.selectbox("Compare with", others, format_func=label_of, **bind("other"))
-    other = get("other")
+    other = S["other"].get()
     if other in REAL_NAMES and name in REAL_NAMES:
         with st.spinner("Comparing the two vocabularies…"):
             c = logic.builtin_compare(name, other)
@@ -523,7 +501,7 @@ def view_compare(name: str, tok, index: VocabIndex) -> None:
                 "(GPT-2's `Ġthe` and SentencePiece's `▁the` are both the bytes of “ the”); special tokens are left out.")
     st.radio("Group by", ("script", "bytes"), format_func={"script": "script", "bytes": "length in bytes"}.get,
              horizontal=True, **bind("cmp_by"))
-    st.altair_chart(charts.compare_chart(c, a, b, get("cmp_by")), width="stretch")
+    st.altair_chart(charts.compare_chart(c, a, b, S["cmp_by"].get()), width="stretch")
     st.caption(md_escape(charts.compare_summary(c, a, b)))
     left, right = st.columns(2)
     with left:

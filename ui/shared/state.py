@@ -227,27 +227,6 @@ def session_tokenizer() -> Tokenizer | None:
     return None if run is None else run.tokenizer(session_step())
 
 
-def persist(widget_key: str, store_key: str, default: Any) -> None:
-    """Before drawing a widget: make sure the stored value exists and copy it into the
-    widget's key, so it survives visits to other pages."""
-    if store_key not in st.session_state:
-        st.session_state[store_key] = default
-    st.session_state[widget_key] = st.session_state[store_key]
-
-
-def remember(widget_key: str, store_key: str) -> None:
-    """on_change callback: copy the widget's new value to its store."""
-    st.session_state[store_key] = st.session_state[widget_key]
-
-
-def stored(widget_key: str, store_key: str, default: Any) -> dict:
-    """A widget kept in a store: copy the stored value into the widget key (`persist`) and
-    return the widget's key and callback arguments, so its value survives the widget not
-    being drawn (a folded box, another page)."""
-    persist(widget_key, store_key, default)
-    return dict(key=widget_key, on_change=remember, args=(widget_key, store_key))
-
-
 def folded(label: str, key: str, *, reopen: bool = False, **kwargs):
     """An expander whose contents the caller draws only while it is open: keyed, opening
     it reruns the page, so a first visit renders no widget (nor fetches its script) out of
