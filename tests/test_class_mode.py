@@ -959,3 +959,27 @@ def test_a_page_opened_at_localhost_warns_and_takes_the_address_students_open(st
     other.button(key="class_btn_start").click().run()
     assert any(c.startswith("http://bpe.school.example/join?class=") for c in texts(other, "code"))
     assert not any("only this computer" in w for w in texts(other, "warning"))
+
+
+def test_a_following_students_merge_list_is_a_table_and_exploring_brings_back_the_buttons(store):
+    """While following, the step area draws the merge's effect, the pair table and the merge
+    list as one shared block of HTML (no merge buttons: fewer elements for the server to send
+    each student at each step); exploring alone brings the clickable merge list back."""
+    from ui.train import panels as train_panels
+
+    ins = instructor_with_class()
+    stu = student({"class": class_state(ins).join_token})
+    for _ in range(3):
+        ins.button(key="train_w_btn_step").click().run()
+    stu.run()
+    assert not stu.exception and not ins.exception
+    assert stu.session_state["train.step"] == 3
+    keys = {b.key for b in stu.button}
+    assert not any(k and k.startswith("train_w_goto_") for k in keys)
+    page = "".join(h.value for h in stu.html)
+    assert train_panels.FOLLOW_NOTE in page and 'class="tp-grid"' in page and "tp-merges" in page
+    assert "train_w_goto_3" in {b.key for b in ins.button}  # the instructor's list still navigates
+    stu.button(key="class_btn_detach").click().run()
+    assert not stu.exception
+    assert {"train_w_goto_1", "train_w_goto_3"} <= {b.key for b in stu.button}
+    assert train_panels.FOLLOW_NOTE not in "".join(h.value for h in stu.html)

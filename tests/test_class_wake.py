@@ -198,6 +198,29 @@ def test_without_a_runtime_to_wake_it_a_student_polls_every_second(monkeypatch):
     assert session.poll_seconds() == wake.SAFETY_SECONDS >= 10
 
 
+def test_the_streamlit_adapter_reruns_the_first_fragment_the_session_still_has(monkeypatch):
+    class App:
+        def __init__(self, fragments):
+            self.fragments, self.asked = fragments, []
+            from streamlit.proto.ClientState_pb2 import ClientState
+            self._client_state = ClientState()
+
+        def has_fragment(self, fid):
+            return fid in self.fragments
+
+        def request_rerun(self, state):
+            self.asked.append(state.fragment_id)
+
+    rt = wake.StreamlitRuntime()
+    app = App({"poll"})
+    monkeypatch.setattr(rt, "session", lambda sid: app)
+    assert rt.rerun("s", ("step", "poll")) is True and app.asked == ["poll"]  # the step area is gone
+    app.fragments.add("step")
+    assert rt.rerun("s", ("step", "poll")) is True and app.asked == ["poll", "step"]
+    assert rt.rerun("s", "poll") is True and app.asked[-1] == "poll"
+    assert rt.rerun("s", ("gone", "also gone")) is False
+
+
 def test_the_streamlit_adapter_fails_soft_outside_a_server():
     rt = wake.StreamlitRuntime()
     assert rt.session("no such session") is None
@@ -244,9 +267,14 @@ def test_an_instructors_step_wakes_the_poll_fragment_of_each_student_of_the_clas
         rt.run_loop()
         me, stranger = stu.session_state[session.SID], other.session_state[session.SID]
         assert len(reg) == 2 and rt.reruns == []  # registered from inside their poll fragments
-        poll_fragment = reg._followers[me].fragment_id
-        assert poll_fragment and poll_fragment not in (stu.session_state[session.STEP_FRAGMENT],
-                                                       stu.session_state[session.PANEL_FRAGMENT])
+        targets = reg._followers[me].fragment_id
+        poll_fragment = stu.session_state[session.POLL_FRAGMENT]
+        # a following student is woken straight into its step area (which reads the class
+        # first: one run per step), its poll fragment the fallback if the step area is gone
+        assert targets == (stu.session_state[session.STEP_FRAGMENT], poll_fragment)
+        assert poll_fragment not in (stu.session_state[session.STEP_FRAGMENT],
+                                     stu.session_state[session.PANEL_FRAGMENT])
+        poll_fragment = targets
         ins.button(key="train_w_btn_step").click().run()
         assert not ins.exception, ins.exception
         rt.run_loop()

@@ -32,6 +32,32 @@ def after_step(view: RunView, k: int) -> None:
             session.detach()
 
 
+def before_step(view: RunView) -> None:
+    """The step fragment starts a run of its own (not inside a full run of the page): a
+    following student's session is woken by the class's change straight into its step
+    area (`session.wake_me`), so read the class here and put its step on the page, as
+    the poll fragment does (one script run per student per step, not a poll's run and
+    then the step area's)."""
+    if not session.following() or not session.fragment_run():
+        return
+    state, _changed = session.poll()
+    if session.role() is None or state is None:  # the class ended or expired
+        st.rerun(scope="app")  # the next full run says why
+    session.apply_class_step(view)
+    session.wake_me()  # registered again with the version just read
+
+
+def after_draw(view: RunView) -> None:
+    """The step fragment has drawn everything (its last call): a student's class panel
+    that no longer says what holds (a question opened or revealed, the student stopped
+    following) is rerun, alone."""
+    if session.role() != "student" or not session.fragment_run():
+        return
+    from ui.classmode import panels  # (panels draws; this module stays light)
+    if panels.panel_stale(view):
+        session.rerun_fragments([session.PANEL_FRAGMENT])
+
+
 def hides_next(view: RunView, k: int) -> bool:
     """Whether the Train page must hide the counts and the next pair at step k: a class
     question about merge k+1 is open or waiting for its reveal on this tab's class run

@@ -387,7 +387,8 @@ def _student_fragment() -> None:
     state, _changed = session.poll()
     if session.role() is None or state is None:  # the class ended or expired
         st.rerun(scope="app")  # the next full run says why and stops the timer
-    session.wake_me()  # the class's next change reruns this fragment at once (push)
+    session.note_fragment(session.POLL_FRAGMENT)
+    session.wake_me()  # the class's next change reruns this session at once (push)
     view = train_state.current_view()
     moved = session.apply_class_step(view)
     if full:
@@ -398,6 +399,13 @@ def _student_fragment() -> None:
         stale.append(session.STEP_FRAGMENT)
     if stale:
         session.rerun_fragments(stale)
+
+
+def panel_stale(view: RunView) -> bool:
+    """Whether a student's class panel shows something that no longer holds (a following
+    student's step area, woken alone, then reruns it: `hooks.after_draw`)."""
+    state = session.current()
+    return state is not None and _panel_signature(state, view) != PANEL_SHOWN.get()
 
 
 def _panel_signature(state, view: RunView) -> tuple:

@@ -55,6 +55,7 @@ APP_RERUN: Key[bool] = Key("class.app_rerun", False)  # a callback inside a frag
 TRIED: Key[set[tuple]] = Key("class.tried", set())    # join-page parameters already tried (not retried on rerun)
 STEP_FRAGMENT: Key[str | None] = Key("class.step_fragment")    # the id of the Train page's step fragment (see rerun_fragments)
 PANEL_FRAGMENT: Key[str | None] = Key("class.panel_fragment")  # the id of a student's class panel fragment (banner, question)
+POLL_FRAGMENT: Key[str | None] = Key("class.poll_fragment")    # the id of a student's poll fragment (the timer)
 ENDED: Key[str | None] = Key("class.ended")          # why this tab's class is over (shown until dismissed), or None
 DEVICE: Key[str | None] = Key("class.device")        # what to do with the instructor cookie this run: "save", "forget" or None
 RESUME_TRIED: Key[bool] = Key("class.resume_tried", False)  # the instructor cookie was tried in this session
@@ -584,17 +585,29 @@ def poll_seconds() -> float:
 
 
 def wake_me() -> bool:
-    """Called from inside a student's poll fragment: have the class's next change rerun
-    this fragment at once (`ui.classmode.wake`). False when this session cannot be woken."""
+    """Have the class's next change rerun this session at once (`ui.classmode.wake`): a
+    following student's step area (which reads the class first, `hooks.before_step`: one
+    run per student per step), else the poll fragment (`note_fragment(POLL_FRAGMENT)`,
+    also the fallback when the step area is gone from the page). Called from the poll
+    and from a following student's step area. False when this session cannot be woken."""
     state = current()
-    if role() != "student" or state is None:
+    if role() != "student" or state is None or not POLL_FRAGMENT.get():
         return False
+    targets = (POLL_FRAGMENT.get(),)
+    if following() and STEP_FRAGMENT.get():
+        targets = (STEP_FRAGMENT.get(),) + targets
+    return wake.follow(class_store(), state.code, targets, state.version)
+
+
+def fragment_run() -> bool:
+    """Whether this script run reruns fragments only (a wake, a timer, a click inside a
+    fragment), not the whole page."""
     try:
-        from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState
-        fragment_id = ThreadState.get().fragment_id
-    except (ImportError, AttributeError):
+        from streamlit.runtime.scriptrunner_utils.script_run_context import get_script_run_ctx
+    except ImportError:
         return False
-    return wake.follow(class_store(), state.code, fragment_id, state.version)
+    ctx = get_script_run_ctx()
+    return bool(getattr(ctx, "fragment_ids_this_run", None))
 
 
 def poll() -> tuple[ClassState | None, bool]:

@@ -65,7 +65,7 @@ class Runtime(Protocol):
 @dataclass
 class Follower:
     code: str
-    fragment_id: str
+    fragment_id: str | tuple[str, ...]  # what to rerun: the first of these the session still has
     version: int | None  # the class version this session last read
 
 
@@ -97,9 +97,11 @@ class Registry:
 
     # ---- from the sessions' script threads ----
 
-    def follow(self, session_id: str, code: str, fragment_id: str, version: int | None) -> bool:
-        """Register (or refresh) a student of class ``code`` whose poll fragment is
-        ``fragment_id``. False when the registry is full (that session polls instead)."""
+    def follow(self, session_id: str, code: str, fragment_id: str | tuple[str, ...], version: int | None) -> bool:
+        """Register (or refresh) a student of class ``code``, to be woken by rerunning
+        ``fragment_id`` (or the first of several ids the session still has: a following
+        student's step area, else its poll). False when the registry is full (that
+        session polls instead)."""
         with self._lock:
             old = self._followers.get(session_id)
             if old is None and len(self._followers) >= self.max_followers:
@@ -224,12 +226,15 @@ class StreamlitRuntime:
         app = self.session(session_id)
         return None if app is None else app._scriptrunner is not None
 
-    def rerun(self, session_id: str, fragment_id: str) -> bool:
-        """Rerun one fragment of the session, as its timer would (the browser's last
-        address and page; no widget values: nothing the browser holds changes). Event
-        loop only."""
+    def rerun(self, session_id: str, fragment_id: str | tuple[str, ...]) -> bool:
+        """Rerun one fragment of the session (the first of ``fragment_id``'s ids that it
+        still has), as its timer would (the browser's last address and page; no widget
+        values: nothing the browser holds changes). Event loop only."""
         app = self.session(session_id)
-        if app is None or not app.has_fragment(fragment_id):
+        ids = (fragment_id,) if isinstance(fragment_id, str) else fragment_id
+        try:
+            fragment_id = next(i for i in ids if i and app is not None and app.has_fragment(i))
+        except StopIteration:
             return False
         try:
             from streamlit.proto.ClientState_pb2 import ClientState

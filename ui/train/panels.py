@@ -379,6 +379,7 @@ def _step_fragment() -> None:
     if state.END_PENDING.get():
         st.rerun(scope="app")  # play ended on the previous tick: a full run switches the timer off
     view = state.current_view()
+    class_hooks.before_step(view)  # a following student woken by the class reads it first
     # The last merge of a play is drawn like any other; the app-wide rerun that stops
     # the timer waits for the next tick. Rerunning straight away let a late timer tick
     # on a busy server cut that rerun short and leave the previous step's elements on
@@ -411,6 +412,7 @@ def _step_fragment() -> None:
     class_hooks.after_step(view, k)  # an instructor's step goes to the class
     state.sync_url()
     sidebar_caption()  # a step reruns only this fragment: keep the sidebar in step
+    class_hooks.after_draw(view)  # a student's class panel, if what it says changed
 
 
 def _play_help(view: RunView, playing: bool, predicting: bool) -> str:
@@ -451,8 +453,10 @@ def _controls(view: RunView, k: int, predicting: bool) -> None:
                disabled=n == 0 or predicting, type="tertiary")
     if n > 0:
         state.STEP_SLIDER.set(k)
-        row.slider(f"Step {k} of {n}", min_value=0, max_value=n, key=state.STEP_SLIDER, on_change=state.on_jump,
-                   width="stretch")
+        # value=k (the same as the key's): without it Streamlit copies the whole session
+        # state at each draw to guess the slider's kind (~0.7 ms a step per student)
+        row.slider(f"Step {k} of {n}", min_value=0, max_value=n, value=k, key=state.STEP_SLIDER,
+                   on_change=state.on_jump, width="stretch")
 
 
 def _end_of_run(view: RunView) -> None:
@@ -491,6 +495,9 @@ def _library_line(view: RunView, k: int) -> None:
 def _explore_view(view: RunView, k: int, present: bool) -> None:
     if not present:
         _library_line(view, k)
+    if not present and class_session.following() and not class_hooks.hides_next(view, k):
+        _following_view(view, k)
+        return
     st.html(merges.merge_effect_html(view, k, present=present))
     rows = PRESENT_ROWS if present else None
     window = PRESENT_ROWS if present else drawing.MERGES_SHOWN
@@ -514,11 +521,45 @@ def _explore_view(view: RunView, k: int, present: bool) -> None:
         _corpus(view, k, present)
 
 
+#: The merge list's note while the tab follows a class (its rows are a table, not buttons).
+FOLLOW_NOTE = "You follow the class: click Explore on my own to jump to a merge."
+
+
+def _following_view(view: RunView, k: int) -> None:
+    """A student following a class (explore mode, the normal view, no question pending):
+    the same content as `_explore_view` in two elements, not twenty-five. The merge's
+    effect, the pair table and the merge list are one block of HTML (the table and the
+    list side by side, under each other on a narrow screen: CSS decides, as
+    `merges.tables_html`), the merge list a table instead of buttons (`_merge_nav`), then
+    the corpus. Every part comes from the step cache: drawn once per run and step for the
+    whole class. At each step the server sends each student its elements one by one, and
+    their number, more than their bytes, is what a step costs it (docs/class_mode.md, "Load")."""
+    st.html(merges.merge_effect_html(view, k) + '<div class="tp-grid"><section>'
+            + pair_table.pair_section_html(view, k) + "</section><section>"
+            + (NAV_HEAD.format(note="No merges yet. Step makes the first.") if k == 0 else
+               NAV_HEAD.format(note=FOLLOW_NOTE) + merges.merge_list_html(view, k))
+            + "</section></div>")
+    if k > drawing.MERGES_SHOWN:
+        if st.toggle("Show all merges so far", key="train_w_all_merges"):
+            st.dataframe(_merges_frame(view, k), hide_index=True, height=300)
+    _corpus(view, k, False)
+
+
 def _merge_nav(view: RunView, k: int, window: int) -> None:
     """The merge list as a navigator: one button per merge (keyboard: Tab, Enter), the
-    current one marked; a click jumps to that step."""
+    current one marked; a click jumps to that step.
+
+    While the tab follows a class, the list is one block of HTML drawn once per run, step
+    and window for every student (`merges.merge_list_html`, shared by the step cache):
+    up to 15 buttons at every step for each of 150 students were a third of the server's
+    work per step (profile in docs/class_mode.md, "Load"), and a jump would leave the
+    class's pace anyway."""
     if k == 0:
         st.html(NAV_HEAD.format(note="No merges yet. Step makes the first."))
+        return
+    if class_session.following():
+        st.html(NAV_HEAD.format(note=FOLLOW_NOTE)
+                + merges.merge_list_html(view, k, window=window, present=state.LAYOUT.get() == "present"))
         return
     ranks = merges.merge_window(k, window)
     first = ranks[0]
