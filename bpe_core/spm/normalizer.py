@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import re
 import struct
+import sys
+from array import array
 
 from .proto import NormalizerSpec
 
@@ -31,6 +33,9 @@ __all__ = ["SPACE_SYMBOL", "CharsMap", "Normalizer"]
 
 #: U+2581 LOWER ONE EIGHTH BLOCK: how SentencePiece writes a space inside a piece.
 SPACE_SYMBOL = "\u2581"
+
+
+_UINT32 = next(code for code in "IL" if array(code).itemsize == 4)
 
 
 class CharsMap:
@@ -43,7 +48,11 @@ class CharsMap:
         (trie_size,) = struct.unpack_from("<I", blob)
         if trie_size >= len(blob) - 4 + 1 or trie_size % 4:
             raise ValueError("The model's precompiled character map says its trie is larger than the map. The model file is damaged.")
-        self._units = struct.unpack_from(f"<{trie_size // 4}I", blob, 4)
+        # an array of 32-bit units, not a tuple of ints: a map has tens of thousands (a
+        # tenth of the memory)
+        self._units = array(_UINT32, blob[4 : 4 + trie_size])
+        if sys.byteorder == "big":
+            self._units.byteswap()
         self._replacements = blob[4 + trie_size :]
         self._cache: dict[int, str] = {}
 

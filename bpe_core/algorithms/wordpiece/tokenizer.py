@@ -58,7 +58,7 @@ class WordPieceTokenizer(TokenizerDefaults):
         name: str = "WordPiece",
     ):
         self._ids = _vocab_ids(vocab)
-        self._tokens = {i: t for t, i in self._ids.items()}
+        self._tokens = dict(zip(self._ids.values(), self._ids))  # ids are unique (`_vocab_ids`)
         if unk_token not in self._ids:
             raise ValueError(
                 f"The unknown token {unk_token!r} is not in the vocabulary. Add it (BERT lists "
@@ -283,7 +283,10 @@ def _vocab_ids(vocab: Sequence[str] | Mapping[str, int]) -> dict[str, int]:
         raise TypeError("vocab must be a list of token strings or a mapping token -> id, not one string.")
     if isinstance(vocab, Mapping):
         ids = dict(vocab)
-        for t, i in ids.items():
+        values = ids.values()
+        # the common case checked in C-level passes (a vocabulary has tens of thousands)
+        plain = ids and set(map(type, ids)) == {str} and "" not in ids and set(map(type, values)) == {int}
+        for t, i in ids.items() if not (plain and min(values) >= 0) else ():
             if not isinstance(t, str) or not t or isinstance(i, bool) or not isinstance(i, int) or i < 0:
                 raise ValueError(f"Vocabulary entry {t!r}: {i!r} is not a non-empty token and an id of 0 or more.")
         if len(set(ids.values())) != len(ids):
