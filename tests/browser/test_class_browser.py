@@ -98,6 +98,13 @@ def test_student_follows_the_instructor_without_reload(browser, app_url, artifac
         expect_step(student, 2)
         assert not reloads
         expect(student.locator(".st-key-class_student_banner")).to_contain_text("you follow the instructor")
+        # following: the merge list is a table in one shared block with the pair table
+        # (no merge buttons), the current merge marked
+        grid = student.locator(".tp-grid")
+        expect(grid).to_contain_text("You follow the class")
+        expect(grid.locator("table.tp-merges tbody tr")).to_have_count(2)
+        assert student.locator("[class*='st-key-train_w_goto_']").count() == 0
+        student.locator("table.tp-merges").screenshot(path=str(artifacts / "class-student-following-merges.png"))
         idle(student)
         student.screenshot(path=str(artifacts / "class-student-phone.png"), full_page=False)
 
