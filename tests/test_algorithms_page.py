@@ -176,6 +176,23 @@ def test_trace_radio_unknown_word_and_another_word():
     assert len(_ok(at).dataframe) >= 3
 
 
+def test_wordpiece_tab_traces_the_word_in_berts_real_vocabulary():
+    """Beside the vocabulary trained here, the same word in BERT base uncased (the built-in
+    real WordPiece model): BERT's own words (lowercased, punctuation split off) and pieces."""
+    from bpe_core.pretrained import load_pretrained
+
+    at = _open("WordPiece")
+    at.radio(key="algo_w_trace_pick").set_value("another word").run()
+    at.text_input(key="algo_w_trace_word").set_value("Unaffable!").run()
+    _ok(at)
+    assert "The same word in a real WordPiece vocabulary" in [h.value for h in at.subheader]
+    assert "BERT base uncased" in _markdown(at) and "(unaffable" in _markdown(at)
+    assert load_pretrained("bert-base-uncased").tokens("Unaffable!") == ["una", "##ffa", "##ble", "!"]
+    assert all(f'title="{t}"' in _html(at) for t in ("una", "##ffa", "##ble", "!")), _html(at)
+    at.text_input(key="algo_w_trace_word").set_value("hug\U0001f99c").run()
+    assert any("becomes \\[UNK\\] in BERT too" in w.value for w in _ok(at).warning), [w.value for w in at.warning]
+
+
 def test_dropout_controls():
     at = _open("BPE")
     at.text_input(key="algo_w_dropout_word").set_value("hugs").run()

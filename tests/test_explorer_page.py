@@ -173,6 +173,21 @@ def test_tokenizer_menu_every_builtin_kind():
     assert "Score</dt>" in html_text(at)
 
 
+def test_bert_is_in_the_menu_and_shows_its_pieces():
+    """The built-in BERT vocabularies (WordPiece) open from the menu and from a link."""
+    at = visit({"tokenizer": "bert-base-uncased", "id": "2015"})
+    assert at.selectbox(key="explorer_w_tokenizer").value == "bert-base-uncased"
+    assert "##s" in html_text(at)
+    from bpe_core.pretrained import PRETRAINED
+
+    options = at.selectbox(key="explorer_w_tokenizer").options
+    assert all(PRETRAINED[n].title in options
+               for n in ("bert-base-uncased", "bert-base-cased", "bert-base-multilingual-cased")), options
+    _ok(at.selectbox(key="explorer_w_tokenizer").set_value("bert-base-cased").run())
+    _ok(at.number_input(key="explorer_w_id").set_value(8667).run())
+    assert "Hello" in html_text(at)
+
+
 def _published(units: str, end_of_word: str) -> dict:
     run = train(WordTable.from_word_counts("low 5\nlower 2\nnewest 6\nwidest 3"),
                 TrainerSettings(units=units, end_of_word=end_of_word, merges=6))

@@ -1,5 +1,6 @@
-"""The open models' real tokenizers built in (Qwen, DeepSeek): our ids == the reference
-library's on varied text, the file the registry names (hash-checked) read by both."""
+"""The open models' real tokenizers built in (Qwen, DeepSeek, Llama 3, BERT): our ids ==
+the reference library's on varied text, the file the registry names (hash-checked) read
+by both."""
 from __future__ import annotations
 
 import unicodedata
@@ -20,6 +21,7 @@ TEXTS = (stress_strings()[::4] + list(families()["languages"])
             "<|endoftext|>a<|im_start|>user<think>", "naïve café 你好世界 こんにちは 안녕하세요", ""])
 RANK_FILES = [n for n, p in PRETRAINED.items() if p.kind == "tiktoken"]
 HF_FILES = [n for n, p in PRETRAINED.items() if p.kind == "hf"]
+BERT_FILES = [n for n, p in PRETRAINED.items() if p.kind == "bert-i2w"]
 
 
 @pytest.mark.parametrize("name", RANK_FILES)
@@ -70,3 +72,43 @@ def test_llama3_matches_metas_own_tokenizer():
         assert ours.encode(text) == theirs.encode(text, bos=False, eos=False), text
         assert ours.encode(text, allowed_special="all") == theirs.encode(text, bos=False, eos=False,
                                                                          allowed_special="all"), text
+
+
+def test_bert_entries_are_the_three_berts():
+    assert BERT_FILES == ["bert-base-uncased", "bert-base-cased", "bert-base-multilingual-cased"]
+
+
+@pytest.mark.parametrize("name", BERT_FILES)
+def test_bert_vocabularies_match_hugging_face(name):
+    """Hugging Face's BertWordPieceTokenizer on the vocab.txt the registry's .i2w file holds
+    (tests/test_bert_vocab.py checks that vocab.txt is BERT's, byte for byte)."""
+    from tokenizers import BertWordPieceTokenizer
+
+    from bpe_core.formats.blingfire_i2w import bert_vocab
+    from bpe_core.pretrained.open_models import BERT_LOWERCASE
+
+    vocab = bert_vocab(package_file(PRETRAINED[name]).read_bytes())
+    theirs = BertWordPieceTokenizer({t: i for i, t in enumerate(vocab)}, lowercase=BERT_LOWERCASE[name])
+    ours = load_pretrained(name)
+    assert ours.vocab_size == theirs.get_vocab_size() == PRETRAINED[name].vocab_size
+    assert ours.encode("Hello, world!") == theirs.encode("Hello, world!", add_special_tokens=False).ids
+    for text in TEXTS:
+        expected = theirs.encode(text, add_special_tokens=False)
+        assert ours.encode(text, allowed_special="all") == expected.ids, text
+        assert ours.decode(expected.ids) == theirs.decode(expected.ids, skip_special_tokens=False), text
+
+
+def test_a_changed_file_is_refused(tmp_path, monkeypatch):
+    """The registry's hash check: a .i2w file that differs by one byte is a ValueError."""
+    import dataclasses
+
+    from bpe_core import pretrained
+
+    bad = tmp_path / "bert_base_tok.i2w"
+    data = bytearray(package_file(PRETRAINED["bert-base-uncased"]).read_bytes())
+    data[-1] ^= 1
+    bad.write_bytes(bytes(data))
+    entry = dataclasses.replace(PRETRAINED["bert-base-uncased"], name="bert-test")
+    monkeypatch.setattr(pretrained, "package_file", lambda e: bad)
+    with pytest.raises(ValueError, match="SHA-256"):
+        pretrained.LOADERS[entry.kind](entry)

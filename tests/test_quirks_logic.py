@@ -96,6 +96,11 @@ def test_every_tokenizer_encodes_every_example_and_decodes_back():
     # Metaspace put in front: its ids decode as Hugging Face's own decode gives them
     mon = HFTokenizer.from_file(str(package_file(PRETRAINED["mon-unigram"])))
     lossy = {"mon-unigram": lambda text, ids: mon.decode(ids, skip_special_tokens=False)}
+    # BERT's normalizer drops case (uncased), accents and whitespace runs: its ids decode as
+    # Hugging Face's BertWordPieceTokenizer decodes them
+    for name in (n for n, p in PRETRAINED.items() if p.kind == "bert-i2w"):
+        bert = bert_reference(name)
+        lossy[name] = lambda text, ids, bert=bert: bert.decode(ids, skip_special_tokens=False)
     for name in PRETRAINED:
         tok = PRETRAINED[name].load()
         for text in EVERY_EXAMPLE:
@@ -151,3 +156,15 @@ def test_quiz_choices_have_one_answer_each():
     assert {q.page for q in quiz.QUESTIONS} == {"quirks", "vocab_size"}
     sections = {q.section for q in quiz.questions_for("quirks")}
     assert sections <= set(logic.QUIRK_IDS) | {"examples"}
+
+
+def bert_reference(name: str):
+    """Hugging Face's BertWordPieceTokenizer on the vocab.txt of a built-in BERT entry."""
+    from tokenizers import BertWordPieceTokenizer
+
+    from bpe_core.formats.blingfire_i2w import bert_vocab
+    from bpe_core.pretrained import package_file
+    from bpe_core.pretrained.open_models import BERT_LOWERCASE
+
+    vocab = bert_vocab(package_file(PRETRAINED[name]).read_bytes())
+    return BertWordPieceTokenizer({t: i for i, t in enumerate(vocab)}, lowercase=BERT_LOWERCASE[name])

@@ -38,8 +38,10 @@ class Pretrained:
     .tiktoken file, checked against tiktoken's pinned hashes by openai_files, encoded by
     our BPE engine with replay), "sentencepiece" (a .model file) or "tekken" (Mistral's
     tiktoken-style JSON), "tiktoken" (a rank file, with the pattern and special tokens
-    `open_models.RANK_FILE_SETTINGS` gives for its name) or "hf" (a Hugging Face
-    tokenizer.json, run by `formats.hf_json`). `package` and `file` say where the file is (a path inside an
+    `open_models.RANK_FILE_SETTINGS` gives for its name), "hf" (a Hugging Face
+    tokenizer.json, run by `formats.hf_json`) or "bert-i2w" (a BERT vocabulary in Bling
+    Fire's `.i2w` form, run as Hugging Face's BertWordPieceTokenizer runs its vocab.txt,
+    lowercased where `open_models.BERT_LOWERCASE` says). `package` and `file` say where the file is (a path inside an
     installed package's folder, found without importing the package); `sha256` is the
     hash it must have ("" where openai_files checks the files itself).
     """
@@ -92,6 +94,15 @@ PRETRAINED: dict[str, Pretrained] = {
         Pretrained("mon-unigram", "Mon / Burmese / English (tokenizer.json Unigram, 64,256 pieces, byte fallback)",
                    "Mon Unigram", "hf", 64_256, "mon_tokenizer", "data/mon_tokenizer.json",
                    "34d181532eee7e6754bfbad693753ee4660bdda00eb36a2ccc7cd2f372c71282"),
+        Pretrained("bert-base-uncased", "BERT base uncased (WordPiece, 30,522 tokens, lowercased, accents stripped)",
+                   "BERT uncased", "bert-i2w", 30_522, "blingfire", "bert_base_tok.i2w",
+                   "1726bb621dcd08fb3cced286e8fd48b98f8e47ff967e8e7565116d0b5f15515c"),
+        Pretrained("bert-base-cased", "BERT base cased (WordPiece, 28,996 tokens)",
+                   "BERT cased", "bert-i2w", 28_996, "blingfire", "bert_base_cased_tok.i2w",
+                   "377d8ef6abf28a168cb4d5276ce4ad04c251669a0b9c855e65f9152279b50ce9"),
+        Pretrained("bert-base-multilingual-cased", "Multilingual BERT cased (WordPiece, 119,547 tokens, 104 languages)",
+                   "Multilingual BERT", "bert-i2w", 119_547, "blingfire", "bert_multi_cased.i2w",
+                   "53f44ae191384a7069f070dcfe4f0793db9ab4154953140faaaae4730df2de2f"),
     )
 }
 
@@ -157,6 +168,13 @@ def _load_rank_file(entry: Pretrained) -> Tokenizer:
                                 pattern=pattern, special_tokens=dict(specials))
 
 
+def _load_bert_i2w(entry: Pretrained):
+    from ..formats.blingfire_i2w import load_bert_i2w
+    from .open_models import BERT_LOWERCASE
+
+    return load_bert_i2w(_checked_bytes(entry), lowercase=BERT_LOWERCASE[entry.name], name=entry.name)
+
+
 def _load_hf(entry: Pretrained):
     from ..formats.hf_json import load_hf_json
 
@@ -166,7 +184,7 @@ def _load_hf(entry: Pretrained):
 #: kind -> how a file of that kind becomes a tokenizer
 LOADERS: dict[str, Callable[[Pretrained], Any]] = {
     "openai": _load_openai, "sentencepiece": _load_sentencepiece, "tekken": _load_tekken,
-    "tiktoken": _load_rank_file, "hf": _load_hf,
+    "tiktoken": _load_rank_file, "hf": _load_hf, "bert-i2w": _load_bert_i2w,
 }
 
 

@@ -5,7 +5,8 @@ rank files; `PRETRAINED` names them).
 Qwen's tokenizers (Qwen 1 to 3 share one vocabulary; Qwen 3.5 and 3.6 another) are
 tiktoken rank files plus a pattern that splits digits one by one, with their special
 tokens numbered from just past the last rank. Llama 3's tokenizer.model is a rank file
-too, with GPT-4's pattern and 256 special tokens from 128,000.
+too, with GPT-4's pattern and 256 special tokens from 128,000. BERT's vocabularies
+(read from Bling Fire's `.i2w` lists) leave out whether the model lowercases.
 """
 from __future__ import annotations
 
@@ -48,4 +49,12 @@ RANK_FILE_SETTINGS: dict[str, tuple[str, dict[str, int]]] = {
     "llama3": (LLAMA3_PATTERN, LLAMA3_SPECIALS),
     "qwen2.5": (QWEN_PATTERN, QWEN_SPECIALS),
     "qwen3.6": (QWEN35_PATTERN, QWEN35_SPECIALS),
+}
+
+#: entry name -> whether its BERT model lowercases and strips accents (kind "bert-i2w"),
+#: as BERT's own release and Hugging Face's tokenizer.json for it set `do_lower_case`
+BERT_LOWERCASE: dict[str, bool] = {
+    "bert-base-uncased": True,
+    "bert-base-cased": False,
+    "bert-base-multilingual-cased": False,
 }

@@ -23,7 +23,8 @@ import altair as alt
 
 from bpe_core.algorithms import ALGORITHMS
 from bpe_core.algorithms.unigram import SPACE, UnigramEvent, UnigramRun
-from bpe_core.algorithms.wordpiece import WordPieceEvent, WordPieceRun
+from bpe_core.algorithms.wordpiece import WordPieceEvent, WordPieceRun, WordTrace
+from bpe_core.pretrained import PRETRAINED, load_pretrained
 from ui.shared.a11y import scroll_box_attrs
 from ui.shared.chips import CHIP_CSS
 from ui.shared.word_views import chips_html
@@ -374,6 +375,36 @@ def unknown_example(vocab: Iterable[str], words: Sequence[str], prefix: str = "#
         if prefix + ch not in have:
             return base + ch
     return base + "\u00e9\u00df"
+
+
+#: the real WordPiece vocabulary the WordPiece tab traces a word in (a registry name)
+REAL_WORDPIECE = "bert-base-uncased"
+
+
+@dataclass(frozen=True)
+class RealTrace:
+    """A word as a real WordPiece model encodes it: the words its normalizer and
+    pre-tokenizer make of it (BERT lowercases, strips accents, splits off punctuation),
+    each one's longest-match trace, and the model's title."""
+
+    title: str
+    words: tuple[str, ...]
+    traces: tuple[WordTrace, ...]
+
+    @property
+    def tokens(self) -> tuple[str, ...]:
+        return tuple(t for trace in self.traces for t in trace.tokens)
+
+
+def real_wordpiece_trace(word: str, name: str = REAL_WORDPIECE) -> RealTrace:
+    """How the built-in real WordPiece model (BERT base uncased) splits `word`.
+
+    >>> real_wordpiece_trace("Unaffable!").tokens
+    ('una', '##ffa', '##ble', '!')
+    """
+    tok = load_pretrained(name)
+    words = tuple(w.text for w in tok.model_words(word) if not w.added)
+    return RealTrace(PRETRAINED[name].title, words, tuple(tok.work.trace(w) for w in words))
 
 
 # ---- Unigram: rounds and the lattice -------------------------------------------------

@@ -14,6 +14,7 @@ from .logic import (
     Trained,
     corpus_words,
     raw_count_rows,
+    real_wordpiece_trace,
     score_rows,
     unknown_example,
     why_sentence,
@@ -81,3 +82,20 @@ def _trace(run, corpus: PageCorpus) -> None:
     if trace.unknown:
         st.warning(md_escape(f"{word} becomes [UNK]: {trace.reason}."))
     st.dataframe(trace_rows(trace), hide_index=True, width="stretch", height=table_height(len(trace.attempts)))
+    _real(word)
+
+
+def _real(word: str) -> None:
+    """The same word in a real WordPiece vocabulary (BERT's), beside the one trained here."""
+    real = real_wordpiece_trace(word)
+    st.subheader("The same word in a real WordPiece vocabulary")
+    lookups = sum(len(t.attempts) for t in real.traces)
+    st.markdown(md_escape(
+        f"{real.title}, as Hugging Face's BertWordPieceTokenizer runs it: it first lowercases, strips accents "
+        f"and splits off punctuation ({' | '.join(real.words) or 'nothing left'}), then matches longest first "
+        f"in its vocabulary ({lookups:,} lookups)."))
+    if real.tokens:
+        show_chips(real.tokens)
+    for w, t in zip(real.words, real.traces):
+        if t.unknown:
+            st.warning(md_escape(f"{w} becomes [UNK] in BERT too: {t.reason}."))
