@@ -186,7 +186,8 @@ def test_wordpiece_tab_traces_the_word_in_berts_real_vocabulary():
     at.text_input(key="algo_w_trace_word").set_value("Unaffable!").run()
     _ok(at)
     assert "The same word in a real WordPiece vocabulary" in [h.value for h in at.subheader]
-    assert "BERT base uncased" in _markdown(at) and "(unaffable" in _markdown(at)
+    assert "**BERT uncased** (Google's BERT base, 30,522 tokens" in _markdown(at), _markdown(at)
+    assert "(unaffable \\| !)" in _markdown(at) and "13 lookups" in _markdown(at)
     assert load_pretrained("bert-base-uncased").tokens("Unaffable!") == ["una", "##ffa", "##ble", "!"]
     assert all(f'title="{t}"' in _html(at) for t in ("una", "##ffa", "##ble", "!")), _html(at)
     at.text_input(key="algo_w_trace_word").set_value("hug\U0001f99c").run()

@@ -101,7 +101,7 @@ PRETRAINED: dict[str, Pretrained] = {
                    "BERT cased", "bert-i2w", 28_996, "blingfire", "bert_base_cased_tok.i2w",
                    "377d8ef6abf28a168cb4d5276ce4ad04c251669a0b9c855e65f9152279b50ce9"),
         Pretrained("bert-base-multilingual-cased", "Multilingual BERT cased (WordPiece, 119,547 tokens, 104 languages)",
-                   "Multilingual BERT", "bert-i2w", 119_547, "blingfire", "bert_multi_cased.i2w",
+                   "mBERT", "bert-i2w", 119_547, "blingfire", "bert_multi_cased.i2w",
                    "53f44ae191384a7069f070dcfe4f0793db9ab4154953140faaaae4730df2de2f"),
     )
 }

@@ -52,6 +52,7 @@ def test_every_tab_draws_and_screenshots(page, app_url, artifacts):
     page.get_by_role("button", name="Step ▶").click()
     expect(page.get_by_text("Merge 2 of")).to_be_visible()
     expect(page.get_by_text("Encoding: longest match first")).to_be_visible()
+    expect(page.get_by_text("The same word in a real WordPiece vocabulary")).to_be_visible()
     _tall(page, artifacts / "algorithms_wordpiece.png")
     _tab(page, "Unigram")
     expect(page.get_by_text("The lattice of one word")).to_be_visible()

@@ -50,8 +50,10 @@ def _page_height(page) -> int:
 
 def test_every_tab_draws_its_section_within_three_screens(page, app_url, artifacts):
     """Each tab opens one section, the address names it, and with its folded boxes shut
-    no tab is taller than about three 1440x900 screens (the page was twenty), but Numbers
-    (five numbers under ten tokenizers, two columns of them), about four and a half."""
+    no tab is taller than about four 1440x900 screens (the page was twenty), but Numbers
+    (five numbers under thirteen tokenizers, two columns of them), about five. (With ten
+    tokenizers, five rows of two, the bounds were 3.3 and 4.5 screens; the three BERT
+    vocabularies add two rows under every text.)"""
     _open(page, app_url)
     page.screenshot(path=str(artifacts / "quirks_top.png"))
     heights = {}
@@ -67,7 +69,7 @@ def test_every_tab_draws_its_section_within_three_screens(page, app_url, artifac
     longest = sorted(heights.items(), key=lambda kv: -kv[1])
     # Numbers (five numbers under every real tokenizer, and its digit-group table) is the
     # one tab past three screens
-    assert heights["Numbers"] <= 4.5 * 900 and longest[1][1] <= 3.3 * 900, longest
+    assert heights["Numbers"] <= 5.3 * 900 and longest[1][1] <= 4.4 * 900, longest
 
 
 def test_a_link_opens_its_tab_and_a_reload_keeps_it(page, app_url, artifacts):

@@ -385,9 +385,10 @@ REAL_WORDPIECE = "bert-base-uncased"
 class RealTrace:
     """A word as a real WordPiece model encodes it: the words its normalizer and
     pre-tokenizer make of it (BERT lowercases, strips accents, splits off punctuation),
-    each one's longest-match trace, and the model's title."""
+    each one's longest-match trace, and the model's short name and size."""
 
-    title: str
+    short: str
+    size: int
     words: tuple[str, ...]
     traces: tuple[WordTrace, ...]
 
@@ -404,7 +405,7 @@ def real_wordpiece_trace(word: str, name: str = REAL_WORDPIECE) -> RealTrace:
     """
     tok = load_pretrained(name)
     words = tuple(w.text for w in tok.model_words(word) if not w.added)
-    return RealTrace(PRETRAINED[name].title, words, tuple(tok.work.trace(w) for w in words))
+    return RealTrace(PRETRAINED[name].short, PRETRAINED[name].vocab_size, words, tuple(tok.work.trace(w) for w in words))
 
 
 # ---- Unigram: rounds and the lattice -------------------------------------------------

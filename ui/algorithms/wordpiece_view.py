@@ -90,10 +90,11 @@ def _real(word: str) -> None:
     real = real_wordpiece_trace(word)
     st.subheader("The same word in a real WordPiece vocabulary")
     lookups = sum(len(t.attempts) for t in real.traces)
-    st.markdown(md_escape(
-        f"{real.title}, as Hugging Face's BertWordPieceTokenizer runs it: it first lowercases, strips accents "
-        f"and splits off punctuation ({' | '.join(real.words) or 'nothing left'}), then matches longest first "
-        f"in its vocabulary ({lookups:,} lookups)."))
+    st.markdown(
+        f"In **{md_escape(real.short)}** (Google's BERT base, {real.size:,} tokens, run as Hugging Face's "
+        "BertWordPieceTokenizer runs it) the word is lowercased, stripped of accents and split at punctuation "
+        f"first ({md_escape(' | '.join(real.words) or 'nothing left')}), then matched longest first: "
+        f"{lookups:,} {'lookup' if lookups == 1 else 'lookups'}.")
     if real.tokens:
         show_chips(real.tokens)
     for w, t in zip(real.words, real.traces):

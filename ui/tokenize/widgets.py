@@ -80,8 +80,8 @@ SPLIT_CSS = """<style>
   .st-key-tokenize-tokens > [data-testid="stElementContainer"]:has(.bpe-counts) { order: 1; }
   .bpe-count-value { font-size: 1.3rem; }
   [data-testid="stMainBlockContainer"] { padding-top: 2rem; }
-  /* nine real tokenizers and two of yours: the choice in tighter buttons */
-  .st-key-tokenize_w_tokenizer button { padding: 0.15rem 0.55rem; min-height: 2.25rem; }
+  /* thirteen real tokenizers and two of yours: the choice in tighter buttons (four rows) */
+  .st-key-tokenize_w_tokenizer button { padding: 0.1rem 0.5rem; min-height: 2rem; }
   .st-key-tokenize-compare .bpe-scroll { max-height: none; overflow-y: visible; }
   .st-key-tokenize-view .bpe-table th, .st-key-tokenize-view .bpe-table td { padding: 0.25rem 0.4rem; }
   .st-key-tokenize-view .bpe-table .bar { display: none; }  /* "vs. fewest" says it in a number */
