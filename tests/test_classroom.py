@@ -171,9 +171,22 @@ class Heard:
             return list(self.calls)
 
 
+def _until_subscribed(store, seconds: float = 10.0) -> None:
+    """Redis: wait until the watcher thread has subscribed (it subscribes on its own thread,
+    so an announcement made sooner reaches nobody, as Redis publish/subscribe does)."""
+    channel = getattr(store, "_channel", None)
+    if channel is None:
+        return
+    deadline = time.monotonic() + seconds
+    while dict(store._client.pubsub_numsub(channel)).get(channel, 0) < 1:
+        assert time.monotonic() < deadline, "the watcher never subscribed"
+        time.sleep(0.02)
+
+
 def test_every_change_the_students_see_is_announced_and_so_is_the_end(store):
     heard = Heard()
     store.watch(heard)
+    _until_subscribed(store)
     keys = new_class(store)
     store.join(keys.code, session="s1")  # a join changes nothing the class sees
     t = keys.instructor_token
