@@ -90,7 +90,7 @@ DEFAULT_PAGES = [name for name in PAGES if name != "Home"]
 #: path in an app of seven pages listed in the sidebar, as this app's are (the floor under
 #: its pages). Only a page that is not the default may have a path: Streamlit serves the
 #: default page at "/" whatever its url_path, and its path opens a "Page not found" dialog
-#: (the floor "at a page's path" measured before 2026-12-01's sixth session timed that).
+#: (the floor "at a page's path" measured before 2026-12-01 timed that).
 _ONE = 'import streamlit as st\n\n\ndef one():\n    st.write("# One st.write")\n\n\n'
 FLOOR_APPS = [
     (_ONE + 'st.navigation([st.Page(one, title="One", default=True)]).run()\n',
@@ -514,7 +514,7 @@ def main() -> None:
     parser.add_argument("--port", type=int, help="serve the app on this port (the floor page on the next); default: free ones")
     parser.add_argument("--omnibox", action="store_true",
                         help="leave Chromium's omnibox WebUI on: each new window (each first load) then also loads "
-                             "the omnibox drop-down's pages, as this bench did before 2026-12-01's seventh session")
+                             "the omnibox drop-down's pages, as this bench did before 2026-12-01")
     args = parser.parse_args()
     only = set(args.only or ["first-load", "steps", "vocab-slider", "upload", "paste"])
     from playwright.sync_api import sync_playwright
