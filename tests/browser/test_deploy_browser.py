@@ -249,7 +249,7 @@ def _history(page) -> list[str]:
 def test_the_instructor_link_through_the_proxy_leaves_no_token_in_the_history(browser, deployment, artifacts):
     from playwright.sync_api import expect
 
-    from tests.browser.test_class_browser import PROJECTOR, click, expect_step, idle, settled
+    from tests.browser.test_class_browser import PROJECTOR, click, expect_step, idle, settled, start_class
 
     base = deployment["base"]
     teacher_ctx = browser.new_context(viewport=PROJECTOR)
@@ -257,15 +257,8 @@ def test_the_instructor_link_through_the_proxy_leaves_no_token_in_the_history(br
     try:
         teacher = teacher_ctx.new_page()
         teacher.set_default_timeout(20_000)
-        teacher.goto(f"{base}/train-bpe?preset=sennrich")
-        settled(teacher)
-        expect_step(teacher, 0, timeout=60_000)
-        idle(teacher)
-        teacher.get_by_text("Class mode", exact=False).first.click()
-        expect(teacher.locator(".st-key-class_btn_start button")).to_be_visible(timeout=30_000)
-        click(teacher, "class_btn_start")
+        start_class(teacher, f"{base}/train-bpe?preset=sennrich")
         panel = teacher.locator(".st-key-class_instructor_panel")
-        expect(panel.get_by_test_id("class-code")).to_be_visible()
         idle(teacher)
         panel.get_by_text("Instructor link: keep it private").click()
         teach_link = panel.locator("code", has_text="teach=").first.inner_text().strip()
