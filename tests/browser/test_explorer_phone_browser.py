@@ -19,7 +19,14 @@ def _settled(page) -> None:
 def _fits(page, locator) -> None:
     """The element is drawn, and lies within the phone's width."""
     expect(locator).to_be_visible()
-    box = locator.bounding_box()
+    # a rerun can replace the element between the two calls (bounding_box is then None):
+    # ask again until one drawn element answers
+    box = None
+    for _ in range(20):
+        box = locator.bounding_box()
+        if box is not None:
+            break
+        page.wait_for_timeout(250)
     assert box is not None and box["x"] >= -1 and box["x"] + box["width"] <= PHONE["width"] + 1, box
 
 
