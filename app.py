@@ -3,8 +3,10 @@ import streamlit as st
 
 from ui.shared.a11y import install_a11y
 from ui.shared.guard import install_surrogate_guard
+from ui.shared.session_message import install as install_session_message
 from ui.shared.state import CAPTION_DRAWN, sidebar_caption
 
+install_session_message()  # the theme part of each run's first message, built once per process
 st.set_page_config(page_title="BPE, step by step", page_icon="🧩", layout="wide")
 
 PAGES = [

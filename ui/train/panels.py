@@ -28,6 +28,7 @@ from ui.classmode import hooks as class_hooks
 from ui.classmode import session as class_session
 from ui.train import downloads, predict as predict
 from ui.shared.markdown import md_error, md_escape
+from ui.shared.rawhtml import html_block
 from ui.train import corpus_view, drawing, merges, pair_table, sentence, vocab_view
 from ui.train import library_match
 from ui.train import state as state
@@ -396,7 +397,7 @@ def _step_fragment() -> None:
             said = sentence.explain_step(view, k, present=present)
             # data-announce: the page's live region reads this out at each step (ui/shared/a11y.py)
             spoken = f"Step {k} of {view.steps}. " + said.text.replace(" -> ", " into ")
-            st.html(f'<div data-announce="{html.escape(spoken, quote=True)}">{said.html}</div>')
+            html_block(f'<div data-announce="{html.escape(spoken, quote=True)}">{said.html}</div>')
         if view.steps and k == view.steps:
             _end_of_run(view)
     if view.steps == 0:
@@ -498,7 +499,7 @@ def _explore_view(view: RunView, k: int, present: bool) -> None:
     if not present and class_session.following() and not class_hooks.hides_next(view, k):
         _following_view(view, k)
         return
-    st.html(merges.merge_effect_html(view, k, present=present))
+    html_block(merges.merge_effect_html(view, k, present=present))
     rows = PRESENT_ROWS if present else None
     window = PRESENT_ROWS if present else drawing.MERGES_SHOWN
     if present:
@@ -508,7 +509,7 @@ def _explore_view(view: RunView, k: int, present: bool) -> None:
     with c_pairs:
         # a class question about the next merge is open: no counts, no winner (as predict mode)
         hidden = predict.row_order(view, k, view.key, hide_counts=True) if class_hooks.hides_next(view, k) else None
-        st.html(pair_table.pair_section_html(view, k, present=present, max_rows=rows, hidden_order=hidden))
+        html_block(pair_table.pair_section_html(view, k, present=present, max_rows=rows, hidden_order=hidden))
     with c_merges:
         _merge_nav(view, k, window)
     if k > drawing.MERGES_SHOWN and not present:
@@ -534,7 +535,7 @@ def _following_view(view: RunView, k: int) -> None:
     the corpus. Every part comes from the step cache: drawn once per run and step for the
     whole class. At each step the server sends each student its elements one by one, and
     their number, more than their bytes, is what a step costs it (docs/class_mode.md, "Load")."""
-    st.html(merges.merge_effect_html(view, k) + '<div class="tp-grid"><section>'
+    html_block(merges.merge_effect_html(view, k) + '<div class="tp-grid"><section>'
             + pair_table.pair_section_html(view, k) + "</section><section>"
             + (NAV_HEAD.format(note="No merges yet. Step makes the first.") if k == 0 else
                NAV_HEAD.format(note=FOLLOW_NOTE) + merges.merge_list_html(view, k))
@@ -555,16 +556,16 @@ def _merge_nav(view: RunView, k: int, window: int) -> None:
     work per step (profile in docs/class_mode.md, "Load"), and a jump would leave the
     class's pace anyway."""
     if k == 0:
-        st.html(NAV_HEAD.format(note="No merges yet. Step makes the first."))
+        html_block(NAV_HEAD.format(note="No merges yet. Step makes the first."))
         return
     if class_session.following():
-        st.html(NAV_HEAD.format(note=FOLLOW_NOTE)
+        html_block(NAV_HEAD.format(note=FOLLOW_NOTE)
                 + merges.merge_list_html(view, k, window=window, present=state.LAYOUT.get() == "present"))
         return
     ranks = merges.merge_window(k, window)
     first = ranks[0]
     # the heading and the note in one block above the rows: one element fewer per step
-    st.html(NAV_HEAD.format(note="Click a merge to go to its step."
+    html_block(NAV_HEAD.format(note="Click a merge to go to its step."
                             + (f" Merges {first} to {k} of {k} so far." if first > 1 else "")))
     with st.container(key=NAV_KEY, gap=None):
         for r in ranks:
@@ -578,7 +579,7 @@ def _corpus(view: RunView, k: int, present: bool) -> None:
     title = f"The corpus after {k} merge{'s' if k != 1 else ''}" if k else "The corpus at step 0"
     caption = sample.caption + (" Outlined words were changed by this merge; its new token is highlighted." if k else "")
     # the heading and the caption inside the corpus's HTML block: two elements fewer at every step
-    st.html(f'<h3 class="tp-h3">{title}</h3><p class="tp-cap">{html.escape(caption)}</p>'
+    html_block(f'<h3 class="tp-h3">{title}</h3><p class="tp-cap">{html.escape(caption)}</p>'
             + corpus_view.corpus_html(view, k, present=present, sample=sample))
 
 
@@ -596,7 +597,7 @@ def _merges_frame(view: RunView, k: int) -> pd.DataFrame:
 
 def _vocab_and_figures(view: RunView, k: int) -> None:
     # one element: the heading, figures, vocabulary, chart
-    st.html('<h3 class="tp-h3">Vocabulary and figures</h3>' + vocab_view.vocab_section_html(view, k))
+    html_block('<h3 class="tp-h3">Vocabulary and figures</h3>' + vocab_view.vocab_section_html(view, k))
 
 
 def _downloads_and_link(view: RunView, k: int) -> None:
@@ -641,7 +642,7 @@ def _predict_view(view: RunView, k: int, present: bool) -> None:
         st.info(f"Training is over. Step back or reset to predict again. {sc.text()}")
         _merge_list_and_corpus(view, k, present)
         return
-    st.html(merges.merge_effect_html(view, k, present=present))
+    html_block(merges.merge_effect_html(view, k, present=present))
     answered = results.get((view.key, k))
     class_hides = class_hooks.hides_next(view, k)  # a class question about this merge is open
     left, right = st.columns([1.1, 1], gap="large")
@@ -655,7 +656,7 @@ def _predict_view(view: RunView, k: int, present: bool) -> None:
                        "away. Count the pairs in the corpus below yourself.")
         hide = class_hides or (state.HIDE_COUNTS.get() and answered is None)
         order = predict.row_order(view, k, view.key, hide_counts=state.HIDE_COUNTS.get() or class_hides)
-        st.html(pair_table.pair_table_html(view, k + 1, reveal=answered is not None and not class_hides,
+        html_block(pair_table.pair_table_html(view, k + 1, reveal=answered is not None and not class_hides,
                                        hide_counts=hide, order=order,
                                        numbered=True, present=present, winner_badge="merges next"))
         sample = corpus_view.corpus_sample(view, k)
@@ -672,7 +673,7 @@ def _predict_view(view: RunView, k: int, present: bool) -> None:
             st.button("Reset score", key="train_w_btn_reset_score", on_click=state.reset_score)
     with right:
         st.subheader("Merge list")
-        st.html(merges.merge_list_html(view, k, present=present))
+        html_block(merges.merge_list_html(view, k, present=present))
     _corpus(view, k, present)
 
 
@@ -683,7 +684,7 @@ def _on_show_counts(widget_key: Key[bool]) -> None:
 
 def _merge_list_and_corpus(view: RunView, k: int, present: bool) -> None:
     st.subheader("Merge list")
-    st.html(merges.merge_list_html(view, k, present=present))
+    html_block(merges.merge_list_html(view, k, present=present))
     _corpus(view, k, present)
 
 
@@ -696,7 +697,7 @@ def _predict_form(view: RunView, k: int, order: list[int], q: predict.SplitQuest
         if q is not None:
             word = view.run.words.words[q.word]
             st.markdown("…and how will this word split after that merge?")
-            st.html('<div class="tp"><div class="tp-option">now&nbsp; '
+            html_block('<div class="tp"><div class="tp-option">now&nbsp; '
                     + drawing.chips_inline(view, view.tokens_at(q.word, k)) + "</div></div>"
                     + predict.options_html(view, q))
             st.radio("Your answer: the split", list(predict.LETTERS[: len(q.options)]), key=_w("split"),
@@ -726,11 +727,11 @@ def _on_check(key: str, k: int, order: tuple[int, ...], q: predict.SplitQuestion
 def _predict_feedback(view: RunView, k: int, answered: dict, q: predict.SplitQuestion | None) -> None:
     if answered.get("pair") == "skipped":
         fb = predict.skipped_feedback(view, k)
-        st.html(f'<div class="tp-fb bad">{fb.html}</div>')
+        html_block(f'<div class="tp-fb bad">{fb.html}</div>')
         return
     fb = predict.pair_feedback(view, k, answered["picked"])
-    st.html(f'<div class="tp-fb {"ok" if fb.ok else "bad"}">{fb.html}</div>')
+    html_block(f'<div class="tp-fb {"ok" if fb.ok else "bad"}">{fb.html}</div>')
     if q is not None and answered.get("split") is not None:
         sf = predict.split_feedback(view, q, answered["split_pick"])
-        st.html(f'<div class="tp-fb {"ok" if sf.ok else "bad"}">{sf.html}</div>')
+        html_block(f'<div class="tp-fb {"ok" if sf.ok else "bad"}">{sf.html}</div>')
     st.button("Do the merge", icon=":material/navigate_next:", icon_position="right", key="train_w_btn_next", on_click=state.on_step_forward, type="primary")
