@@ -331,3 +331,22 @@ def test_a_step_the_step_area_never_drew_is_drawn_at_the_next_poll(monkeypatch):
         assert step_reruns() == 2
     finally:
         session.use_store(None)
+
+
+def test_a_session_still_in_its_own_run_is_woken_once_that_run_ends():
+    """A wake never cuts into a session's own run (a join still drawing its page): it waits
+    in the queue, and the sessions behind it are not held up."""
+    reg, rt, _ = registry({"joining", "s1"})
+    reg.follow("joining", "AAAA", "p0", 1)
+    reg.follow("s1", "AAAA", "p1", 1)
+    rt.running.add("joining")  # its join's run is still going
+    reg.announce("AAAA", 2)
+    reg.pump()
+    assert rt.reruns == [("s1", "p1")]
+    assert rt.scheduled  # the pump looks again
+    reg.pump()
+    assert rt.reruns == [("s1", "p1")]  # still running: still waiting
+    rt.running.discard("joining")
+    reg.pump()
+    assert rt.reruns == [("s1", "p1"), ("joining", "p0")]
+    assert reg.woken == 2

@@ -19,7 +19,10 @@ Waking goes out at a measured pace, on the server's event loop:
 - at most `CONCURRENT` woken sessions run their scripts at once, the rest wait their turn
   in order (one process runs Python code on one core at a time: forty threads started at
   once all finish late, taken in turns the first are served at once);
-- each session is queued once, however many announcements arrive meanwhile.
+- each session is queued once, however many announcements arrive meanwhile;
+- a session whose own script run is still going (it is joining, or its student clicked)
+  waits in the queue until that run ends: a wake that arrived in the middle of a join's run
+  cut it short, and the student's page never got its class timer (3-12 of 300 students).
 
 Everything that touches Streamlit's internals (1.67: the runtime's sessions, their event
 loop, `AppSession.request_rerun`, whether a session's script runner is still alive) is in
@@ -52,6 +55,8 @@ RUN_LIMIT_SECONDS = 3.0
 HOLD_LIMIT_SECONDS = 1.0
 #: How often the pump looks again while sessions wait their turn.
 PUMP_SECONDS = 0.004
+#: ... and while the only sessions waiting are still in a run of their own.
+BUSY_PUMP_SECONDS = 0.02
 
 
 class Runtime(Protocol):
@@ -144,19 +149,30 @@ class Registry:
                 for sid, since in list(table.items()):
                     if now - since > limit or not self.runtime.busy(sid):
                         del table[sid]
-            while self._pending and not self._holds and len(self._running) < self.concurrent:
-                sid, _ = self._pending.popitem(last=False)
-                f = self._followers.get(sid)
-                if f is None:
-                    continue
-                if self.runtime.rerun(sid, f.fragment_id):
-                    self._running[sid] = now
-                    self.woken += 1
-                else:  # the session closed, or is on another page: its next poll registers it again
-                    self._forget(sid)
-                    self.dropped += 1
+            busy_waiting = 0  # sessions passed over because their own run goes on
+            if not self._holds:
+                for sid in list(self._pending):
+                    if len(self._running) >= self.concurrent:
+                        break
+                    f = self._followers.get(sid)
+                    if f is None:
+                        del self._pending[sid]
+                        continue
+                    if self.runtime.busy(sid):
+                        # its own run (a join, a click, a tick) is still going: a wake now
+                        # would cut into it; it is woken, in its turn, once that run ends
+                        busy_waiting += 1
+                        continue
+                    del self._pending[sid]
+                    if self.runtime.rerun(sid, f.fragment_id):
+                        self._running[sid] = now
+                        self.woken += 1
+                    else:  # the session closed, or is on another page: its next poll registers it again
+                        self._forget(sid)
+                        self.dropped += 1
             if self._pending:
-                self._schedule(PUMP_SECONDS)
+                only_busy = busy_waiting == len(self._pending) and len(self._running) < self.concurrent
+                self._schedule(BUSY_PUMP_SECONDS if only_busy else PUMP_SECONDS)
 
     # ---- inside ----
 
