@@ -112,6 +112,10 @@ return 'ok'
 """
 
 TTL_MARGIN_MS = 60_000
+#: Connections to Redis one store (one app process) keeps at most; the watcher holds one.
+MAX_CONNECTIONS = 64
+#: How long a store call waits for a free connection before the store counts as unavailable.
+POOL_WAIT_SECONDS = 3.0
 #: The subscriber thread waits this long between tries while Redis is away.
 RESUBSCRIBE_SECONDS = 1.0
 #: Longest announcement read from the channel (a code, a space, a version): longer ones are dropped.
@@ -138,9 +142,15 @@ class RedisClassStore(ClassStore):
     def __init__(self, url: str, *, prefix: str = "bpe:class:", **options):
         super().__init__(**options)
         self.prefix = prefix
-        self._client = redis.Redis.from_url(
-            url, decode_responses=True, socket_connect_timeout=1.0, socket_timeout=2.0,
-            retry=Retry(ExponentialBackoff(cap=0.2, base=0.05), 2), health_check_interval=15)
+        retry = Retry(ExponentialBackoff(cap=0.2, base=0.05), 2)
+        # A blocking pool: a call waits (at most POOL_WAIT_SECONDS) for one of MAX_CONNECTIONS
+        # connections. redis-py's default pool refuses the 101st connection at once
+        # (MaxConnectionsError, which read as "the class server cannot be reached"): 150
+        # students joining one process in two seconds have that many store calls at once.
+        pool = redis.BlockingConnectionPool.from_url(
+            url, max_connections=MAX_CONNECTIONS, timeout=POOL_WAIT_SECONDS, decode_responses=True,
+            socket_connect_timeout=1.0, socket_timeout=2.0, retry=retry, health_check_interval=15)
+        self._client = redis.Redis(connection_pool=pool, retry=retry)
         self._ttl_ms = int(self.ttl_seconds * 1000) + TTL_MARGIN_MS
         self._rewrite_pending = False
         self._insert_script = self._client.register_script(_INSERT)
@@ -159,6 +169,7 @@ class RedisClassStore(ClassStore):
         if self._watcher is not None:
             self._watcher.join(timeout=5)
         self._client.close()
+        self._client.connection_pool.disconnect()  # a pool passed in is not closed with the client
 
     # ---- announcements ----
 

@@ -882,3 +882,42 @@ def test_redis_end_class_leaves_nothing_on_disk(tmp_path, clock):
     finally:
         store.close()
         server.stop()
+
+
+def test_more_calls_at_once_than_the_redis_pool_holds_wait_for_a_connection(redis_server, clock):
+    """150 students joining one process in two seconds make that many store calls at once.
+    Redis is paused (CLIENT PAUSE) so every call holds its connection: redis-py's default
+    pool refused the 101st outright (MaxConnectionsError, shown as "the class server cannot
+    be reached"); the store's blocking pool makes the extra calls wait their turn."""
+    import threading
+
+    import redis as redis_py
+
+    from classroom.redis_store import MAX_CONNECTIONS
+    store = open_store(redis_server.url, prefix=f"test:{uuid.uuid4().hex}:", clock=clock, limits=GENEROUS)
+    try:
+        keys = new_class(store)
+        callers = MAX_CONNECTIONS * 2 + 40  # past the default pool's 100 too
+        start = threading.Barrier(callers + 1)
+        failures: list[BaseException] = []
+
+        def call(n: int) -> None:
+            start.wait()
+            try:
+                store.join(keys.code, session=f"s{n}")
+            except BaseException as exc:  # noqa: BLE001 - collected and asserted on below
+                failures.append(exc)
+
+        admin = redis_py.Redis.from_url(redis_server.url)
+        admin.execute_command("CLIENT", "PAUSE", 600, "ALL")
+        threads = [threading.Thread(target=call, args=(n,)) for n in range(callers)]
+        for t in threads:
+            t.start()
+        start.wait()
+        for t in threads:
+            t.join(timeout=30)
+        admin.close()
+        assert failures == []
+        assert store._client.connection_pool.max_connections == MAX_CONNECTIONS
+    finally:
+        store.close()
