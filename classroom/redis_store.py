@@ -42,6 +42,7 @@ from __future__ import annotations
 import functools
 import json
 import threading
+import time
 from typing import cast
 
 import redis
@@ -116,6 +117,11 @@ TTL_MARGIN_MS = 60_000
 MAX_CONNECTIONS = 64
 #: How long a store call waits for a free connection before the store counts as unavailable.
 POOL_WAIT_SECONDS = 3.0
+#: A poll answers from this process's copy of a class for this long after Redis gave it,
+#: while this store listens and no announcement has said the class changed since.
+READ_COPY_SECONDS = 0.5
+#: The copies' total size at most (their records' JSON, in characters).
+READ_COPY_CHARS = 8_000_000
 #: The subscriber thread waits this long between tries while Redis is away.
 RESUBSCRIBE_SECONDS = 1.0
 #: Longest announcement read from the channel (a code, a space, a version): longer ones are dropped.
@@ -163,6 +169,14 @@ class RedisClassStore(ClassStore):
         self._watcher_lock = threading.Lock()
         #: announcements that could not be published (Redis away): their followers catch up by polling
         self.unannounced = 0
+        # Polls' copies: code -> (read at, record, touched, size). A woken class of 150
+        # students in one process reads its class once, not 150 times (docs/class_mode.md).
+        self._copies: dict[str, tuple[float, ClassRecord, float, int]] = {}
+        self._copies_size = 0
+        self._copies_lock = threading.Lock()
+        self._forgotten = 0  # how many times copies were dropped: a read older than that is not kept
+        self._subscribed = False  # copies are used only while announcements are heard
+        self.copies_used = 0
 
     def close(self) -> None:
         self._closed.set()
@@ -192,6 +206,8 @@ class RedisClassStore(ClassStore):
             pubsub = self._client.pubsub(ignore_subscribe_messages=True)
             try:
                 pubsub.subscribe(self._channel)
+                self._forget_copies(None)
+                self._subscribed = True
                 if subscribed_before:  # back after a break: what was announced meanwhile is lost
                     self._deliver(None, None)
                 subscribed_before = True
@@ -200,6 +216,8 @@ class RedisClassStore(ClassStore):
                     if message is not None:
                         self._heard(message.get("data"))
             except (redis.exceptions.RedisError, OSError, ValueError):
+                self._subscribed = False
+                self._forget_copies(None)
                 self._closed.wait(RESUBSCRIBE_SECONDS)
             finally:
                 try:
@@ -212,10 +230,53 @@ class RedisClassStore(ClassStore):
         if not isinstance(data, str) or len(data) > ANNOUNCEMENT_MAX or data.count(" ") != 1:
             return
         code, version = data.split(" ")
+        self._forget_copies(code)  # before any listener wakes a student who will read it
         if version == "end":
             self._deliver(code, None)
         elif version.isascii() and version.isdigit():
             self._deliver(code, int(version))
+
+    # ---- polls' copies ----
+
+    def _forget_copies(self, code: str | None) -> None:
+        """Drop the copy of one class (None: of every class)."""
+        with self._copies_lock:
+            self._forgotten += 1
+            if code is None:
+                self._copies.clear()
+                self._copies_size = 0
+            else:
+                old = self._copies.pop(code, None)
+                if old is not None:
+                    self._copies_size -= old[3]
+
+    def _load_polled(self, code: str):
+        if not self._subscribed or self._closed.is_set():
+            return self._load(code)
+        now = time.monotonic()
+        copy = self._copies.get(code)
+        if copy is not None and now - copy[0] < READ_COPY_SECONDS:
+            self.copies_used += 1
+            return copy[1], copy[2]
+        found = self._load(code, keep=True)
+        return found
+
+    def _keep_copy(self, code: str, record: ClassRecord, touched: float, size: int, read_at: float,
+                   forgotten: int) -> None:
+        if size > READ_COPY_CHARS // 4:
+            return
+        with self._copies_lock:
+            if forgotten != self._forgotten:  # an announcement came in during the read
+                return
+            old = self._copies.pop(code, None)
+            if old is not None:
+                self._copies_size -= old[3]
+            for stale in [c for c, v in self._copies.items() if read_at - v[0] >= READ_COPY_SECONDS]:
+                self._copies_size -= self._copies.pop(stale)[3]
+            if self._copies_size + size > READ_COPY_CHARS:
+                return
+            self._copies[code] = (read_at, record, touched, size)
+            self._copies_size += size
 
     # ---- key names ----
 
@@ -248,11 +309,17 @@ class RedisClassStore(ClassStore):
         return done == 1
 
     @_guarded
-    def _load(self, code: str):
+    def _load(self, code: str, *, keep: bool = False):
+        read_at, forgotten = time.monotonic(), self._forgotten
+        subscribed = self._subscribed
         rec, touched = self._client.hmget(self._c(code), ["rec", "touched"])
         if rec is None or touched is None:
             return None
-        return ClassRecord.from_json(cast(str, rec)), float(touched)  # decode_responses: str
+        record = ClassRecord.from_json(cast(str, rec))  # decode_responses: str
+        # a copy only when the watcher listened throughout the read (no announcement missed)
+        if keep and subscribed and self._subscribed:
+            self._keep_copy(code, record, float(touched), len(rec), read_at, forgotten)
+        return record, float(touched)
 
     @_guarded
     def _code_for_token(self, join_token: str) -> str | None:
@@ -267,6 +334,7 @@ class RedisClassStore(ClassStore):
         kept = len(keys)
         if q is not None and q.number > 1:  # only the current question's answers are kept
             keys += [self._a(record.code, q.number - 1), self._n(record.code, q.number - 1)]
+        self._forget_copies(record.code)
         return self._replace_script(
             keys=keys, args=[expected_version, record.version, record.to_json(), repr(now), self._ttl_ms, kept])
 
@@ -306,6 +374,7 @@ class RedisClassStore(ClassStore):
         if record.questions_asked:
             n = record.questions_asked
             keys += [self._a(code, n), self._n(code, n)]
+        self._forget_copies(code)
         pipe = self._client.pipeline(transaction=True)
         pipe.delete(*keys)
         pipe.srem(self._live_set(), code)

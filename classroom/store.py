@@ -282,7 +282,7 @@ class ClassStore(ABC):
     def poll(self, code: str, *, session: str, since: int | None = None) -> ClassState | None:
         """The class state, or None when its version is still ``since`` (rate-limited)."""
         self.limiter.take(_session(session), "poll")
-        record, touched = self._live(self._resolve(code))
+        record, touched = self._live(self._resolve(code), polled=True)
         if since is not None and record.version == since:
             return None
         return self._state(record, touched)
@@ -468,8 +468,8 @@ class ClassStore(ABC):
             f"{str(code_or_token)[:40]!r} is not a class code: a code has {codes.CODE_LENGTH} "
             "letters and digits, like 7K3Q-X9M2.")
 
-    def _live(self, code: str) -> tuple[ClassRecord, float]:
-        found = self._load(code)
+    def _live(self, code: str, *, polled: bool = False) -> tuple[ClassRecord, float]:
+        found = self._load_polled(code) if polled else self._load(code)
         if found is None:
             raise self._not_found(code)
         record, touched = found
@@ -497,6 +497,11 @@ class ClassStore(ABC):
     @abstractmethod
     def _insert(self, record: ClassRecord, now: float) -> bool:
         """Store a new class; False if its code or link token is taken."""
+
+    def _load_polled(self, code: str) -> tuple[ClassRecord, float] | None:
+        """`_load` for a poll, which only reads: a backend may answer from a copy it knows
+        to be current (`RedisClassStore`); every other call reads the store itself."""
+        return self._load(code)
 
     @abstractmethod
     def _load(self, code: str) -> tuple[ClassRecord, float] | None:

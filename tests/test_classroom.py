@@ -921,3 +921,59 @@ def test_more_calls_at_once_than_the_redis_pool_holds_wait_for_a_connection(redi
         assert store._client.connection_pool.max_connections == MAX_CONNECTIONS
     finally:
         store.close()
+
+
+def test_a_woken_class_reads_redis_once_and_an_announcement_drops_the_copy(redis_server, clock):
+    """Polls in one process share one read of the class for READ_COPY_SECONDS while the
+    store hears announcements; a change made by another process is announced, and the
+    announcement drops the copy before any listener (the wake) runs, so the woken
+    students read the new step."""
+    prefix = f"test:{uuid.uuid4().hex}:"
+    a = open_store(redis_server.url, prefix=prefix, clock=clock, limits=GENEROUS)
+    b = open_store(redis_server.url, prefix=prefix, clock=clock, limits=GENEROUS)
+    seen_in_wake: list[int] = []
+
+    def wake(code, version):  # what a woken student does: poll
+        if code == keys.code and version is not None:
+            seen_in_wake.append(b.poll(keys.code, session="woken").version)
+
+    heard = Heard()
+    b.watch(wake)
+    b.watch(heard)  # after the wake: once heard, the wake's poll has run
+    try:
+        keys = new_class(a)
+        deadline = time.monotonic() + 10
+        while not heard.calls and time.monotonic() < deadline:  # the subscriber is up once it hears one
+            a.set_step(keys.code, 1, instructor_token=keys.instructor_token)
+            heard.wait_for(1, seconds=0.2)
+        assert b._subscribed
+        for step in range(2, 8):
+            version = a.set_step(keys.code, step, instructor_token=keys.instructor_token).version
+            deadline = time.monotonic() + 10
+            while (keys.code, version) not in heard.calls and time.monotonic() < deadline:
+                heard.wait_for(len(heard.calls) + 1, seconds=0.2)
+            used = b.copies_used
+            states = [b.poll(keys.code, session=f"s{n}") for n in range(20)]
+            assert {(s.step, s.version) for s in states} == {(step, version)}
+            assert b.copies_used - used >= 19  # one read from Redis; or two if 0.5 s went by
+            assert seen_in_wake[-1] == version  # the woken poll never read an older copy
+    finally:
+        a.close()
+        b.close()
+
+
+def test_a_read_that_an_announcement_overtook_is_not_kept(redis_server, clock):
+    store = open_store(redis_server.url, prefix=f"test:{uuid.uuid4().hex}:", clock=clock, limits=GENEROUS)
+    try:
+        keys = new_class(store)
+        record, touched = store._load(keys.code)
+        before = store._forgotten
+        store._forget_copies(keys.code)  # an announcement heard while the read was on its way
+        store._keep_copy(keys.code, record, touched, 100, time.monotonic(), before)
+        assert keys.code not in store._copies
+        store._keep_copy(keys.code, record, touched, 100, time.monotonic(), store._forgotten)
+        assert keys.code in store._copies
+        store._keep_copy("OTHER", record, touched, 10**9, time.monotonic(), store._forgotten)  # too big to keep
+        assert "OTHER" not in store._copies and store._copies_size == 100
+    finally:
+        store.close()
