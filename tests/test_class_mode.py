@@ -8,6 +8,7 @@ without waiting. Timers never fire in AppTest: a student's "next poll" is its ne
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from streamlit.testing.v1 import AppTest
@@ -619,6 +620,12 @@ def test_a_class_through_redis_survives_a_redis_restart(tmp_path):
         stu.run()
         assert stu.session_state["train.step"] == 1
         server.kill()
+        # polls share one read of the class while announcements are heard (a copy that
+        # cannot be out of date: nothing changes while Redis is down); the store stops
+        # using copies once its subscriber notices the break
+        deadline = time.monotonic() + 10
+        while store._subscribed and time.monotonic() < deadline:
+            time.sleep(0.02)
         stu.run()
         assert not stu.exception
         assert any("cannot be reached" in e or "paused" in e for e in texts(stu, "error")), texts(stu, "error")
@@ -983,3 +990,27 @@ def test_a_following_students_merge_list_is_a_table_and_exploring_brings_back_th
     assert not stu.exception
     assert {"train_w_goto_1", "train_w_goto_3"} <= {b.key for b in stu.button}
     assert train_panels.FOLLOW_NOTE not in "".join(h.value for h in stu.html)
+
+
+def _sidebar_lines(at: AppTest) -> list[str]:
+    return [c.value for c in at.sidebar.caption if "Your tokenizer" in c.value]
+
+
+def test_a_following_students_sidebar_line_names_no_step_and_comes_back_when_they_explore(store):
+    """While following, the sidebar's line is drawn by the page's full run without a step
+    (the class's steps rerun only the step area, and a line written from there costs each
+    student two elements at every step); once the student steps on their own, one line
+    names their step again, never two."""
+    ins = instructor_with_class()
+    stu = student({"class": class_state(ins).join_token})
+    assert len(_sidebar_lines(stu)) == 1 and "at the step your class is on" in _sidebar_lines(stu)[0]
+    ins.button(key="train_w_btn_step").click().run()
+    stu.run()
+    assert stu.session_state["train.step"] == 1
+    assert len(_sidebar_lines(stu)) == 1 and "at the step your class is on" in _sidebar_lines(stu)[0]
+    stu.button(key="train_w_btn_step").click().run()  # exploring on their own from here
+    assert not stu.exception, stu.exception
+    assert stu.session_state["train.step"] == 2
+    lines = _sidebar_lines(stu)
+    assert len(lines) == 1 and "step 2 of" in lines[0], lines
+    assert not ins.exception

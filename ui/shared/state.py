@@ -198,26 +198,33 @@ def session_label() -> str:
     return LABEL_KEY.get()
 
 
-def sidebar_caption_text() -> str:
-    """The sidebar's line about the session's tokenizer (run and step)."""
+def sidebar_caption_text(*, following: bool = False) -> str:
+    """The sidebar's line about the session's tokenizer (run and step); ``following``: a
+    student following a class, whose step moves with the instructor's (the line names no
+    step, so the class's steps need not redraw it)."""
     run = session_run()
     if run is None:
         return "No tokenizer trained yet in this session: the Train page makes one."
+    if following:
+        return f"Your tokenizer: {session_label()}, at the step your class is on."
     return (
         f"Your tokenizer: {session_label()} — step {session_step()} of {run.steps}, "
         f"vocabulary {run.vocab_size(session_step())}."
     )
 
 
-def sidebar_caption() -> None:
+def sidebar_caption(*, following: bool = False) -> None:
     """Draw the caption in the sidebar.
 
     The router (app.py) draws it after each page, unless the page drew it already: the
     Train page draws it from its step fragment, so that stepping, which reruns only the
-    fragment, updates the sidebar too (a fragment may write to the sidebar).
+    fragment, updates the sidebar too (a fragment may write to the sidebar). A student
+    following a class gets the line without a step, drawn by the page's full run: written
+    from the fragment, the line costs each woken student two elements more at every step
+    (the line and the sidebar box Streamlit sends again for a fragment's write outside it).
     """
     with st.sidebar:
-        st.caption(md_escape(sidebar_caption_text()))
+        st.caption(md_escape(sidebar_caption_text(following=following)))
     CAPTION_DRAWN.set(True)
 
 

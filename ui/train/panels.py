@@ -370,7 +370,10 @@ def step_area() -> None:
             st.caption(CONTROLS_HINT)
     state.END_PENDING.set(False)  # a full run: the timer is set afresh just below
     interval = state.SPEEDS[state.SPEED.get()] if state.PLAYING.get() else None
+    state.CAPTION_FOLLOWS.set(class_session.following())
     st.fragment(run_every=interval)(_step_fragment)()
+    if state.CAPTION_FOLLOWS.get():  # the sidebar's line, outside the fragment (see sidebar_caption)
+        sidebar_caption(following=class_session.following())
 
 
 def _step_fragment() -> None:
@@ -412,7 +415,13 @@ def _step_fragment() -> None:
     state.publish(view)
     class_hooks.after_step(view, k)  # an instructor's step goes to the class
     state.sync_url()
-    sidebar_caption()  # a step reruns only this fragment: keep the sidebar in step
+    if state.CAPTION_FOLLOWS.get():
+        if not class_session.following() and class_session.fragment_run():
+            # stopped following in this run: the full run's line (no step) gives way to
+            # this tab's own, drawn from here; a fragment's write would add a second line
+            st.rerun(scope="app")
+    else:
+        sidebar_caption()  # a step reruns only this fragment: keep the sidebar in step
     class_hooks.after_draw(view)  # a student's class panel, if what it says changed
 
 

@@ -67,6 +67,9 @@ CONTINUE_STEP: Key[int | None] = Key("train.continue_step", None)  # "Train more
 SKIP_TICK: Key[bool] = Key("train.skip_tick", False)
 APP_RERUN: Key[bool] = Key("train.app_rerun", False)
 END_PENDING: Key[bool] = Key("train.end_pending", False)  # play reached the end; the next tick stops the timer
+#: The page's full run drew the sidebar's line for a student following a class (no step in
+#: it): the step area draws the line itself again only after a full run (`panels.step_area`).
+CAPTION_FOLLOWS: Key[bool] = Key("train.caption_follows", False)
 SETTINGS_NEEDED: Key[bool] = Key("train.settings_needed", False)  # the corpus and settings box was opened for attention
 
 SETTING = KeyFamily("train.s.")  # + a Settings field name
