@@ -37,7 +37,9 @@ import heapq
 import math
 import re
 from array import array
-from typing import Callable, Mapping
+from itertools import chain, compress
+from operator import itemgetter
+from typing import Callable, Iterable, Mapping, Sequence
 
 from ..algorithms.unigram import SPACE, PieceTable, viterbi_from
 
@@ -142,16 +144,34 @@ def _split_unused(piece: str, undo: dict, unused: Callable[[str], bool], out: li
 #: A Unigram model keeps this many stretches' paths (then starts over).
 _STRETCH_CACHE = 100_000
 _REBASE = 1e5  # sentencepiece 0.2.3 re-bases float32 path scores past this (algorithms.unigram)
+#: A stretch up to this many characters finds its pieces by slicing every substring up to
+#: the longest piece's length at once (C-level maps); a longer one walks the prefix index.
+_SLICED = 48
+
+
+class _Stretches(dict):
+    """stretch -> its entry, worked out on first use (so a text's entries are one C-level
+    `map` over its stretches)."""
+
+    __slots__ = ("work",)
+
+    def __missing__(self, stretch: str):
+        if len(self) >= _STRETCH_CACHE:
+            self.clear()
+        entry = self[stretch] = self.work(stretch)
+        return entry
 
 
 class UnigramLattice:
     """The pieces and scores a Unigram model's Viterbi needs, prepared once per model.
 
     `normal` are (piece, score) of normal pieces, `user_defined` the user-defined
-    pieces; unused pieces never match.
+    pieces; unused pieces never match. `to_ids`, if given, turns one stretch's pieces
+    into ids (for `ids`): a tokenizer's lookup, unknown pieces included.
     """
 
-    def __init__(self, normal: Mapping[str, float], user_defined: tuple[str, ...]):
+    def __init__(self, normal: Mapping[str, float], user_defined: tuple[str, ...],
+                 to_ids: Callable[[Sequence[str]], tuple[int, ...]] | None = None):
         scores = list(normal.values())
         self.min_score = min(scores, default=FLT_MAX)
         self.max_score = max([FLT_MIN, *scores])
@@ -160,6 +180,7 @@ class UnigramLattice:
         for piece in user_defined:  # sentencepiece 0.2.3's bonus: 0.1 per UTF-8 byte past the first
             self.score_of[piece] = _f32(0.1 * (len(piece.encode("utf-8")) - 1))
         self.table = PieceTable(self.score_of)
+        self.to_ids = to_ids
         # where no piece can cross: before each ▁, or before each run of ▁ (see the module)
         inner = [p for p in self.score_of if SPACE in p[1:]]
         if not inner:
@@ -170,8 +191,10 @@ class UnigramLattice:
             self._stretch = None
         #: the largest score magnitude one character can add
         self._step = max([abs(self.unk_score), *map(abs, self.score_of.values())])
-        self._cache: dict[str, tuple[tuple[str, ...], tuple[float, ...], float]] = {}
-        self._binade_cache: dict[tuple[str, int, int, bool], tuple[tuple[str, ...], float]] = {}
+        self._cache = _Stretches()
+        self._cache.work = self._exact
+        self._binade_cache: dict[tuple[str, int, int, bool], tuple[tuple[str, ...], tuple[int, ...], float]] = {}
+        self._slices: dict[int, tuple[tuple[slice, ...], tuple[int, ...], tuple[int, ...]]] = {}
 
     def best_path(self, text: str) -> list[tuple[str, bool]]:
         """The best segmentation of `text`: (piece, is_unknown) from left to right.
@@ -192,53 +215,127 @@ class UnigramLattice:
         if self._stretch is None:
             spans, _ = viterbi_from(text, self.table, self.unk_score, float32=True)
             return [text[start:end] for start, end, _ in spans]
-        out: list[str] = []
-        extend = out.extend
+        return list(chain.from_iterable(map(itemgetter(2), self._entries(text))))
+
+    def ids(self, text: str) -> list[int]:
+        """The ids of the best segmentation of `text`, by `to_ids` stretch by stretch.
+
+        >>> lat = UnigramLattice({"▁a": -1.0, "▁": -2.0, "b": -1.0, "▁ab": -1.5}, (),
+        ...                      lambda pieces: tuple(len(p) for p in pieces))
+        >>> lat.ids("▁ab▁b")
+        [3, 1, 1]
+        """
+        if self.to_ids is None:
+            raise ValueError("This lattice was made without to_ids; use pieces().")
+        if self._stretch is None:
+            return list(self.to_ids(self.pieces(text)))
+        return list(chain.from_iterable(map(itemgetter(3), self._entries(text))))
+
+    def _entries(self, text: str) -> list[tuple]:
+        """Each stretch's entry (bound, scores, pieces, ids, stretch), or in its place
+        (pieces, ids) by the float32 Viterbi where the cached path may not hold."""
+        assert self._stretch is not None
+        entries: list[tuple] = list(map(self._cache.__getitem__, self._stretch.findall(text)))
         base = 0.0
         box = array("f", [0.0])
-        cache = self._cache
-        for stretch in self._stretch.findall(text):
-            entry = cache.get(stretch)
-            if entry is None:
-                if len(cache) >= _STRETCH_CACHE:
-                    cache.clear()
-                entry = cache[stretch] = self._exact(stretch)
-            if -entry[2] < base < entry[2]:
+        for k, entry in enumerate(entries):
+            bound = entry[0]
+            if -bound < base < bound:
                 for score in entry[1]:  # the float32 sums along the path, as the library adds them
                     box[0] = base + score
                     base = box[0]
-                extend(entry[0])
             else:
-                pieces, base = self._float32(stretch, base)
-                extend(pieces)
-        return out
+                pieces, ids, base = self._float32(entry[4], base)
+                entries[k] = (None, None, pieces, ids)
+        return entries
 
-    def _float32(self, stretch: str, base: float) -> tuple[list[str] | tuple[str, ...], float]:
-        """A stretch's pieces by the float32 Viterbi from the path score `base`, and the
-        score at its end. While every sum stays in the binade of `base` (the magnitudes
-        between the same two powers of two), each float32 sum is `base` plus a multiple of
-        the binade's step that depends only on the step and, through ties to even, on the
-        parity of `base` in steps: so the result is kept under those and reused."""
+    def _float32(self, stretch: str, base: float) -> tuple[Sequence[str], tuple[int, ...] | None, float]:
+        """A stretch's pieces (and ids) by the float32 Viterbi from the path score `base`,
+        and the score at its end. While every sum stays in the binade of `base` (the
+        magnitudes between the same two powers of two), each float32 sum is `base` plus a
+        multiple of the binade's step that depends only on the step and, through ties to
+        even, on the parity of `base` in steps: so the result is kept under those and
+        reused."""
         mantissa, exponent = math.frexp(abs(base))
         step = math.ldexp(1.0, exponent - 24)  # the float32 step of this binade
         reach = len(stretch) * (self._step + step)
         low, high = math.ldexp(0.5, exponent), math.ldexp(1.0, exponent)
         if base == 0.0 or abs(base) - reach < low or abs(base) + reach > high - step or abs(base) + reach > _REBASE:
-            spans, end = viterbi_from(stretch, self.table, self.unk_score, float32=True, base=base)
-            return [stretch[start:stop] for start, stop, _ in spans], end
+            pieces, end = self._viterbi32(stretch, base)
+            return pieces, self.to_ids(pieces) if self.to_ids else None, end
         key = (stretch, exponent, int(abs(base) / step) & 1, base < 0)
         hit = self._binade_cache.get(key)
         if hit is None:
             if len(self._binade_cache) >= _STRETCH_CACHE:
                 self._binade_cache.clear()
-            spans, end = viterbi_from(stretch, self.table, self.unk_score, float32=True, base=base)
-            hit = self._binade_cache[key] = (tuple(stretch[start:stop] for start, stop, _ in spans), end - base)
-        return hit[0], base + hit[1]  # exact: both are multiples of the step below 2**exponent
+            pieces, end = self._viterbi32(stretch, base)
+            hit = self._binade_cache[key] = (pieces, self.to_ids(pieces) if self.to_ids else None, end - base)
+        return hit[0], hit[1], base + hit[2]  # exact: both are multiples of the step below 2**exponent
 
-    def _exact(self, stretch: str) -> tuple[tuple[str, ...], tuple[float, ...], float]:
-        """A stretch's best path in exact arithmetic (its pieces and their scores) and the
-        bound on the magnitude of the starting score below which float32 sums make every
-        decision in the stretch as exact sums do.
+    def _viterbi32(self, stretch: str, base: float) -> tuple[tuple[str, ...], float]:
+        """`viterbi_from(stretch, float32=True, base=base)`: its pieces and end score,
+        over the stretch's candidates (`_edges`) when no score can reach the re-basing."""
+        n = len(stretch)
+        if abs(base) + n * (self._step + 1.0) >= _REBASE:
+            spans, end = viterbi_from(stretch, self.table, self.unk_score, float32=True, base=base)
+            return tuple(stretch[a:b] for a, b, _ in spans), end
+        best = [base] + [-math.inf] * n
+        start_at = [0] * (n + 1)
+        box = array("f", [0.0])
+        at = 0
+        for i, k, score in self._edges(stretch):
+            if i != at:
+                at, base = i, best[i]
+            box[0] = base + score
+            cand = box[0]
+            if cand > best[k]:
+                best[k] = cand
+                start_at[k] = i
+        return _path(stretch, start_at), best[n]
+
+    def _slices_of(self, n: int) -> tuple[tuple[slice, ...], tuple[int, ...], tuple[int, ...]]:
+        """Every (start, end) of a substring of an n-character stretch up to the longest
+        piece's length, by start then end: as slices, starts and ends."""
+        made = self._slices.get(n)
+        if made is None:
+            pairs = [(i, k) for i in range(n) for k in range(i + 1, min(n, i + self.table.max_length) + 1)]
+            made = self._slices[n] = (tuple(slice(i, k) for i, k in pairs), tuple(i for i, _ in pairs),
+                                      tuple(k for _, k in pairs))
+        return made
+
+    def _edges(self, stretch: str) -> Iterable[tuple[int, int, float]]:
+        """(start, end, score) of every candidate in a stretch, by start then end (the order
+        `viterbi_from` tries them): each piece that matches, and an unknown node where no
+        one-character piece does."""
+        score_of = self.score_of
+        n = len(stretch)
+        if n <= _SLICED:
+            slices, starts, ends = self._slices_of(n)
+            subs = list(map(stretch.__getitem__, slices))
+            found = list(map(score_of.__contains__, subs))
+            edges: Iterable[tuple[int, int, float]] = zip(
+                compress(starts, found), compress(ends, found), map(score_of.__getitem__, compress(subs, found)))
+        else:
+            get, prefixes, longest = score_of.get, self.table._prefixes, self.table.max_length
+            listed = []
+            for i in range(n):
+                for k in range(i + 1, min(n, i + longest) + 1):
+                    piece = stretch[i:k]
+                    if piece not in prefixes:
+                        break
+                    score = get(piece)
+                    if score is not None:
+                        listed.append((i, k, score))
+            edges = listed
+        if all(map(score_of.__contains__, stretch)):
+            return edges
+        unk = self.unk_score
+        return sorted([*edges, *((i, i + 1, unk) for i, c in enumerate(stretch) if c not in score_of)])
+
+    def _exact(self, stretch: str) -> tuple[float, tuple[float, ...], tuple[str, ...], tuple[int, ...] | None, str]:
+        """A stretch's entry: the bound on the magnitude of the starting score below which
+        float32 sums make every decision in the stretch as exact sums do, and its best
+        path in exact arithmetic (its pieces' scores, the pieces, their ids).
 
         Each float32 addition moves a sum by at most half a float32 step at the largest
         magnitude reached (h); a candidate ending at k is at most (d + 1) additions from
@@ -246,19 +343,19 @@ class UnigramLattice:
         candidate beats every other by more than 2 (d + 1) h, float32 picks it too.
         """
         n = len(stretch)
-        get, prefixes, longest = self.table._scores.get, self.table._prefixes, self.table.max_length
         none = -math.inf
         best = [0.0] + [none] * n
         second = [none] * (n + 1)
         start_at = [0] * (n + 1)
         score_at = [0.0] * (n + 1)
         depth = [0] * (n + 1)
-        unk = self.unk_score
         allowed = math.inf  # the largest half-step that keeps every decision
         deepest = 0
-        for i in range(n):
-            base = best[i]
-            if i:
+        at, base = 0, 0.0
+        for i, k, score in self._edges(stretch):
+            if i != at:
+                at = i
+                base = best[i]
                 d = depth[i] = depth[start_at[i]] + 1
                 if d > deepest:
                     deepest = d
@@ -266,29 +363,11 @@ class UnigramLattice:
                     gap = (base - second[i]) / (2 * deepest + 2)
                     if gap < allowed:
                         allowed = gap
-            char = stretch[i]
-            score = get(char)
-            step = unk if score is None else score
-            cand = base + step
-            k = i + 1
+            cand = base + score
             if cand > best[k]:
-                second[k], best[k], start_at[k], score_at[k] = best[k], cand, i, step
+                second[k], best[k], start_at[k], score_at[k] = best[k], cand, i, score
             elif cand > second[k]:
                 second[k] = cand
-            if char not in prefixes:
-                continue
-            for k in range(i + 2, (n if n < i + longest else i + longest) + 1):
-                piece = stretch[i:k]
-                if piece not in prefixes:
-                    break
-                score = get(piece)
-                if score is None:
-                    continue
-                cand = base + score
-                if cand > best[k]:
-                    second[k], best[k], start_at[k], score_at[k] = best[k], cand, i, score
-                elif cand > second[k]:
-                    second[k] = cand
         if n and second[n] > -math.inf:
             allowed = min(allowed, (best[n] - second[n]) / (2 * (deepest + 1)))
         if allowed == math.inf:
@@ -298,11 +377,24 @@ class UnigramLattice:
         else:
             # half a float32 step at a magnitude below 2**E is at most 2**(E - 25)
             size = min(_REBASE, math.ldexp(1.0, math.frexp(allowed)[1] + 23))
-        pieces, steps = [], []
+        pieces = _path(stretch, start_at)
+        steps = []
         end = n
         while end > 0:
-            start = start_at[end]
-            pieces.append(stretch[start:end])
             steps.append(score_at[end])
-            end = start
-        return tuple(reversed(pieces)), tuple(reversed(steps)), size * 0.999 - n * self._step
+            end = start_at[end]
+        steps.reverse()
+        return (size * 0.999 - n * self._step, tuple(steps), pieces,
+                self.to_ids(pieces) if self.to_ids else None, stretch)
+
+
+def _path(stretch: str, start_at: list[int]) -> tuple[str, ...]:
+    """The pieces of the best path that `start_at` (each end's best start) gives."""
+    pieces = []
+    end = len(stretch)
+    while end > 0:
+        start = start_at[end]
+        pieces.append(stretch[start:end])
+        end = start
+    pieces.reverse()
+    return tuple(pieces)

@@ -18,7 +18,7 @@ import hashlib
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Collection, Iterable, Literal
+from typing import Collection, Iterable, Literal, Sequence
 
 from ..contracts import TokenizerDefaults
 from ..display import bytes_label
@@ -129,6 +129,11 @@ class SentencePieceTokenizer(TokenizerDefaults):
                 odd = set().union(*by_type.values())
                 normal = {self.pieces[i]: self.scores[i] for i in range(len(self.pieces)) if i not in odd}
             self._lattice = UnigramLattice(normal, user)
+            # ids stretch by stretch: a run of unknown pieces (one id without byte fallback)
+            # cannot cross into a stretch when every stretch starts with a known piece,
+            # which it does when `▁` is a piece (each starts with `▁` but the text's first)
+            if self.byte_fallback or SPACE_SYMBOL in self._lattice.score_of:
+                self._lattice.to_ids = self._stretch_ids
         s = re.escape(self._space)
         self._word = re.compile(f"{s}*[^{s}]+|{s}+")
         # BPE can encode word by word (and cache words) when no piece joins a
@@ -284,7 +289,11 @@ class SentencePieceTokenizer(TokenizerDefaults):
             if special:
                 out.append(self.special_tokens[chunk])
                 continue
-            pieces = self._segment(self.normalizer.normalize_text(chunk))
+            normalized = self.normalizer.normalize_text(chunk)
+            if self._lattice is not None and self._lattice.to_ids is not None:
+                out.extend(self._lattice.ids(normalized))
+                continue
+            pieces = self._segment(normalized)
             if self._lattice is None:
                 for _, ids, _ in self._piece_ids(pieces):
                     out.extend(ids)
@@ -292,7 +301,13 @@ class SentencePieceTokenizer(TokenizerDefaults):
                 self._unigram_ids(pieces, out)
         return out
 
-    def _unigram_ids(self, pieces: list[str], out: list[int]) -> None:
+    def _stretch_ids(self, pieces: Sequence[str]) -> tuple[int, ...]:
+        """The ids of one stretch's pieces (`UnigramLattice.ids`)."""
+        out: list[int] = []
+        self._unigram_ids(pieces, out)
+        return tuple(out)
+
+    def _unigram_ids(self, pieces: Sequence[str], out: list[int]) -> None:
         """`_piece_ids` for a Unigram model's pieces, in bulk between unknown pieces."""
         unk = self.unk_id
         ids = [self._ids.get(p, unk) for p in pieces]
