@@ -37,9 +37,10 @@ import heapq
 import math
 import re
 from array import array
-from itertools import chain, compress
-from operator import itemgetter
-from typing import Callable, Iterable, Mapping, Sequence
+from bisect import bisect_left
+from itertools import chain, repeat
+from operator import itemgetter, sub
+from typing import Callable, Mapping, Sequence
 
 from ..algorithms.unigram import SPACE, PieceTable, viterbi_from
 
@@ -144,22 +145,9 @@ def _split_unused(piece: str, undo: dict, unused: Callable[[str], bool], out: li
 #: A Unigram model keeps this many stretches' paths (then starts over).
 _STRETCH_CACHE = 100_000
 _REBASE = 1e5  # sentencepiece 0.2.3 re-bases float32 path scores past this (algorithms.unigram)
-#: A stretch up to this many characters finds its pieces by slicing every substring up to
-#: the longest piece's length at once (C-level maps); a longer one walks the prefix index.
-_SLICED = 48
-
-
-class _Stretches(dict):
-    """stretch -> its entry, worked out on first use (so a text's entries are one C-level
-    `map` over its stretches)."""
-
-    __slots__ = ("work",)
-
-    def __missing__(self, stretch: str):
-        if len(self) >= _STRETCH_CACHE:
-            self.clear()
-        entry = self[stretch] = self.work(stretch)
-        return entry
+#: Candidates of length up to this are looked up at every position; a longer one only
+#: where a piece at least that long starts with the position's first characters.
+_SHORT = 3
 
 
 class UnigramLattice:
@@ -191,10 +179,11 @@ class UnigramLattice:
             self._stretch = None
         #: the largest score magnitude one character can add
         self._step = max([abs(self.unk_score), *map(abs, self.score_of.values())])
-        self._cache = _Stretches()
-        self._cache.work = self._exact
-        self._binade_cache: dict[tuple[str, int, int, bool], tuple[tuple[str, ...], tuple[int, ...], float]] = {}
-        self._slices: dict[int, tuple[tuple[slice, ...], tuple[int, ...], tuple[int, ...]]] = {}
+        self._cache: dict[str, tuple[float, tuple[float, ...], tuple[str, ...], tuple[int, ...] | None, str]] = {}
+        self._binade_cache: dict[tuple[str, int, int, bool], tuple[tuple[str, ...], tuple[int, ...] | None, float]] = {}
+        #: built on first use (`_reaches`)
+        self._reach1: dict[str, int] = {}
+        self._reach: dict[str, int] = {}
 
     def best_path(self, text: str) -> list[tuple[str, bool]]:
         """The best segmentation of `text`: (piece, is_unknown) from left to right.
@@ -233,9 +222,17 @@ class UnigramLattice:
 
     def _entries(self, text: str) -> list[tuple]:
         """Each stretch's entry (bound, scores, pieces, ids, stretch), or in its place
-        (pieces, ids) by the float32 Viterbi where the cached path may not hold."""
+        (None, None, pieces, ids) by the float32 Viterbi where the cached path may not hold."""
         assert self._stretch is not None
-        entries: list[tuple] = list(map(self._cache.__getitem__, self._stretch.findall(text)))
+        stretches = self._stretch.findall(text)
+        cache = self._cache
+        new = [s for s in dict.fromkeys(stretches) if s not in cache]
+        if new:
+            if len(cache) + len(new) > _STRETCH_CACHE:
+                cache.clear()
+                new = list(dict.fromkeys(stretches))
+            cache.update(zip(new, self._exact(new)))
+        entries: list[tuple] = list(map(cache.__getitem__, stretches))
         base = 0.0
         box = array("f", [0.0])
         for k, entry in enumerate(entries):
@@ -273,128 +270,142 @@ class UnigramLattice:
         return hit[0], hit[1], base + hit[2]  # exact: both are multiples of the step below 2**exponent
 
     def _viterbi32(self, stretch: str, base: float) -> tuple[tuple[str, ...], float]:
-        """`viterbi_from(stretch, float32=True, base=base)`: its pieces and end score,
-        over the stretch's candidates (`_edges`) when no score can reach the re-basing."""
+        """`viterbi_from(stretch, self.table, self.unk_score, float32=True, base=base)`:
+        its pieces and end score, over the stretch's candidates (`_candidates`)."""
         n = len(stretch)
-        if abs(base) + n * (self._step + 1.0) >= _REBASE:
-            spans, end = viterbi_from(stretch, self.table, self.unk_score, float32=True, base=base)
-            return tuple(stretch[a:b] for a, b, _ in spans), end
         best = [base] + [-math.inf] * n
         start_at = [0] * (n + 1)
         box = array("f", [0.0])
-        at = 0
-        for i, k, score in self._edges(stretch):
+        at = -1
+        longest = self.table.max_length
+        for i, k, score in self._candidates(stretch):
             if i != at:
                 at, base = i, best[i]
+                if base > _REBASE or base < -_REBASE:
+                    # re-based as sentencepiece 0.2.3 does (`viterbi_from`)
+                    for j in range(i, min(n, i + longest) + 1):
+                        if best[j] != -math.inf:
+                            box[0] = best[j] - base
+                            best[j] = box[0]
+                    base = best[i]
             box[0] = base + score
             cand = box[0]
             if cand > best[k]:
                 best[k] = cand
                 start_at[k] = i
-        return _path(stretch, start_at), best[n]
+        return _path(stretch, 0, n, start_at), best[n]
 
-    def _slices_of(self, n: int) -> tuple[tuple[slice, ...], tuple[int, ...], tuple[int, ...]]:
-        """Every (start, end) of a substring of an n-character stretch up to the longest
-        piece's length, by start then end: as slices, starts and ends."""
-        made = self._slices.get(n)
-        if made is None:
-            pairs = [(i, k) for i in range(n) for k in range(i + 1, min(n, i + self.table.max_length) + 1)]
-            made = self._slices[n] = (tuple(slice(i, k) for i, k in pairs), tuple(i for i, _ in pairs),
-                                      tuple(k for _, k in pairs))
-        return made
+    def _reaches(self) -> tuple[dict[str, int], dict[str, int]]:
+        """For each first character of a piece, and each first `_SHORT` characters of a
+        longer one, the length of the longest piece that starts so (built on first use):
+        how far a lattice must look from a position."""
+        if not self._reach1:
+            by_length = sorted(self.score_of, key=len)  # ascending: the longest stays for each key
+            lengths = list(map(len, by_length))
+            self._reach1 = dict(zip(map(itemgetter(0), by_length), lengths))
+            first = bisect_left(lengths, _SHORT + 1)
+            self._reach = dict(zip(map(str.__getitem__, by_length[first:], repeat(slice(0, _SHORT))),
+                                   lengths[first:]))
+        return self._reach1, self._reach
 
-    def _edges(self, stretch: str) -> Iterable[tuple[int, int, float]]:
-        """(start, end, score) of every candidate in a stretch, by start then end (the order
-        `viterbi_from` tries them): each piece that matches, and an unknown node where no
-        one-character piece does."""
-        score_of = self.score_of
+    def _candidates(self, stretch: str) -> list[tuple[int, int, float]]:
+        """Every candidate in a stretch as (start, end, score), by start then end (the
+        order `viterbi_from` tries them): each piece that matches, and an unknown node
+        where no one-character piece does."""
+        get = self.score_of.get
+        reach1, reach = self._reaches()
         n = len(stretch)
-        if n <= _SLICED:
-            slices, starts, ends = self._slices_of(n)
-            subs = list(map(stretch.__getitem__, slices))
-            found = list(map(score_of.__contains__, subs))
-            edges: Iterable[tuple[int, int, float]] = zip(
-                compress(starts, found), compress(ends, found), map(score_of.__getitem__, compress(subs, found)))
-        else:
-            get, prefixes, longest = score_of.get, self.table._prefixes, self.table.max_length
-            listed = []
-            for i in range(n):
-                for k in range(i + 1, min(n, i + longest) + 1):
-                    piece = stretch[i:k]
-                    if piece not in prefixes:
-                        break
-                    score = get(piece)
-                    if score is not None:
-                        listed.append((i, k, score))
-            edges = listed
-        if all(map(score_of.__contains__, stretch)):
-            return edges
         unk = self.unk_score
-        return sorted([*edges, *((i, i + 1, unk) for i, c in enumerate(stretch) if c not in score_of)])
+        out = []
+        for i in range(n):
+            char = stretch[i]
+            score = get(char)
+            out.append((i, i + 1, unk if score is None else score))
+            far = reach1.get(char, 0)
+            if far > _SHORT:
+                far = max(_SHORT, reach.get(stretch[i : i + _SHORT], 0))
+            for k in range(i + 2, (n if n < i + far else i + far) + 1):
+                score = get(stretch[i:k])
+                if score is not None:
+                    out.append((i, k, score))
+        return out
 
-    def _exact(self, stretch: str) -> tuple[float, tuple[float, ...], tuple[str, ...], tuple[int, ...] | None, str]:
-        """A stretch's entry: the bound on the magnitude of the starting score below which
-        float32 sums make every decision in the stretch as exact sums do, and its best
-        path in exact arithmetic (its pieces' scores, the pieces, their ids).
+    def _exact(self, stretches: list[str]) -> list[tuple[float, tuple[float, ...], tuple[str, ...], tuple[int, ...] | None, str]]:
+        """Each stretch's entry: the bound on the magnitude of the starting score below
+        which float32 sums make every decision in the stretch as exact sums do, and its
+        best path in exact arithmetic (its pieces' scores, the pieces, their ids).
 
         Each float32 addition moves a sum by at most half a float32 step at the largest
         magnitude reached (h); a candidate ending at k is at most (d + 1) additions from
-        the start, d the most pieces on a best path ending before k. So where the best
-        candidate beats every other by more than 2 (d + 1) h, float32 picks it too.
+        the start, d the most pieces on a best path ending anywhere in the stretch. So
+        where the best candidate beats every other by more than 2 (d + 1) h, float32
+        picks it too.
         """
-        n = len(stretch)
+        get = self.score_of.get
+        reach1, reach = self._reaches()
+        unk, step, to_ids = self.unk_score, self._step, self.to_ids
         none = -math.inf
-        best = [0.0] + [none] * n
-        second = [none] * (n + 1)
-        start_at = [0] * (n + 1)
-        score_at = [0.0] * (n + 1)
-        depth = [0] * (n + 1)
-        allowed = math.inf  # the largest half-step that keeps every decision
-        deepest = 0
-        at, base = 0, 0.0
-        for i, k, score in self._edges(stretch):
-            if i != at:
-                at = i
+        out = []
+        for stretch in stretches:
+            n = len(stretch)
+            best = [0.0] + [none] * n
+            second = [none] * (n + 1)
+            start_at = [0] * (n + 1)
+            score_at = [0.0] * (n + 1)
+            depth = [0] * (n + 1)
+            for i in range(n):
                 base = best[i]
-                d = depth[i] = depth[start_at[i]] + 1
-                if d > deepest:
-                    deepest = d
-                if second[i] != none:
-                    gap = (base - second[i]) / (2 * deepest + 2)
-                    if gap < allowed:
-                        allowed = gap
-            cand = base + score
-            if cand > best[k]:
-                second[k], best[k], start_at[k], score_at[k] = best[k], cand, i, score
-            elif cand > second[k]:
-                second[k] = cand
-        if n and second[n] > -math.inf:
-            allowed = min(allowed, (best[n] - second[n]) / (2 * (deepest + 1)))
-        if allowed == math.inf:
-            size = _REBASE
-        elif allowed <= 0:
-            size = 0.0
-        else:
-            # half a float32 step at a magnitude below 2**E is at most 2**(E - 25)
-            size = min(_REBASE, math.ldexp(1.0, math.frexp(allowed)[1] + 23))
-        pieces = _path(stretch, start_at)
-        steps = []
-        end = n
-        while end > 0:
-            steps.append(score_at[end])
-            end = start_at[end]
-        steps.reverse()
-        return (size * 0.999 - n * self._step, tuple(steps), pieces,
-                self.to_ids(pieces) if self.to_ids else None, stretch)
+                deeper = depth[i] + 1
+                char = stretch[i]
+                score = get(char)
+                if score is None:
+                    score = unk
+                k = i + 1
+                cand = base + score
+                if cand > best[k]:
+                    second[k], best[k], start_at[k], score_at[k], depth[k] = best[k], cand, i, score, deeper
+                elif cand > second[k]:
+                    second[k] = cand
+                far = reach1.get(char, 0)
+                if far > _SHORT:
+                    far = max(_SHORT, reach.get(stretch[i : i + _SHORT], 0))
+                for k in range(i + 2, (n if n < i + far else i + far) + 1):
+                    score = get(stretch[i:k])
+                    if score is None:
+                        continue
+                    cand = base + score
+                    if cand > best[k]:
+                        second[k], best[k], start_at[k], score_at[k], depth[k] = best[k], cand, i, score, deeper
+                    elif cand > second[k]:
+                        second[k] = cand
+            gap = min(map(sub, best, second))
+            allowed = gap / (2 * max(depth) + 2)
+            if allowed == math.inf:
+                bound = _REBASE
+            elif allowed <= 0:
+                bound = 0.0
+            else:
+                # half a float32 step at a magnitude below 2**E is at most 2**(E - 25)
+                bound = min(_REBASE, math.ldexp(1.0, math.frexp(allowed)[1] + 23))
+            pieces = _path(stretch, 0, n, start_at)
+            steps = []
+            k = n
+            while k > 0:
+                steps.append(score_at[k])
+                k = start_at[k]
+            steps.reverse()
+            out.append((bound * 0.999 - n * step, tuple(steps), pieces,
+                        to_ids(pieces) if to_ids else None, stretch))
+        return out
 
 
-def _path(stretch: str, start_at: list[int]) -> tuple[str, ...]:
-    """The pieces of the best path that `start_at` (each end's best start) gives."""
+def _path(text: str, start: int, end: int, start_at: list[int]) -> tuple[str, ...]:
+    """The pieces of the best path from `start` to `end` that `start_at` (each
+    position's best start) gives."""
     pieces = []
-    end = len(stretch)
-    while end > 0:
-        start = start_at[end]
-        pieces.append(stretch[start:end])
-        end = start
+    while end > start:
+        begin = start_at[end]
+        pieces.append(text[begin:end])
+        end = begin
     pieces.reverse()
     return tuple(pieces)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
+from itertools import repeat
 from pathlib import Path
 from typing import Collection, Iterable, Literal, Sequence
 
@@ -303,6 +304,10 @@ class SentencePieceTokenizer(TokenizerDefaults):
 
     def _stretch_ids(self, pieces: Sequence[str]) -> tuple[int, ...]:
         """The ids of one stretch's pieces (`UnigramLattice.ids`)."""
+        unk = self.unk_id
+        ids = tuple(map(self._ids.get, pieces, repeat(unk)))
+        if unk not in ids:
+            return ids
         out: list[int] = []
         self._unigram_ids(pieces, out)
         return tuple(out)
