@@ -48,10 +48,13 @@ class CharsMap:
         (trie_size,) = struct.unpack_from("<I", blob)
         if trie_size >= len(blob) - 4 + 1 or trie_size % 4:
             raise ValueError("The model's precompiled character map says its trie is larger than the map. The model file is damaged.")
-        # an array of 32-bit units, not a tuple of ints: a map has tens of thousands (a
-        # tenth of the memory)
-        self._units = array(_UINT32, blob[4 : 4 + trie_size])
-        if sys.byteorder == "big":
+        # 32-bit units, not a tuple of ints: a map has tens of thousands (a tenth of the
+        # memory); on a little-endian machine a view of the model's own bytes (no copy)
+        self._units: array | memoryview
+        if sys.byteorder == "little":
+            self._units = memoryview(blob)[4 : 4 + trie_size].cast(_UINT32)
+        else:
+            self._units = array(_UINT32, blob[4 : 4 + trie_size])
             self._units.byteswap()
         self._replacements = blob[4 + trie_size :]
         self._cache: dict[int, str] = {}

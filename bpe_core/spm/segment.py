@@ -144,6 +144,8 @@ def _split_unused(piece: str, undo: dict, unused: Callable[[str], bool], out: li
 
 #: A Unigram model keeps this many stretches' paths (then starts over).
 _STRETCH_CACHE = 100_000
+#: ... and the candidates of this many stretches the float32 Viterbi ran on.
+_CANDIDATES_CACHE = 5_000
 _REBASE = 1e5  # sentencepiece 0.2.3 re-bases float32 path scores past this (algorithms.unigram)
 #: Candidates of length up to this are looked up at every position; a longer one only
 #: where a piece at least that long starts with the position's first characters.
@@ -155,19 +157,21 @@ class UnigramLattice:
 
     `normal` are (piece, score) of normal pieces, `user_defined` the user-defined
     pieces; unused pieces never match. `to_ids`, if given, turns one stretch's pieces
-    into ids (for `ids`): a tokenizer's lookup, unknown pieces included.
+    into ids (for `ids`): a tokenizer's lookup, unknown pieces included. With
+    `own=True`, `normal` (a dict) becomes the lattice's own table, not a copy.
     """
 
     def __init__(self, normal: Mapping[str, float], user_defined: tuple[str, ...],
-                 to_ids: Callable[[Sequence[str]], tuple[int, ...]] | None = None):
+                 to_ids: Callable[[Sequence[str]], tuple[int, ...]] | None = None, *, own: bool = False):
         scores = list(normal.values())
         self.min_score = min(scores, default=FLT_MAX)
         self.max_score = max([FLT_MIN, *scores])
         self.unk_score = _f32(self.min_score - _UNK_PENALTY)
-        self.score_of: dict[str, float] = dict(normal)
+        # `own`: `normal` is a dict the caller gives up, kept rather than copied
+        self.score_of: dict[str, float] = normal if own and type(normal) is dict else dict(normal)
         for piece in user_defined:  # sentencepiece 0.2.3's bonus: 0.1 per UTF-8 byte past the first
             self.score_of[piece] = _f32(0.1 * (len(piece.encode("utf-8")) - 1))
-        self.table = PieceTable(self.score_of)
+        self.table = PieceTable(self.score_of, share=True)
         self.to_ids = to_ids
         # where no piece can cross: before each ▁, or before each run of ▁ (see the module)
         inner = [p for p in self.score_of if SPACE in p[1:]]
@@ -181,6 +185,8 @@ class UnigramLattice:
         self._step = max([abs(self.unk_score), *map(abs, self.score_of.values())])
         self._cache: dict[str, tuple[float, tuple[float, ...], tuple[str, ...], tuple[int, ...] | None, str]] = {}
         self._binade_cache: dict[tuple[str, int, int, bool], tuple[tuple[str, ...], tuple[int, ...] | None, float]] = {}
+        #: the candidates of stretches the float32 Viterbi ran on (`_viterbi32`)
+        self._candidates_of: dict[str, list[tuple[int, int, float]]] = {}
         #: built on first use (`_reaches`)
         self._reach1: dict[str, int] = {}
         self._reach: dict[str, int] = {}
@@ -278,7 +284,12 @@ class UnigramLattice:
         box = array("f", [0.0])
         at = -1
         longest = self.table.max_length
-        for i, k, score in self._candidates(stretch):
+        candidates = self._candidates_of.get(stretch)
+        if candidates is None:
+            if len(self._candidates_of) >= _CANDIDATES_CACHE:
+                self._candidates_of.clear()
+            candidates = self._candidates_of[stretch] = self._candidates(stretch)
+        for i, k, score in candidates:
             if i != at:
                 at, base = i, best[i]
                 if base > _REBASE or base < -_REBASE:

@@ -129,7 +129,7 @@ class SentencePieceTokenizer(TokenizerDefaults):
             else:
                 odd = set().union(*by_type.values())
                 normal = {self.pieces[i]: self.scores[i] for i in range(len(self.pieces)) if i not in odd}
-            self._lattice = UnigramLattice(normal, user)
+            self._lattice = UnigramLattice(normal, user, own=True)
             # ids stretch by stretch: a run of unknown pieces (one id without byte fallback)
             # cannot cross into a stretch when every stretch starts with a known piece,
             # which it does when `▁` is a piece (each starts with `▁` but the text's first)

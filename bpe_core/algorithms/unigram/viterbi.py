@@ -21,7 +21,9 @@ class PieceTable(Mapping):
 
     __slots__ = ("_scores", "_prefix_set", "max_length")
 
-    def __init__(self, scores: Mapping[str, float]):
+    def __init__(self, scores: Mapping[str, float], *, share: bool = False):
+        """`share=True`: a dict of str -> float is kept as it is, not copied (the caller
+        must not change it afterwards)."""
         if not isinstance(scores, Mapping):
             raise TypeError(f"scores must be a mapping piece -> score, not {type(scores).__name__}")
         pieces = list(scores)
@@ -30,7 +32,9 @@ class PieceTable(Mapping):
             ok = set(map(type, pieces)) <= {str} and "" not in scores and all(map(math.isfinite, values))
         except (TypeError, ValueError):
             ok = False
-        if ok:
+        if ok and share and type(scores) is dict and set(map(type, scores.values())) <= {float}:
+            clean = scores
+        elif ok:
             clean = dict(zip(pieces, values))
         else:  # find the piece to name
             clean = {}
