@@ -34,6 +34,7 @@ from bpe_core.spm import (
     shipped_tokenizer,
 )
 from bpe_core.spm.proto import iter_fields
+from bpe_core.spm.segment import _f32
 
 from stress_strings import stress_strings
 
@@ -230,6 +231,45 @@ def test_unigram_by_stretches_equals_one_lattice_over_a_long_text(user_defined):
     assert ours.encode(text) == theirs.encode(text)
     assert lattice._stretch is not None and lattice._cache  # the stretches were taken
     assert not user_defined or lattice._binade_cache  # and near-ties were worked out per binade
+
+
+UNIGRAM = tuple(name for name in TRAINED if name.startswith("unigram"))
+
+
+@pytest.mark.parametrize("name", UNIGRAM)
+def test_unigram_ids_stretch_by_stretch_equal_sentencepiece_on_random_texts(name):
+    """A Unigram model's ids come from each stretch's cached entry (its ids worked out
+    once, candidates found from the longest piece that can start at a position), or from
+    the float32 Viterbi over the stretch's candidates: on random texts of words, runs of
+    whitespace, user-defined symbols and characters no piece covers, one long text (the
+    path score passes binades and re-basings) and many short ones, the ids are
+    sentencepiece's, and each stretch's float32 Viterbi is `viterbi_from`'s."""
+    from bpe_core.algorithms.unigram import viterbi_from
+
+    ours, theirs = pair(name)
+    lattice = ours._lattice
+    assert lattice is not None and lattice.to_ids is not None
+    rng = random.Random(29)
+    words = " ".join(training_lines()).split()
+    odd = ["<tab>", "def ", "::", "\u0a6e", "\U0001f600", "\u2581", "ꙮꙮ", "x\u0301", "12345", "\u3000"]
+    gaps = ["", " ", "  ", "   ", "\t", "\n", " \n\n ", "\u00a0"]
+
+    def text(count: int) -> str:
+        return "".join(rng.choice(gaps) + (rng.choice(odd) if rng.random() < 0.15 else rng.choice(words))
+                       for _ in range(count))
+
+    long = text(30_000)
+    assert ours.encode(long) == theirs.encode(long)
+    for _ in range(300):
+        short = text(rng.randrange(1, 12))
+        assert ours.encode(short) == theirs.encode(short), short
+    normalized = ours.normalizer.normalize_text(long)
+    for stretch in rng.sample(sorted(set(lattice._stretch.findall(normalized))), 200):
+        for base in map(_f32, (0.0, -3.5, -40_000.123, -99_990.7, -250_000.3, 17.9)):
+            spans, end = viterbi_from(stretch, lattice.table, lattice.unk_score, float32=True, base=base)
+            assert lattice._viterbi32(stretch, base) == (tuple(stretch[a:b] for a, b, _ in spans), end)
+        spans, _ = viterbi_from(stretch, lattice.table, lattice.unk_score)
+        assert lattice._cache[stretch][2] == tuple(stretch[a:b] for a, b, _ in spans)
 
 
 @pytest.mark.parametrize("name", LOSSLESS)
