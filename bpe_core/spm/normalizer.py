@@ -52,7 +52,7 @@ class CharsMap:
         # memory); on a little-endian machine a view of the model's own bytes (no copy)
         self._units: array | memoryview
         if sys.byteorder == "little":
-            self._units = memoryview(blob)[4 : 4 + trie_size].cast(_UINT32)
+            self._units = memoryview(blob)[4 : 4 + trie_size].cast("I" if _UINT32 == "I" else "L")
         else:
             self._units = array(_UINT32, blob[4 : 4 + trie_size])
             self._units.byteswap()
