@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import repeat
 from pathlib import Path
 from typing import Collection, Iterable, Literal, Sequence
@@ -27,7 +27,7 @@ from ..encode.special import allowed_specials, split_specials
 from ..encode.tokenizer import Replay, ReplayStep, TokenSpan
 from ..model_work import ModelWord, ModelWork, word_holding
 from .normalizer import SPACE_SYMBOL, Normalizer
-from .proto import ModelProto, byte_of_piece, read_model
+from .proto import ModelPiece, ModelProto, byte_of_piece, read_model
 from .segment import UnigramLattice, bpe_segment
 from ..algorithms.unigram import build_lattice
 
@@ -83,7 +83,8 @@ class SentencePieceTokenizer(TokenizerDefaults):
                 "Use a model trained without a denormalization rule."
             )
         self.name = name
-        self.model = model
+        # the specs; the pieces are kept as columns only (`model` puts them back together)
+        self._model = replace(model, pieces=())
         self.model_type = spec.model_type
         self.byte_fallback = spec.byte_fallback
         # one column each (C-level: a model has tens of thousands of pieces)
@@ -146,6 +147,12 @@ class SentencePieceTokenizer(TokenizerDefaults):
         )
         self._cache: dict[str, tuple[str, ...]] = {}
 
+    @property
+    def model(self) -> ModelProto:
+        """The parsed `.model` file (its pieces made again from the tokenizer's columns:
+        a model keeps one copy of its vocabulary, not two)."""
+        return replace(self._model, pieces=tuple(map(ModelPiece._make, zip(self.pieces, self.scores, self.types))))
+
     # ---- constructors -------------------------------------------------------------------
     @classmethod
     def from_bytes(cls, data: bytes, *, name: str = "sentencepiece", sha256: str | None = None) -> "SentencePieceTokenizer":
@@ -204,7 +211,7 @@ class SentencePieceTokenizer(TokenizerDefaults):
         if kind == "control":
             return b""
         if kind == "unknown":
-            return self.model.trainer_spec.unk_surface.encode("utf-8")
+            return self._model.trainer_spec.unk_surface.encode("utf-8")
         return self.pieces[token_id].replace(SPACE_SYMBOL, " ").encode("utf-8")
 
     # ---- encoding -----------------------------------------------------------------------
@@ -467,7 +474,7 @@ class SentencePieceTokenizer(TokenizerDefaults):
     # ---- decoding -----------------------------------------------------------------------
     def _decode_parts(self, ids: Iterable[int]) -> list[str | bytes]:
         """Decoded text parts, with runs of byte pieces left as bytes (SentencePiece's order)."""
-        spec = self.model.normalizer_spec
+        spec = self._model.normalizer_spec
         strip_first = spec.add_dummy_prefix or spec.remove_extra_whitespaces
         parts: list[str | bytes] = []
         pending = bytearray()
@@ -494,12 +501,12 @@ class SentencePieceTokenizer(TokenizerDefaults):
         if kind == "control":
             return "", False
         if kind == "unknown":
-            return self.model.trainer_spec.unk_surface, False
+            return self._model.trainer_spec.unk_surface, False
         piece = self.pieces[tid]
         stripped = False
         if strip and piece.startswith(SPACE_SYMBOL):
             piece = piece[1:]
-            stripped = not self.model.normalizer_spec.remove_extra_whitespaces
+            stripped = not self._model.normalizer_spec.remove_extra_whitespaces
         return piece.replace(SPACE_SYMBOL, " "), stripped
 
     def decode(self, ids: Iterable[int]) -> str:
