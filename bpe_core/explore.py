@@ -39,10 +39,14 @@ one index per tokenizer).
 from __future__ import annotations
 
 import heapq
-from bisect import bisect_right
+import operator
+import sys
+import threading
 import time
-from collections import Counter
 from array import array
+from bisect import bisect_right
+from collections import Counter
+from itertools import accumulate, compress, count, repeat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
@@ -87,6 +91,7 @@ PATTERN_SECONDS = 1.0
 # Flag bits, one byte per token.
 _SPECIAL, _FRAGMENT, _SPACE, _DIGIT, _DIGITS_ONLY, _WHITESPACE, _CONTINUES = 1, 2, 4, 8, 16, 32, 64
 _HAS_DIGIT = regex.compile(r"\d").search
+_ASCII_LETTER = regex.compile(r"[A-Za-z]").search  # in ASCII, the letters of Script=Latin; the rest is Common
 
 
 def token_script(text: str, _cache: dict[str, str] | None = None) -> str:
@@ -171,6 +176,42 @@ def _token_ids(tok: Any) -> list[int]:
     return list(range(tok.vocab_size))
 
 
+def _leading_run(ids: Sequence[int]) -> int:
+    """How many of the sorted, distinct `ids` follow the first one without a gap
+    (ids[i] - i never decreases, so a binary search finds it).
+
+    >>> _leading_run([0, 1, 2, 5, 9]), _leading_run([]), _leading_run([3, 4])
+    (3, 0, 2)
+    """
+    if not ids:
+        return 0
+    lo, hi, first = 1, len(ids), ids[0]
+    while lo < hi:  # the first i with ids[i] - i > first
+        mid = (lo + hi) // 2
+        if ids[mid] - mid > first:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def _token_data(tok: Any, ids: list[int], specials: set[int]) -> list[bytes]:
+    """Every id's bytes, in order (a rank table's in one C-level call)."""
+    if isinstance(tok, Tokenizer):
+        found: list[bytes | None] = list(map(tok._bytes.get, ids))
+        for row in compress(count(), map(operator.not_, found)):  # special tokens (and an empty token)
+            found[row] = tok.token_bytes(ids[row])
+        return found  # type: ignore[return-value]  # every None replaced
+    datas = [tok.token_bytes(t) for t in ids]
+    if type(tok).__name__ == "PipelineTokenizer" and not getattr(tok, "byte_level", False):
+        for row, tid in enumerate(ids):
+            if tid not in specials:
+                form = tok.token_text(tid)
+                if "▁" in form:  # a file's '▁' stands for a space, whatever its decoder does alone
+                    datas[row] = form.replace("▁", " ").encode("utf-8")
+    return datas
+
+
 def _special_ids(tok: Any) -> set[int]:
     ids = set(getattr(tok, "special_tokens", {}).values())
     unk = getattr(tok, "unk_id", None)
@@ -196,138 +237,231 @@ def _kind(tok: Any) -> str:
 class VocabIndex:
     """A vocabulary as flat columns, one row per token in id order (see the module
     docstring). `text[i]` is what token `ids[i]` stands for (its bytes as UTF-8, or
-    `<E4>` labels for a fragment); lengths count its characters and bytes."""
+    `<E4>` labels for a fragment); `data[i]` its bytes.
+
+    `build` reads only what a page's first view needs: the ids, texts and bytes (a text
+    search, a page of results, one token's card), and which rows are special tokens,
+    byte fragments and word continuations. The columns the filters, sorts and overviews
+    scan (`chars`, `nbytes_of`, `script`, `flags`) are derived from those alone, in one
+    pass on first use (`complete()`), once per index, under its lock; until then the
+    per-row calls (`n_chars`, `n_bytes`, `script_name`, `is_special`...) answer for one
+    row. `nbytes()` counts every column, made or not."""
 
     name: str
     kind: str
     ids: tuple[int, ...]
     text: tuple[str, ...]
     data: tuple[bytes, ...]
-    chars: array
-    nbytes_of: array
-    script: array            # index into _SCRIPT_NAMES
-    flags: bytearray
-    position: dict[int, int]
+    special_rows: frozenset[int]
+    fragment_rows: frozenset[int]
+    continues_rows: frozenset[int] = frozenset()  # WordPiece: the '##' continuations
     made_by: dict[int, tuple[int, int, int]] = field(default_factory=dict)  # id -> (rank, left, right): merge lists
     prefix: str = ""         # WordPiece's continuation prefix
-    _orders: dict = field(default_factory=dict, repr=False)  # sorted rows, made on first use
+    _run: int = 0            # ids[:_run] are consecutive: their row is id - ids[0]
+    _tail: dict[int, int] = field(default_factory=dict, repr=False)  # id -> row for the ids after the first gap
+    _orders: dict = field(default_factory=dict, repr=False)  # columns, sorted rows, the haystack: made on first use
+    _lock: Any = field(default_factory=threading.RLock, repr=False)
 
     @classmethod
     def build(cls, tok: Any, *, name: str | None = None, ids: Iterable[int] | None = None) -> "VocabIndex":
-        """Read every token once (o200k's 200,000 in about half a second). `ids`: only
-        these tokens (a page shows one token's record at once from a one-token index,
-        while the whole index is still being built)."""
+        """Read every token once (o200k's 200,000 in under a tenth of a second: whole-column
+        calls, one Python step per special token or fragment only). `ids`: only these
+        tokens (a page shows one token's record at once from a one-token index)."""
         ids = _token_ids(tok) if ids is None else sorted(set(ids))
         specials = _special_ids(tok)
         prefix = getattr(tok, "prefix", None) if type(tok).__name__ == "WordPieceTokenizer" else None
         if prefix is None and getattr(tok, "model_type", None) == "WordPiece":
             prefix = "##"
-        texts, datas = [], []
-        chars, nbytes, scripts = array("i"), array("i"), array("B")
-        flags = bytearray(len(ids))
-        cache: dict[str, str] = {}
-        script_no = {s: i for i, s in enumerate(_SCRIPT_NAMES)}
-        token_bytes = tok._bytes.get if isinstance(tok, Tokenizer) else None
-        has_digit, script_of = _HAS_DIGIT, token_script
-        pipeline_metaspace = type(tok).__name__ == "PipelineTokenizer" and not getattr(tok, "byte_level", False)
-        for row, tid in enumerate(ids):
-            data = (token_bytes and token_bytes(tid)) or tok.token_bytes(tid)
-            if pipeline_metaspace and tid not in specials:
-                form = tok.token_text(tid)
-                if "▁" in form:  # a file's '▁' stands for a space, whatever its decoder does alone
-                    data = form.replace("▁", " ").encode("utf-8")
-            try:
-                text = data.decode("utf-8")
-                fragment = False
+        run = _leading_run(ids)
+        tail = {t: i for i, t in enumerate(ids[run:], start=run)}  # the ids after the first gap, if any
+        special_rows = sorted(r for r in (t - ids[0] if 0 <= t - ids[0] < run else tail.get(t) for t in specials)
+                              if r is not None)
+        datas = _token_data(tok, ids, specials)
+        texts = list(map(bytes.decode, datas, repeat("utf-8"), repeat("replace")))
+        fragments = []
+        for row in compress(count(), map(operator.contains, texts, repeat("\ufffd"))):
+            try:  # a replacement character: a fragment, or U+FFFD itself
+                datas[row].decode("utf-8")
             except UnicodeDecodeError:
-                text, fragment = bytes_label(data), True
-            f = 0
-            if tid in specials:
-                f |= _SPECIAL
-                text = tok.token_text(tid)
-            if fragment:
-                f |= _FRAGMENT
-            elif text[:1] == " ":
-                f |= _SPACE
-            if not fragment and has_digit(text):
-                f |= _DIGIT
-                if text.strip(" ").isdecimal():
-                    f |= _DIGITS_ONLY
-            if text.isspace():
-                f |= _WHITESPACE
-            if prefix and tok.token_text(tid).startswith(prefix) and len(tok.token_text(tid)) > len(prefix):
-                f |= _CONTINUES
-            flags[row] = f
-            texts.append(text)
-            datas.append(data)
-            chars.append(len(data) if fragment else len(text))
-            nbytes.append(len(data))
-            scripts.append(script_no[FRAGMENT] if fragment else script_no[script_of(text, cache)])
+                fragments.append(row)
+                texts[row] = bytes_label(datas[row])
+        for row in special_rows:
+            texts[row] = tok.token_text(ids[row])
+        continues: list[int] = []
+        if prefix:
+            form = tok.token_text
+            continues = [r for r, t in enumerate(ids) if (f := form(t)).startswith(prefix) and len(f) > len(prefix)]
         made_by: dict[int, tuple[int, int, int]] = {}
         if isinstance(tok, Tokenizer) and tok.merges is not None:
             for (a, b), (rank, new) in tok.merges.items():
                 if new not in made_by or rank < made_by[new][0]:
                     made_by[new] = (rank, a, b)
         return cls(name=name or getattr(tok, "name", "tokenizer"), kind=_kind(tok), ids=tuple(ids),  # type: ignore[arg-type]
-                   text=tuple(texts), data=tuple(datas), chars=chars, nbytes_of=nbytes, script=scripts,
-                   flags=flags, position={t: i for i, t in enumerate(ids)}, made_by=made_by, prefix=prefix or "")
+                   text=tuple(texts), data=tuple(datas), special_rows=frozenset(special_rows),
+                   fragment_rows=frozenset(fragments), continues_rows=frozenset(continues), made_by=made_by,
+                   prefix=prefix or "", _run=run, _tail=tail)
 
     def __len__(self) -> int:
         return len(self.ids)
 
     def nbytes(self) -> int:
-        """Bytes the index holds (for the byte-bounded caches)."""
-        import sys
+        """Bytes the index holds (for the byte-bounded caches), with the columns, orders and
+        haystack made on first use counted as if made."""
+        n = len(self.ids)
+        per_str = sum(map(sys.getsizeof, self.text)) + sum(map(sys.getsizeof, self.data))
+        columns = (4 + 4 + 1 + 1) * n  # chars, nbytes_of, script, flags
+        tuples = 3 * (56 + 8 * n) + 28 * n
+        rows = sum(sys.getsizeof(s) for s in (self.special_rows, self.fragment_rows, self.continues_rows))
+        mapping = sys.getsizeof(self._tail) + 28 * len(self._tail)
+        return (per_str + columns + tuples + rows + mapping + 100 * len(self.made_by)
+                + 4 * len(SORTS) * 2 * n + 2 * per_str // 3)
 
-        per_str = sum(sys.getsizeof(t) for t in self.text) + sum(sys.getsizeof(d) for d in self.data)
-        columns = sum(a.itemsize * len(a) for a in (self.chars, self.nbytes_of, self.script)) + len(self.flags)
-        tuples = 3 * (56 + 8 * len(self.ids)) + 28 * len(self.ids)
-        mapping = sys.getsizeof(self.position) + 28 * len(self.position)
-        return per_str + columns + tuples + mapping + 100 * len(self.made_by) + 4 * len(SORTS) * 2 * len(self.ids) + 2 * per_str // 3
+    def _lazy(self, key: str, make: Callable[[], Any]) -> Any:
+        """What `make()` returns, made once per index (the first caller makes it; the others wait)."""
+        done = self._orders.get(key)
+        if done is None:
+            with self._lock:
+                done = self._orders.get(key)
+                if done is None:
+                    done = self._orders[key] = make()
+        return done
 
     def row(self, token_id: int) -> int:
         """The row of an id (ValueError naming the range if it is not one)."""
         if isinstance(token_id, bool) or not isinstance(token_id, int):
             raise TypeError(f"token ids must be integers, not {token_id!r}")
-        row = self.position.get(token_id)
+        row = self._row(token_id)
         if row is None:
             raise ValueError(f"Token id {token_id} is not in the {self.name} vocabulary (ids {self.ids[0]} to "
                              f"{self.ids[-1]}). Give one of its ids.")
         return row
 
+    def _row(self, token_id: int) -> int | None:
+        row = token_id - self.ids[0] if self.ids else -1
+        return row if 0 <= row < self._run else self._tail.get(token_id)
+
+    def __contains__(self, token_id: object) -> bool:
+        return isinstance(token_id, int) and not isinstance(token_id, bool) and self._row(token_id) is not None
+
+    # ---- the columns the filters, sorts and overviews scan, made on first use
+    def complete(self) -> "VocabIndex":
+        """Make every column now (the filters, sorts and overviews make them on first use)."""
+        self._lazy("classes", self._classes)
+        self.chars
+        self.nbytes_of
+        return self
+
+    def is_complete(self) -> bool:
+        """Whether the columns are made (a first view's text search and card do not make them)."""
+        return "classes" in self._orders
+
+    @property
+    def nbytes_of(self) -> array:
+        """Each token's length in bytes."""
+        return self._lazy("nbytes_of", lambda: array("i", map(len, self.data)))
+
+    @property
+    def chars(self) -> array:
+        """Each token's length in characters (a fragment: in bytes)."""
+        def make() -> array:
+            column = array("i", map(len, self.text))
+            for r in self.fragment_rows:
+                column[r] = len(self.data[r])
+            return column
+
+        return self._lazy("chars", make)
+
+    @property
+    def script(self) -> array:
+        """Each token's script, an index into SCRIPT_NAMES."""
+        return self._lazy("classes", self._classes)[1]
+
+    @property
+    def flags(self) -> bytearray:
+        """Each token's flag bits (special, fragment, leading space, digits, whitespace, continues)."""
+        return self._lazy("classes", self._classes)[0]
+
+    def _classes(self) -> tuple[bytearray, array]:
+        """The flags and scripts of every row, in one pass (about 0.3 s for o200k)."""
+        n = len(self.ids)
+        flags, scripts = bytearray(n), array("B", bytes(n))
+        cache: dict[str, str] = {}
+        script_no = {s: i for i, s in enumerate(_SCRIPT_NAMES)}
+        latin, common = script_no["Latin"], script_no[COMMON]
+        ascii_letter, has_digit, script_of = _ASCII_LETTER, _HAS_DIGIT, token_script
+        fragments, specials = self.fragment_rows, self.special_rows
+        for row, text in enumerate(self.text):
+            if row in fragments:
+                flags[row] = _FRAGMENT | (_SPECIAL if row in specials else 0)
+                scripts[row] = script_no[FRAGMENT]
+                continue
+            f = _SPACE if text[:1] == " " else 0
+            if text.isascii():
+                scripts[row] = latin if ascii_letter(text) else common
+                if has_digit(text):
+                    f |= _DIGIT | (_DIGITS_ONLY if text.strip(" ").isdecimal() else 0)
+            else:
+                scripts[row] = script_no[script_of(text, cache)]
+                if has_digit(text):
+                    f |= _DIGIT | (_DIGITS_ONLY if text.strip(" ").isdecimal() else 0)
+            if text.isspace():
+                f |= _WHITESPACE
+            flags[row] = f
+        for row in specials:
+            flags[row] |= _SPECIAL
+        for row in self.continues_rows:
+            flags[row] |= _CONTINUES
+        return flags, scripts
+
+    # ---- one row (without making the columns)
+    def n_chars(self, row: int) -> int:
+        return len(self.data[row]) if row in self.fragment_rows else len(self.text[row])
+
+    def n_bytes(self, row: int) -> int:
+        return len(self.data[row])
+
+    def script_name(self, row: int) -> str:
+        done = self._orders.get("classes")
+        if done is not None:
+            return _SCRIPT_NAMES[done[1][row]]
+        return FRAGMENT if row in self.fragment_rows else token_script(self.text[row])
+
+    def is_special(self, row: int) -> bool:
+        return row in self.special_rows
+
+    def is_fragment(self, row: int) -> bool:
+        return row in self.fragment_rows
+
+    def continues(self, row: int) -> bool:
+        """A WordPiece continuation ('##s')."""
+        return row in self.continues_rows
+
     def order(self, sort: str, descending: bool) -> array:
         """Every row sorted by length in characters ("length") or bytes ("bytes"); equal
         lengths in id order. Made once per index (the frozen index keeps it)."""
-        key = (sort, descending)
-        done = self._orders.get(key)
-        if done is None:
+        def make() -> array:
             column = self.chars if sort == "length" else self.nbytes_of
-            rows = sorted(range(len(self.ids)), key=column.__getitem__, reverse=descending)
-            done = self._orders[key] = array("i", rows)
-        return done
+            return array("i", sorted(range(len(self.ids)), key=column.__getitem__, reverse=descending))
+
+        return self._lazy(f"order.{sort}.{descending}", make)
 
     def haystack(self) -> tuple[str, array, array, tuple[int, ...]]:
         """For pattern search: the texts without a newline joined by newlines, each one's
         start offset and row, and the rows of texts holding a newline. Made on first use."""
-        done = self._orders.get("haystack")
-        if done is None:
-            rows = array("i", (r for r, t in enumerate(self.text) if "\n" not in t))
-            starts, at = array("i"), 0
-            for r in rows:
-                starts.append(at)
-                at += len(self.text[r]) + 1
-            lonely = tuple(r for r, t in enumerate(self.text) if "\n" in t)
-            done = self._orders["haystack"] = ("\n".join(self.text[r] for r in rows), starts, rows, lonely)
-        return done
+        def make() -> tuple[str, array, array, tuple[int, ...]]:
+            text = self.text
+            lonely = tuple(compress(count(), map(operator.contains, text, repeat("\n"))))
+            if lonely:
+                skip = set(lonely)
+                rows = array("i", (r for r in range(len(text)) if r not in skip))
+                joined = list(map(text.__getitem__, rows))
+            else:
+                rows, joined = array("i", range(len(text))), list(text)
+            starts = array("i", accumulate(map(len, joined), lambda at, n: at + n + 1, initial=0))
+            starts.pop()
+            return "\n".join(joined), starts, rows, lonely
 
-    def script_name(self, row: int) -> str:
-        return _SCRIPT_NAMES[self.script[row]]
-
-    def is_special(self, row: int) -> bool:
-        return bool(self.flags[row] & _SPECIAL)
-
-    def is_fragment(self, row: int) -> bool:
-        return bool(self.flags[row] & _FRAGMENT)
+        return self._lazy("haystack", make)
 
     def visible(self, row: int) -> str:
         """The token's text as the chips draw it (whitespace marked, invisibles named)."""
@@ -435,7 +569,7 @@ def _score_tree(tok: Any, piece: str, depth: int = 0) -> MergeTree:
 def _replay_tree(tok: Any, index: VocabIndex, tid: int, depth: int = 0) -> MergeTree:
     """A file's BPE token (tokenizer.json): its model's replay of the token's own form;
     the last merge names its two parts, and theirs in turn."""
-    label = index.visible(index.row(tid)) if tid in index.position else str(tid)
+    label = index.visible(index.row(tid)) if tid in index else str(tid)
     replay = tok.work.replay(tok.token_text(tid)) if depth < 256 else None
     if replay is None or not replay.steps or tuple(replay.ids) != (tid,):
         return MergeTree(tid, label, None)
@@ -477,11 +611,11 @@ def token_record(index: VocabIndex, tok: Any, token_id: int) -> TokenRecord:
     if isinstance(scores, (tuple, list)) and token_id < len(scores):
         score = float(scores[token_id])
     if index.prefix:
-        continues = bool(index.flags[row] & _CONTINUES)
+        continues = index.continues(row)
     tree, note = _tree(index, tok, token_id)
     return TokenRecord(
         id=token_id, form=tok.token_text(token_id), text=index.text[row], visible=index.visible(row),
-        hex=data.hex(" ").upper(), n_bytes=len(data), n_chars=index.chars[row], utf8=not fragment,
+        hex=data.hex(" ").upper(), n_bytes=len(data), n_chars=index.n_chars(row), utf8=not fragment,
         fragment_of=fragment_note(data) if fragment else None, special=index.is_special(row),
         script=index.script_name(row), kind=index.kind, rank=rank, score=score, continues=continues,
         tree=tree, tree_note=note,
@@ -648,14 +782,15 @@ def search(index: VocabIndex, q: Query, *, page: int = 1, per_page: int = 50,
         if lo is not None or hi is not None:
             lo_, hi_ = lo if lo is not None else 0, hi if hi is not None else 1 << 30
             rows = [r for r in rows if lo_ <= column[r] <= hi_]
-    flags = index.flags
-    rows = _flag_test(rows, flags, _SPACE, q.leading_space)
-    rows = _flag_test(rows, flags, _WHITESPACE, q.whitespace)
-    rows = _flag_test(rows, flags, _FRAGMENT, q.fragment)
-    rows = _flag_test(rows, flags, _SPECIAL, q.special)
-    rows = _flag_test(rows, flags, _CONTINUES, q.continues)
+    tests = [(bit, want) for bit, want in ((_SPACE, q.leading_space), (_WHITESPACE, q.whitespace),
+                                           (_FRAGMENT, q.fragment), (_SPECIAL, q.special),
+                                           (_CONTINUES, q.continues)) if want is not None]
     if q.digits is not None:
-        rows = _flag_test(rows, flags, _DIGITS_ONLY if q.digits == "only" else _DIGIT, q.digits != "none")
+        tests.append((_DIGITS_ONLY if q.digits == "only" else _DIGIT, q.digits != "none"))
+    if tests:  # the flags column is made on a filter's first use
+        flags = index.flags
+        for bit, want in tests:
+            rows = _flag_test(rows, flags, bit, want)
     rows = list(rows)
     if q.sort == "id":
         if q.descending:

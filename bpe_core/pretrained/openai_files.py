@@ -163,8 +163,15 @@ def _read_gzip(path: Path, package: tuple[str, str]) -> bytes:
 
 
 def _parse_tiktoken(contents: bytes, origin: str) -> dict[bytes, int]:
-    """Parse the tiktoken format: one ``base64(token) rank`` per line."""
-    ranks: dict[bytes, int] = {}
+    """Parse the tiktoken format: one ``base64(token) rank`` per line.
+
+    A file written exactly so (one space, one newline each; the pinned files are) is read
+    in whole-file calls; any other is read line by line, which names a bad line."""
+    ranks = _parse_plain(contents)
+    if ranks is not None:
+        _check_ranks_are_ids(ranks, origin)
+        return ranks
+    ranks = {}
     a2b = binascii.a2b_base64
     for lineno, line in enumerate(contents.splitlines(), start=1):
         if not line:
@@ -182,6 +189,19 @@ def _parse_tiktoken(contents: bytes, origin: str) -> dict[bytes, int]:
         ranks[token] = rank
     _check_ranks_are_ids(ranks, origin)
     return ranks
+
+
+def _parse_plain(contents: bytes) -> dict[bytes, int] | None:
+    """The ranks of a file that is exactly ``token rank`` lines (the same dict as the line
+    by line parse, several times faster), or None for any other file."""
+    fields = contents.split()
+    tokens, numbers = fields[0::2], fields[1::2]
+    if len(tokens) != len(numbers) or b"\n".join(map(b" ".join, zip(tokens, numbers))) != contents.removesuffix(b"\n"):
+        return None
+    try:
+        return dict(zip(map(binascii.a2b_base64, tokens), map(int, numbers)))
+    except (ValueError, binascii.Error):
+        return None  # the line by line parse names the line
 
 
 def _check_ranks_are_ids(ranks: dict[bytes, int], origin: str) -> None:

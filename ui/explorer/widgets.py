@@ -215,11 +215,11 @@ def token_panel(name: str, tok, index: VocabIndex) -> None:
     """The id box, then the chosen token's card, merge tree and links."""
     pick_link_result(index)
     wanted = S["id"].get()
-    if wanted is not None and not 0 <= wanted <= max(index.ids):
+    if wanted is not None and not 0 <= wanted <= index.ids[-1]:
         st.error(md_escape(f"Token id {wanted:,} is not in the {index.name} vocabulary (ids 0 to "
-                           f"{max(index.ids):,}). Type one of its ids."), icon=":material/error:")
+                           f"{index.ids[-1]:,}). Type one of its ids."), icon=":material/error:")
         S["id"].set(None)
-    st.number_input("Token id", min_value=0, max_value=max(index.ids), step=1, placeholder="Type an id, or pick "
+    st.number_input("Token id", min_value=0, max_value=index.ids[-1], step=1, placeholder="Type an id, or pick "
                     "a token in the results below", **bind("id"))
     token_id = S["id"].get()
     if token_id is None:
@@ -326,7 +326,7 @@ def _rows(index: VocabIndex, ids) -> list[dict]:
     for i in ids:
         r = index.row(i)
         rows.append({"id": i, "token": index.visible(r), "bytes": index.data[r].hex(" ").upper()[:60],
-                     "characters": index.chars[r], "byte count": index.nbytes_of[r], "script": index.script_name(r)})
+                     "characters": index.n_chars(r), "byte count": index.n_bytes(r), "script": index.script_name(r)})
     return rows
 
 
@@ -468,7 +468,7 @@ def view_odd(name: str, tok, index: VocabIndex) -> None:
         st.markdown(f"**{heading}: {len(ids):,} tokens** ({time.perf_counter() - started:.1f} s; "
                     "kept for the next visit)")
         if ids:
-            shown = ids if which == "unreachable" else sorted(ids, key=lambda i: (-index.nbytes_of[index.row(i)], i))
+            shown = ids if which == "unreachable" else sorted(ids, key=lambda i: (-index.n_bytes(index.row(i)), i))
             token_table(index, shown[:500], "odd_table_" + which, label=heading,
                         pick=f"Show one of these tokens above ({heading.lower()})", tall=True)
             if len(ids) > 500:
