@@ -36,7 +36,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 import regex
 
@@ -437,6 +437,9 @@ def _bmp_translation(pattern: str) -> "re.Pattern[str] | None":
         return None
 
 
+_UNMADE = object()
+
+
 class Splitter:
     """`findall` and `finditer` that give exactly the pieces of `regex.compile(pattern)`,
     using the faster `re` form of the pattern when there is one and the text allows it.
@@ -453,7 +456,7 @@ class Splitter:
     ValueError: The pattern 'x*' matches the empty string, so it would cut the text nowhere (or drop it). Make each alternative match at least one character (x+ rather than x*).
     """
 
-    __slots__ = ("pattern", "regex", "bmp", "guarded")
+    __slots__ = ("pattern", "regex", "_bmp", "guarded")
 
     def __init__(self, pattern: str):
         self.pattern = pattern
@@ -472,7 +475,15 @@ class Splitter:
                     f"The pattern {_shown(pattern)} matches the empty string, so it would cut the text nowhere "
                     "(or drop it). Make each alternative match at least one character (x+ rather than x*)."
                 )
-        self.bmp = _bmp_translation(pattern)
+        self._bmp: Any = _UNMADE  # made on the first text: it takes 20 ms to compile
+
+    @property
+    def bmp(self) -> "re.Pattern[str] | None":
+        """The `re` form of the pattern (`_bmp_translation`), made on first use."""
+        bmp = self._bmp
+        if bmp is _UNMADE:
+            bmp = self._bmp = _bmp_translation(self.pattern)
+        return bmp
 
     def _engine(self, text: str):
         bmp = self.bmp

