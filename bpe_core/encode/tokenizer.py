@@ -19,7 +19,7 @@ token); `disallowed_special="all"` turns such text into a ValueError instead.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from itertools import chain, repeat
+from itertools import chain
 from typing import Callable, Collection, Iterable, Literal, Mapping
 
 import re
@@ -92,6 +92,33 @@ class Replay:
         return self.steps[-1].symbols if self.steps else self.base
 
 
+class _RankTokens(Mapping[int, tuple[bytes, bool]]):
+    """A rank table's `Tokenizer.tokens` (id -> (bytes, False)), read from its id -> bytes
+    table: no tuple held per token (o200k: 200,000 fewer objects to make and for the
+    garbage collector to walk when a tokenizer is loaded)."""
+
+    __slots__ = ("_bytes",)
+
+    def __init__(self, by_id: dict[int, bytes]):
+        self._bytes = by_id
+
+    def __getitem__(self, token_id: int) -> tuple[bytes, bool]:
+        return self._bytes[token_id], False
+
+    def get(self, token_id, default=None):
+        data = self._bytes.get(token_id)
+        return default if data is None else (data, False)
+
+    def __contains__(self, token_id: object) -> bool:
+        return token_id in self._bytes
+
+    def __iter__(self):
+        return iter(self._bytes)
+
+    def __len__(self) -> int:
+        return len(self._bytes)
+
+
 class Tokenizer(TokenizerDefaults):
     """A BPE tokenizer: a vocabulary, a way to rank pairs, a pre-tokenizer, specials.
 
@@ -130,7 +157,9 @@ class Tokenizer(TokenizerDefaults):
         self._base_ids = {
             tok: i for i, tok in tokens.items() if base_size is None or i < base_size
         } if merges is not None else {}
-        if ranks is not None:  # id -> bytes is the table turned round (C-level, for 100k+ tokens)
+        if isinstance(tokens, _RankTokens):
+            self._bytes = tokens._bytes
+        elif ranks is not None:  # id -> bytes is the table turned round (C-level, for 100k+ tokens)
             self._bytes = dict(zip(ranks.values(), ranks.keys()))
         else:
             self._bytes = {i: (b if isinstance(b, bytes) else b.encode("utf-8")) for i, (b, _) in tokens.items()}
@@ -220,7 +249,7 @@ class Tokenizer(TokenizerDefaults):
                 f"The rank table lacks {len(missing)} single bytes (e.g. {missing[0]:#04x}); "
                 "a byte-level table needs all 256 so any text can be encoded."
             )
-        tokens = dict(zip(mergeable_ranks.values(), zip(mergeable_ranks.keys(), repeat(False))))
+        tokens = _RankTokens(dict(zip(mergeable_ranks.values(), mergeable_ranks.keys())))
         return cls(
             name=name,
             pattern=pattern,
