@@ -91,6 +91,7 @@ PATTERN_SECONDS = 1.0
 # Flag bits, one byte per token.
 _SPECIAL, _FRAGMENT, _SPACE, _DIGIT, _DIGITS_ONLY, _WHITESPACE, _CONTINUES = 1, 2, 4, 8, 16, 32, 64
 _HAS_DIGIT = regex.compile(r"\d").search
+_BYTES_HEAD = sys.getsizeof(b"")  # a bytes object's size is this plus its length
 _ASCII_LETTER = regex.compile(r"[A-Za-z]").search  # in ASCII, the letters of Script=Latin; the rest is Common
 
 
@@ -165,7 +166,9 @@ def fragment_note(data: bytes) -> str | None:
 def _token_ids(tok: Any) -> list[int]:
     """Every id of a tokenizer, ascending."""
     if isinstance(tok, Tokenizer):
-        return sorted(set(tok.tokens) | set(tok.special_tokens.values()))
+        ids = sorted(tok.tokens)  # in rank order already: one linear pass
+        extra = [t for t in set(tok.special_tokens.values()) if t not in tok.tokens]
+        return sorted(ids + extra) if extra else ids
     pieces = getattr(tok, "pieces", None)
     if isinstance(pieces, (tuple, list)):
         return list(range(len(pieces)))
@@ -308,7 +311,7 @@ class VocabIndex:
         """Bytes the index holds (for the byte-bounded caches), with the columns, orders and
         haystack made on first use counted as if made."""
         n = len(self.ids)
-        per_str = sum(map(sys.getsizeof, self.text)) + sum(map(sys.getsizeof, self.data))
+        per_str = sum(map(sys.getsizeof, self.text)) + _BYTES_HEAD * n + sum(map(len, self.data))
         columns = (4 + 4 + 1 + 1) * n  # chars, nbytes_of, script, flags
         tuples = 3 * (56 + 8 * n) + 28 * n
         rows = sum(sys.getsizeof(s) for s in (self.special_rows, self.fragment_rows, self.continues_rows))
