@@ -356,7 +356,7 @@ class VocabIndex:
 
     def is_complete(self) -> bool:
         """Whether the columns are made (a first view's text search and card do not make them)."""
-        return "classes" in self._orders
+        return all(key in self._orders for key in ("classes", "chars", "nbytes_of"))
 
     @property
     def nbytes_of(self) -> array:

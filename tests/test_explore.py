@@ -12,6 +12,7 @@ import functools
 import json
 
 import pytest
+import regex
 from tokenizers import Tokenizer as HFTokenizer
 from tokenizers import models, pre_tokenizers
 
@@ -262,3 +263,145 @@ def test_every_builtin_tokenizer_indexes(name):
     rec = token_record(index, tok, mid)
     assert rec.id == mid and rec.hex and json.dumps(rec.form)
     assert index.nbytes() > 1000 * len(index) // 20
+
+
+# ------------------------------------------------------------ the columns made on first use
+
+
+def eager_rows(tok) -> list[tuple]:
+    """Each token as the index's columns hold it, computed token by token from the
+    tokenizer (the build before the columns were made on first use): (text, bytes,
+    characters, script, special, fragment, leading space, has a digit, digits only,
+    whitespace only, continues a word)."""
+    specials = set(tok.special_tokens.values()) | ({tok.unk_id} if isinstance(getattr(tok, "unk_id", None), int) else set())
+    prefix = getattr(tok, "prefix", None) if isinstance(tok, WordPieceTokenizer) else (
+        "##" if getattr(tok, "model_type", None) == "WordPiece" else None)
+    out = []
+    for tid in VocabIndex.build(tok).ids:
+        data = tok.token_bytes(tid)
+        try:
+            text, fragment = data.decode("utf-8"), False
+        except UnicodeDecodeError:
+            text, fragment = "".join(f"<{b:02X}>" for b in data), True
+        if tid in specials:
+            text = tok.token_text(tid)
+        digit = not fragment and regex.search(r"\d", text) is not None  # a decimal digit of any script
+        form = tok.token_text(tid)
+        out.append((text, data, len(data) if fragment else len(text), FRAGMENT if fragment else token_script(text),
+                    tid in specials, fragment, not fragment and text[:1] == " ", digit,
+                    digit and text.strip(" ").isdecimal(), text.isspace(),
+                    bool(prefix) and form.startswith(prefix) and len(form) > len(prefix)))
+    return out
+
+
+EAGER_FILTERS = {  # each filter of a Query, and which eager row it keeps
+    "script Latin": (Query(script="Latin"), lambda r: r[3] == "Latin"),
+    "script Common": (Query(script=COMMON), lambda r: r[3] == COMMON),
+    "script Mixed": (Query(script=MIXED), lambda r: r[3] == MIXED),
+    "script Han": (Query(script="Han"), lambda r: r[3] == "Han"),
+    "script Fragment": (Query(script=FRAGMENT), lambda r: r[3] == FRAGMENT),
+    "3-5 characters": (Query(min_chars=3, max_chars=5), lambda r: 3 <= r[2] <= 5),
+    "8+ bytes": (Query(min_bytes=8), lambda r: len(r[1]) >= 8),
+    "at most 1 byte": (Query(max_bytes=1), lambda r: len(r[1]) <= 1),
+    "leading space": (Query(leading_space=True), lambda r: r[6]),
+    "no leading space": (Query(leading_space=False), lambda r: not r[6]),
+    "has a digit": (Query(digits="some"), lambda r: r[7]),
+    "digits only": (Query(digits="only"), lambda r: r[8]),
+    "no digit": (Query(digits="none"), lambda r: not r[7]),
+    "whitespace only": (Query(whitespace=True), lambda r: r[9]),
+    "fragments": (Query(fragment=True), lambda r: r[5]),
+    "no fragment": (Query(fragment=False), lambda r: not r[5]),
+    "special": (Query(special=True), lambda r: r[4]),
+    "not special": (Query(special=False), lambda r: not r[4]),
+    "continues": (Query(continues=True), lambda r: r[10]),
+    "does not continue": (Query(continues=False), lambda r: not r[10]),
+    "the + Latin, no space": (Query(text="the", script="Latin", leading_space=False), lambda r: "the" in r[0] and r[3] == "Latin" and not r[6]),
+}
+
+
+@functools.lru_cache(maxsize=2)
+def eager(name: str) -> list[tuple]:
+    return eager_rows(load_pretrained(name))
+
+
+@pytest.mark.parametrize("name", ["gpt2", "bert-base-uncased"])
+def test_columns_made_on_first_use_equal_the_eager_build(name):
+    """The columns (lengths, script, flags) made on first use, and the per-row answers
+    given before they are made, equal a token-by-token build from the tokenizer."""
+    index = VocabIndex.build(load_pretrained(name))
+    rows = eager(name)
+    assert len(index) == len(rows) and index.text == tuple(r[0] for r in rows) and index.data == tuple(r[1] for r in rows)
+    before = [(index.n_chars(i), index.n_bytes(i), index.script_name(i), index.is_special(i), index.is_fragment(i),
+               index.continues(i)) for i in range(len(index))]
+    assert not index.is_complete()  # answering for one row at a time makes no column
+    assert before == [(r[2], len(r[1]), r[3], r[4], r[5], r[10]) for r in rows]
+    assert index.complete().is_complete()
+    assert list(index.chars) == [r[2] for r in rows] and list(index.nbytes_of) == [len(r[1]) for r in rows]
+    assert [index.script_name(i) for i in range(len(index))] == [r[3] for r in rows]
+    assert [index.flags[i] & 1 > 0 for i in range(len(index))] == [r[4] for r in rows]  # special, read from the column
+
+
+@pytest.mark.parametrize("name", ["gpt2", "bert-base-uncased"])
+@pytest.mark.parametrize("label", list(EAGER_FILTERS))
+def test_every_filter_on_a_fresh_index_equals_the_eager_build(name, label):
+    """A filter on a new index (its columns made by that first search) finds exactly the
+    tokens a token-by-token build keeps; so does a sort by length."""
+    query, keep = EAGER_FILTERS[label]
+    index = VocabIndex.build(load_pretrained(name))
+    found = search(index, query, per_page=10**6)
+    assert found.ids == tuple(i for i, r in zip(index.ids, eager(name)) if keep(r))
+    assert (name, label) != ("gpt2", "special") or found.ids == (50256,)  # the filter finds something real
+
+
+def test_sorts_on_a_fresh_index_equal_the_eager_build():
+    index = VocabIndex.build(load_pretrained("gpt2"))
+    rows = eager("gpt2")
+    by_chars = search(index, Query(sort="length", descending=True), per_page=10**6).ids
+    assert by_chars == tuple(sorted(index.ids, key=lambda i: -rows[i][2]))
+    by_bytes = search(VocabIndex.build(load_pretrained("gpt2")), Query(sort="bytes"), per_page=10**6).ids
+    assert by_bytes == tuple(sorted(index.ids, key=lambda i: len(rows[i][1])))
+
+
+def test_a_first_view_makes_no_column():
+    """What a page shows first (a page of all tokens, a text search, a link's card) needs
+    none of the filters' columns; the first filter makes them."""
+    tok = load_pretrained("gpt2")
+    index = VocabIndex.build(tok)
+    assert search(index, Query()).ids[:3] == (0, 1, 2)
+    assert search(index, Query(text="SolidGoldMagikarp")).ids == (43453,)
+    assert search(index, Query(text=r"karp$", mode="pattern")).total > 0
+    rec = token_record(index, tok, 43453)
+    assert (rec.script, rec.n_chars, rec.n_bytes, rec.special) == ("Latin", 18, 18, False)
+    assert not index.is_complete()
+    search(index, Query(digits="only"))
+    assert index.is_complete()
+
+
+def test_columns_are_made_once_when_sessions_ask_together():
+    import threading
+
+    index = VocabIndex.build(load_pretrained("gpt2"))
+    got, start = [], threading.Barrier(4)
+
+    def ask():
+        start.wait()
+        got.append((index.flags, index.script, index.chars, index.nbytes_of))
+
+    threads = [threading.Thread(target=ask) for _ in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(got) == 4 and all(all(a is b for a, b in zip(got[0], g)) for g in got)
+
+
+def test_an_index_of_ids_with_gaps_finds_every_row():
+    """Rows of ids after a gap (o200k's special tokens) come from a small table; the rest
+    are the id minus the first."""
+    index = VocabIndex.build(load_pretrained("o200k_base"))
+    assert index.row(0) == 0 and index.row(199_997) == 199_997
+    assert index.row(199_999) == 199_998 and index.row(200_018) == 199_999
+    assert 199_998 not in index and 200_018 in index and -1 not in index and "1" not in index
+    assert index.is_special(index.row(200_018)) and not index.is_special(index.row(199_997))
+    with pytest.raises(ValueError, match="not in the o200k_base vocabulary"):
+        index.row(199_998)

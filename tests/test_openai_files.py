@@ -312,6 +312,31 @@ def test_merges_that_disagree_with_encoder_json_are_a_value_error(monkeypatch, t
         load_openai_encoding.__wrapped__("gpt2")
 
 
+def test_whole_file_parses_equal_the_line_loops():
+    """The files as published are read in whole-file calls; a file written otherwise (CRLF,
+    doubled spaces) is read line by line to the same table, and a bad line is named."""
+    contents = gzip.decompress(_gz_file("cl100k_base").read_bytes())
+    plain = {base64.b64decode(t): int(r) for t, r in (line.split() for line in contents.splitlines())}
+    assert of._parse_plain(contents) == plain and of._parse_tiktoken(contents, "f") == plain
+    for other in (contents.replace(b"\n", b"\r\n"), contents.replace(b" ", b"  "), b"\n" + contents):
+        assert of._parse_plain(other) is None and of._parse_tiktoken(other, "f") == plain
+    with pytest.raises(ValueError, match=r"f, line 3: expected 'base64token rank'"):
+        of._parse_tiktoken(b"YQ== 0\nYg== 1\nYw== x\n", "f")
+    vocab_path, encoder_path = _gpt2_file("vocab.bpe"), _gpt2_file("encoder.json")
+    vocab, encoder = vocab_path.read_text(encoding="utf-8"), encoder_path.read_text(encoding="utf-8")
+    ranks = of._rebuild_gpt2_ranks(vocab, encoder, vocab_path, encoder_path)
+    spaced = vocab.replace("\u0120 t\n", "\u0120  t\n", 1)  # a line the whole-file check refuses
+    assert of._merged_tokens(spaced.split("\n")[1:-1], of._data_gym_byte_decoder()) is None
+    assert of._rebuild_gpt2_ranks(spaced, encoder, vocab_path, encoder_path) == ranks
+    lines = vocab.split("\n")
+    bad = "\n".join(lines[:3] + ["a\x00 b"] + lines[3:])
+    with pytest.raises(ValueError, match=r"vocab\.bpe, line 4: the character '\\x00' is not one of GPT-2's"):
+        of._rebuild_gpt2_ranks(bad, encoder, vocab_path, encoder_path)
+    twice = "\n".join(lines[:3] + [lines[1]] + lines[3:])
+    with pytest.raises(ValueError, match=r"line 4: the merge .* makes token .* which already has rank"):
+        of._rebuild_gpt2_ranks(twice, encoder, vocab_path, encoder_path)
+
+
 def test_missing_package_is_a_value_error(monkeypatch):
     monkeypatch.setattr(of, "_TIKTOKEN_FILES_PACKAGE", ("no_such_package_xyz", "no-such-package-xyz==1"))
     with pytest.raises(ValueError, match=r"not installed.*pip install no-such-package-xyz==1"):

@@ -312,3 +312,21 @@ def test_a_shared_tokenizer_encodes_from_many_threads(monkeypatch):
     monkeypatch.setattr(tokenizer_module, "_CACHE_LIMIT", 200_000)
     for k, text in enumerate(texts):
         assert results[k] == tok.encode(text)
+
+
+def test_a_rank_tables_tokens_read_like_the_dict_they_stand_for():
+    """`Tokenizer.tokens` of a rank table is read from its id -> bytes table: every lookup,
+    membership test, length and order is that of the dict {id: (bytes, False)}."""
+    ranks = {bytes([b]): b for b in range(256)}
+    ranks.update({b"ab": 256, b"": 257, b"a b": 300})
+    tok = Tokenizer.from_ranks(name="toy", mergeable_ranks=ranks, pattern=r"\S+|\s+", special_tokens={"<|e|>": 301})
+    as_dict = {rank: (data, False) for data, rank in ranks.items()}
+    assert dict(tok.tokens) == as_dict and list(tok.tokens) == list(as_dict) and len(tok.tokens) == 259
+    assert tok.tokens[256] == (b"ab", False) and tok.tokens.get(257) == (b"", False)  # the empty token is there
+    assert tok.tokens.get(301) is None and tok.tokens.get(999, "none") == "none" and 301 not in tok.tokens
+    assert 300 in tok.tokens and sorted(tok.tokens.items())[-1] == (300, (b"a b", False))
+    with pytest.raises(KeyError):
+        tok.tokens[258]
+    assert tok.token_bytes(300) == b"a b" and tok.token_bytes(301) == b"<|e|>" and tok.vocab_size == 260
+    with pytest.raises(ValueError, match="not in the toy vocabulary"):
+        tok.token_bytes(258)
