@@ -3,9 +3,12 @@
     python bench/bench_explorer.py                 # every built-in tokenizer (about 2 minutes)
     python bench/bench_explorer.py --only o200k_base --odd
 
-For each built-in tokenizer (bpe_core.pretrained.PRETRAINED): the time to build its
-`VocabIndex` (once per process on the server) and what it holds (`nbytes`, the figure
-the byte-bounded cache `explorer.index` counts, and tracemalloc's peak while building);
+For each built-in tokenizer (bpe_core.pretrained.PRETRAINED): the time to read its file
+(`load_pretrained`, once per process), to build its `VocabIndex` (once per process on
+the server: what a first view needs) and to make the columns the filters, sorts and
+overviews scan (on their first use), and what the index holds (`nbytes`, the figure the
+byte-bounded cache `explorer.index` counts, and tracemalloc's peak while building it
+and making its columns);
 then each query the page runs, best of 3, timed round-robin against its peer: the same
 question answered without an index, by asking the tokenizer for every token's bytes and
 testing them (what a page would do with no index). The ratio is peer / ours.
@@ -59,18 +62,24 @@ def main() -> None:
     build_rows, search_rows, odd_rows = [], [], []
     slowest_o200k = 0.0
     for name in args.only:
+        t0 = time.perf_counter()
         tok = load_pretrained(name)
+        read = time.perf_counter() - t0
         t0 = time.perf_counter()
         index = VocabIndex.build(tok, name=name)
         build = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        index.complete()
+        columns = time.perf_counter() - t0
         tracemalloc.start()  # a second build, traced (tracing slows allocation several times over)
-        VocabIndex.build(tok, name=name)
+        VocabIndex.build(tok, name=name).complete()
         peak = tracemalloc.get_traced_memory()[1]
         tracemalloc.stop()
         t0 = time.perf_counter()
         explore.overview(index)
         ov = time.perf_counter() - t0
-        build_rows.append([name, f"{len(index):,}", f"{build:.2f}", f"{index.nbytes() / 1e6:.1f}",
+        build_rows.append([name, f"{len(index):,}", f"{read:.2f}", f"{build:.2f}", f"{columns:.2f}",
+                           f"{index.nbytes() / 1e6:.1f}",
                            f"{peak / 1e6:.1f}", f"{ov:.2f}"])
         for label, (query, test) in QUERIES.items():
             explore.search(index, query)  # the sorted orders and the pattern haystack: made once per index
@@ -95,7 +104,8 @@ def main() -> None:
             t_nv = time.perf_counter() - t0
             odd_rows.append([name, f"{len(unreachable):,}", f"{t_un:.1f}", f"{len(never):,}", f"{t_nv:.1f}"])
     print("## Index (built once per process)\n")
-    print(table(["tokenizer", "tokens", "build s", "nbytes MB", "peak MB (tracemalloc)", "overview s"], build_rows))
+    print(table(["tokenizer", "tokens", "file read s", "build s (first view)", "columns s (first filter)", "nbytes MB",
+                 "peak MB (tracemalloc)", "overview s"], build_rows))
     print("\n## Queries (best of 3; peer: the tokenizer asked for every token, then tested)\n")
     print(table(["tokenizer", "query", "matches", "ours ms", "peer ms", "peer / ours"], search_rows))
     if odd_rows:
@@ -106,8 +116,9 @@ def main() -> None:
         print(f"\nTarget: every o200k_base search and filter under 0.3 s: slowest {slowest_o200k:.3f} s: {verdict}")
     gpt2 = next((r for r in build_rows if r[0] == "gpt2"), None)
     if gpt2:
-        print(f"Target: GPT-2's index (the page's first load) well under 2 s: {gpt2[2]} s: "
-              f"{'MET' if float(gpt2[2]) < 1.0 else 'NOT MET'}")
+        first = float(gpt2[2]) + float(gpt2[3])
+        print(f"Target: GPT-2's file read and index (the page's first load) well under 2 s: {first:.2f} s: "
+              f"{'MET' if first < 1.0 else 'NOT MET'}")
 
 
 if __name__ == "__main__":

@@ -205,13 +205,15 @@ def _token_data(tok: Any, ids: list[int], specials: set[int]) -> list[bytes]:
         for row in compress(count(), map(operator.not_, found)):  # special tokens (and an empty token)
             found[row] = tok.token_bytes(ids[row])
         return found  # type: ignore[return-value]  # every None replaced
-    datas = [tok.token_bytes(t) for t in ids]
-    if type(tok).__name__ == "PipelineTokenizer" and not getattr(tok, "byte_level", False):
-        for row, tid in enumerate(ids):
-            if tid not in specials:
-                form = tok.token_text(tid)
-                if "▁" in form:  # a file's '▁' stands for a space, whatever its decoder does alone
-                    datas[row] = form.replace("▁", " ").encode("utf-8")
+    if type(tok).__name__ != "PipelineTokenizer" or getattr(tok, "byte_level", False):
+        return [tok.token_bytes(t) for t in ids]
+    datas = []
+    for tid in ids:
+        form = tok.token_text(tid)
+        if "▁" in form and tid not in specials:  # a file's '▁' stands for a space, whatever its decoder does alone
+            datas.append(form.replace("▁", " ").encode("utf-8"))
+        else:
+            datas.append(tok.token_bytes(tid))
     return datas
 
 
