@@ -6,10 +6,11 @@ tiktoken-style rank table: GPT-2, cl100k, o200k, Tekken, a trained run, GPT-2 fi
 SentencePiece models, Hugging Face tokenizer.json files (BPE, WordPiece, Unigram) and
 our own WordPiece and Unigram tokenizers.
 
-- `VocabIndex.build(tok)` reads every token once into flat columns (its text, bytes,
-  lengths, script, flags), so a search or filter over o200k's 200,000 tokens is a few
-  list scans (bench/bench_explorer.py has the figures). Build one per tokenizer and
-  share it: it is immutable.
+- `VocabIndex.build(tok)` reads every token once into flat columns (its text, bytes;
+  its lengths, script and flags made on their first use), so a search or filter over
+  o200k's 200,000 tokens is a few list scans (bench/bench_explorer.py has the figures).
+  Build one per tokenizer and share it: it is immutable (what it makes later, it makes
+  once, under its lock).
 - `token_record(index, tok, id)` says everything about one token: its forms, bytes,
   whether it is whole UTF-8 (and which character a fragment belongs to), special or
   not, its rank or score, a WordPiece continuation, and for BPE the merge tree that
