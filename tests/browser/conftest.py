@@ -157,3 +157,22 @@ def patient_expect():
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+@pytest.fixture(scope="module")
+def sized_contexts(browser):
+    """`sized_contexts(kind, **options)`: one browser context per kind for a test file
+    (made at first use, closed after the file), for tests that each open a page of their
+    own at the same viewport (say a desktop and a touch phone): as with `_file_context`,
+    the pages of a kind share the HTTP cache instead of fetching and compiling the app's
+    scripts afresh."""
+    made: dict = {}
+
+    def get(kind: str, **options):
+        if kind not in made:
+            made[kind] = browser.new_context(**options)
+        return made[kind]
+
+    yield get
+    for context in made.values():
+        context.close()
