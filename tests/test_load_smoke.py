@@ -1,4 +1,5 @@
-"""The load script against the real app: 5 sessions clicking Step for 15 s, no errors.
+"""The load script against the real app: 5 sessions clicking Step for 15 s, and at the
+same time a class of 5 students following an instructor, no errors.
 
 A correctness check of the app under concurrent sessions and of bench/load_app.py itself
 (the script checks that every click moved the step on by one); it asserts nothing about
@@ -61,27 +62,56 @@ def app_base():
             proc.wait(timeout=10)
 
 
-def test_five_sessions_step_for_15_seconds_without_errors(app_base):
-    out = subprocess.run(
-        [sys.executable, "bench/load_app.py", "--url", f"{app_base}/train-bpe?preset=english",
-         "--sessions", "5", "--think", "1", "--duration", "15", "--min-clicks", "3", "--json"],
-        cwd=ROOT, capture_output=True, text=True, timeout=180)
-    result = json.loads(out.stdout)
+#: the two loads: 5 sessions stepping on their own, and a class of 5 following an instructor
+LOADS = {
+    "step": ["--url", "/train-bpe?preset=english", "--sessions", "5", "--think", "1", "--duration", "15",
+             "--min-clicks", "3", "--json"],
+    "follow": ["--url", "/train-bpe?preset=sennrich", "--action", "follow", "--sessions", "5", "--think", "1.5",
+               "--duration", "15", "--min-clicks", "3", "--json"],
+}
+
+
+@pytest.fixture(scope="module")
+def loads(app_base):
+    """Both loads of LOADS at once on the one server (11 sessions for 15 s, not twice 15 s
+    one after the other): each load's (exit code, JSON result), for its own test to check."""
+    procs = {}
+    for name, args in LOADS.items():
+        args = [a if not a.startswith("/train-bpe") else app_base + a for a in args]
+        procs[name] = subprocess.Popen([sys.executable, "bench/load_app.py", *args], cwd=ROOT,
+                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    out = {}
+    try:
+        for name, proc in procs.items():
+            stdout, stderr = proc.communicate(timeout=240)
+            try:
+                out[name] = (proc.returncode, json.loads(stdout))
+            except json.JSONDecodeError:
+                out[name] = (proc.returncode, {"no JSON": stdout[-2000:] + stderr[-2000:]})
+    finally:
+        for proc in procs.values():
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(timeout=10)
+    return out
+
+
+def test_five_sessions_step_for_15_seconds_without_errors(loads):
+    returncode, result = loads["step"]
+    assert "errors" in result, result
     assert result["errors"] == 0, result["first_errors"]
     assert result["exceptions"] == 0, result["first_exceptions"]
     assert result["reruns"] >= 5 * 3  # every session clicked several times (about 15 each)
-    assert out.returncode == 0
+    assert returncode == 0
 
 
-def test_five_students_follow_a_class_and_every_step_reaches_them_by_push(app_base):
-    """A small class on a real server: every student sees the instructor's steps without a
-    reload, and the server brings them (the store's announcement wakes each student's
-    session; their poll timer is only a safety net, far slower than the steps)."""
-    out = subprocess.run(
-        [sys.executable, "bench/load_app.py", "--url", f"{app_base}/train-bpe?preset=sennrich",
-         "--action", "follow", "--sessions", "5", "--think", "1.5", "--duration", "15", "--min-clicks", "3", "--json"],
-        cwd=ROOT, capture_output=True, text=True, timeout=240)
-    result = json.loads(out.stdout)
+def test_five_students_follow_a_class_and_every_step_reaches_them_by_push(loads):
+    """A small class on a real server (while five other sessions step on their own): every
+    student sees the instructor's steps without a reload, and the server brings them (the
+    store's announcement wakes each student's session; their poll timer is only a safety
+    net, far slower than the steps)."""
+    returncode, result = loads["follow"]
+    assert "errors" in result, result
     assert result["errors"] == 0, result["first_errors"]
     assert result["exceptions"] == 0, result["first_exceptions"]
     assert result["instructor_steps"] >= 3
@@ -92,7 +122,7 @@ def test_five_students_follow_a_class_and_every_step_reaches_them_by_push(app_ba
     assert result["pushed"] >= 5 * 2, result
     assert result["reruns"] - result["pushed"] <= 5 * 4, result  # a few safety ticks, not one a second
     assert result["app_reruns"] >= 1 and result["full_reruns"] == 0, result
-    assert out.returncode == 0
+    assert returncode == 0
 
 
 def test_the_script_refuses_anything_but_loopback():
