@@ -40,13 +40,19 @@ def _pytest(recipe: str, *args: str) -> subprocess.CompletedProcess:
 
 @pytest.mark.parametrize("recipe", list(SUITES))
 def test_the_recipe_needs_only_its_entry(recipe):
+    """One process per recipe runs the registry's parametrised tests (`-k`), every page
+    (tests/test_app_smoke.py) and the recipe's promises (tests/recipe_checks.py); its
+    summary (`-rA`) must show each of them passed, so none is left out unnoticed."""
     files, selected = SUITES[recipe]
-    suites = _pytest(recipe, *files, "-k", selected)
-    assert suites.returncode == 0, suites.stdout[-4000:] + suites.stderr[-2000:]
-    assert " passed" in suites.stdout and " failed" not in suites.stdout
-    pages = _pytest(recipe, "tests/test_app_smoke.py", "tests/recipe_checks.py")
-    assert pages.returncode == 0, pages.stdout[-4000:] + pages.stderr[-2000:]
-    assert "skipped" in pages.stdout  # the other recipes' checks: this process has only its own entry
+    run = _pytest(recipe, "-rA", *files, "tests/test_app_smoke.py", "tests/recipe_checks.py",
+                  "-k", f"({selected}) or test_app_smoke.py or recipe_checks.py")
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    assert " failed" not in run.stdout
+    passed = [line.split()[1] for line in run.stdout.splitlines() if line.startswith("PASSED ")]
+    for path in (*files, "tests/test_app_smoke.py", "tests/recipe_checks.py"):
+        assert any(node.startswith(path + "::") for node in passed), f"nothing of {path} passed:\n" + run.stdout[-4000:]
+    # the other recipes' checks: this process has only its own entry
+    assert any(line.startswith("SKIPPED ") and "recipe_checks.py" in line for line in run.stdout.splitlines()), run.stdout[-4000:]
 
 
 @pytest.mark.parametrize("name", list(ALGORITHMS))
