@@ -136,6 +136,51 @@ def page(_file_context):
     pg.close()
 
 
+#: the longest single wait of an `expect` in the driver, in ms (see `_poll_often`)
+EXPECT_CHUNK_MS = 2_000
+
+
+def _poll_often() -> None:
+    """Make every `expect` look again every 100 ms, however long its timeout.
+
+    Playwright's driver checks an `expect` condition at 0, 20, 70, 170, 270 ms and then
+    every 500 ms, unless the timeout is under 2.5 s (then every 100 ms, its largest step
+    being at most a fifth of the timeout). Most waits here are for a Streamlit rerun, which
+    takes 0.3-1 s: each such wait returned on average about 0.25 s after its condition came
+    true, hundreds of times per run of the suite. Here a long `expect` is made of waits of
+    at most EXPECT_CHUNK_MS each, one after another until its own timeout: the same
+    condition and the same total timeout, seen true sooner. (This wraps a private method of
+    playwright's Python client, pinned in requirements-lock.txt; if it is missing, the
+    waits keep the driver's pace and nothing else changes.)"""
+    try:
+        from playwright._impl import assertions
+    except ImportError:
+        return
+    for cls in (assertions.LocatorAssertions, assertions.PageAssertions):
+        call = cls.__dict__.get("_call_expect")
+        if call is None or getattr(call, "_chunked", False):
+            continue
+
+        def chunked(self, expression, options, title, _call=call):
+            return _chunked_call(_call, self, expression, options, title)
+
+        chunked._chunked = True  # type: ignore[attr-defined]
+        cls._call_expect = chunked
+
+
+async def _chunked_call(call, self, expression, options, title):
+    total = options.get("timeout") or 5_000
+    deadline = time.monotonic() + total / 1000
+    while True:
+        left = (deadline - time.monotonic()) * 1000
+        result = await call(self, expression, {**options, "timeout": max(1.0, min(EXPECT_CHUNK_MS, left))}, title)
+        if result["matches"] != self._is_not or left <= EXPECT_CHUNK_MS:
+            return result
+
+
+_poll_often()
+
+
 @pytest.fixture(autouse=True)
 def patient_expect():
     """Every `expect` waits up to 30 s (Playwright's default is 5 s), then the default is
