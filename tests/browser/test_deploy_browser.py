@@ -2,7 +2,8 @@
 
 Starts the script on free loopback ports in a temporary state folder, checks that the
 proxy spreads browsers (by cookie) over both processes and keeps each on one, that
-sessions step through the proxy over websockets without errors (bench/load_app.py), that
+sessions step through the proxy over websockets without errors (bench/load_app.py, from
+the start while the other checks run, so they are made under that load), that
 Redis runs with persistence, that an instructor link opened in Chromium through the proxy
 takes control and leaves no history entry holding its token (Streamlit pushes one when a
 page clears its query parameters, so the page alone cannot: docs/class_mode.md; nginx
@@ -59,6 +60,12 @@ def _get(url: str, cookie: str | None = None):
         return r.read(), r.headers
 
 
+#: sessions stepping through the proxy (bench/load_app.py), from the deployment's start while
+#: the other tests run; test_sessions_step_through_the_proxy_without_errors reads the result
+PROXY_LOAD = ["--sessions", "6", "--think", "1", "--duration", "12", "--min-clicks", "2", "--cookie", "bpe_backend",
+              "--json"]
+
+
 @pytest.fixture(scope="module")
 def deployment(tmp_path_factory):
     require_redis_server()
@@ -75,6 +82,7 @@ def deployment(tmp_path_factory):
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         start_new_session=True)
     base = f"http://127.0.0.1:{port}"
+    load = None
     try:
         deadline = time.monotonic() + 120
         while True:
@@ -86,8 +94,15 @@ def deployment(tmp_path_factory):
             if proc.poll() is not None or time.monotonic() > deadline:
                 pytest.fail(f"deploy/run_local.sh did not come up: {proc.stdout.read() if proc.poll() is not None else 'timeout'}")
             time.sleep(0.3)
-        yield {"base": base, "apps": apps, "redis": f"redis://127.0.0.1:{redis_port}/0", "proc": proc}
+        load = subprocess.Popen(
+            [sys.executable, "bench/load_app.py", "--url", f"{base}/train-bpe?preset=english", *PROXY_LOAD],
+            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        yield {"base": base, "apps": apps, "redis": f"redis://127.0.0.1:{redis_port}/0", "proc": proc,
+               "load": load}
     finally:
+        if load is not None and load.poll() is None:
+            load.kill()
+            load.wait(timeout=10)
         if proc.poll() is None:
             proc.send_signal(signal.SIGTERM)
         try:
@@ -114,17 +129,6 @@ def test_a_new_browser_gets_a_cookie_that_keeps_it_where_it_landed(deployment):
     first = headers["X-BPE-Backend"]
     for _ in range(4):
         assert _get(deployment["base"] + "/_stcore/health", cookie)[1]["X-BPE-Backend"] == first
-
-
-def test_sessions_step_through_the_proxy_without_errors(deployment):
-    out = subprocess.run(
-        [sys.executable, "bench/load_app.py", "--url", f"{deployment['base']}/train-bpe?preset=english",
-         "--sessions", "6", "--think", "1", "--duration", "12", "--min-clicks", "2", "--cookie", "bpe_backend", "--json"],
-        cwd=ROOT, capture_output=True, text=True, timeout=240)
-    result = json.loads(out.stdout)
-    assert result["errors"] == 0, result["first_errors"]
-    assert result["exceptions"] == 0, result["first_exceptions"]
-    assert result["reruns"] >= 6 * 2
 
 
 def test_the_processes_share_classes_through_persistent_redis(deployment):
@@ -289,6 +293,18 @@ def test_the_instructor_link_through_the_proxy_leaves_no_token_in_the_history(br
     finally:
         laptop_ctx.close()
         teacher_ctx.close()
+
+
+def test_sessions_step_through_the_proxy_without_errors(deployment):
+    """The load started with the deployment (`PROXY_LOAD`), run while the tests above ran."""
+    stdout, stderr = deployment["load"].communicate(timeout=240)
+    try:
+        result = json.loads(stdout)
+    except json.JSONDecodeError:
+        pytest.fail(f"bench/load_app.py printed no JSON:\n{stdout[-2000:]}\n{stderr[-2000:]}")
+    assert result["errors"] == 0, result["first_errors"]
+    assert result["exceptions"] == 0, result["first_exceptions"]
+    assert result["reruns"] >= 6 * 2
 
 
 def test_stopping_the_script_stops_everything_it_started(deployment):
