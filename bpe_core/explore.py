@@ -914,7 +914,8 @@ def _word_prefixes(index: VocabIndex, tok: Any, metaspace: bool, *, count: int =
     follows L is cut by the normalizer or the pre-tokenizer; a SentencePiece model may
     join the two differently, so three words are tried.
 
-    >>> tok = __import__("bpe_core").algorithms.wordpiece.WordPieceTokenizer(["[UNK]", "hug", "##s", "a", "p"])
+    >>> from bpe_core.algorithms.wordpiece import WordPieceTokenizer
+    >>> tok = WordPieceTokenizer(["[UNK]", "hug", "##s", "a", "p"])
     >>> _word_prefixes(VocabIndex.build(tok), tok, False)
     ('hug', 'a', 'p')
     """
