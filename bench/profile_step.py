@@ -95,7 +95,7 @@ def _fragment_app(preset: str, steps: list[int], cached: bool, profile: bool, ou
     from ui.train.config import load_presets
     state.set_settings(load_presets()[preset].settings)
     state.ensure_run()
-    cache_named("train.steps").clear()  # cold: as the first session of a class finds it
+    cache_named("train.steps").clear()  # cold: as the first student's browser session in a class finds it
     ctx = get_script_run_ctx()
     results = []
     for warm in ((True, False) if cached else (False,)):

@@ -258,8 +258,7 @@ class RedisClassStore(ClassStore):
         if copy is not None and now - copy[0] < READ_COPY_SECONDS:
             self.copies_used += 1
             return copy[1], copy[2]
-        found = self._load(code, keep=True)
-        return found
+        return self._load(code, keep=True)
 
     def _keep_copy(self, code: str, record: ClassRecord, touched: float, size: int, read_at: float,
                    forgotten: int) -> None:

@@ -170,6 +170,20 @@ class Heard:
             self.arrived.wait_for(lambda: len(self.calls) >= n, timeout=seconds)
             return list(self.calls)
 
+    def until_listening(self, store, keys, seconds: float = 10.0) -> None:
+        """Step the class through ``store`` until this listener hears a step (the Redis
+        subscriber is up once it hears one)."""
+        deadline = time.monotonic() + seconds
+        while not self.calls and time.monotonic() < deadline:
+            store.set_step(keys.code, 1, instructor_token=keys.instructor_token)
+            self.wait_for(1, seconds=0.2)
+
+    def until_heard(self, call: tuple[str | None, int | None], seconds: float = 10.0) -> None:
+        """Wait until this listener has heard ``call``."""
+        deadline = time.monotonic() + seconds
+        while call not in self.calls and time.monotonic() < deadline:
+            self.wait_for(len(self.calls) + 1, seconds=0.2)
+
 
 def _until_subscribed(store, seconds: float = 10.0) -> None:
     """Redis: wait until the watcher thread has subscribed (it subscribes on its own thread,
@@ -593,14 +607,9 @@ def test_a_change_on_one_process_is_announced_on_the_others(redis_server, clock)
     other.watch(heard_other)
     try:
         keys = new_class(a)
-        deadline = time.monotonic() + 10
-        while not heard_b.calls and time.monotonic() < deadline:  # the subscriber is up once it hears one
-            a.set_step(keys.code, 1, instructor_token=keys.instructor_token)
-            heard_b.wait_for(1, seconds=0.2)
+        heard_b.until_listening(a, keys)
         version = a.set_step(keys.code, 5, instructor_token=keys.instructor_token).version
-        deadline = time.monotonic() + 10
-        while (keys.code, version) not in heard_b.calls and time.monotonic() < deadline:
-            heard_b.wait_for(len(heard_b.calls) + 1, seconds=0.2)
+        heard_b.until_heard((keys.code, version))
         assert (keys.code, version) in heard_b.calls
         assert heard_other.calls == []
         b._heard("junk")  # a stranger's message on the channel is dropped, not delivered
@@ -942,16 +951,11 @@ def test_a_woken_class_reads_redis_once_and_an_announcement_drops_the_copy(redis
     b.watch(heard)  # after the wake: once heard, the wake's poll has run
     try:
         keys = new_class(a)
-        deadline = time.monotonic() + 10
-        while not heard.calls and time.monotonic() < deadline:  # the subscriber is up once it hears one
-            a.set_step(keys.code, 1, instructor_token=keys.instructor_token)
-            heard.wait_for(1, seconds=0.2)
+        heard.until_listening(a, keys)
         assert b._subscribed
         for step in range(2, 8):
             version = a.set_step(keys.code, step, instructor_token=keys.instructor_token).version
-            deadline = time.monotonic() + 10
-            while (keys.code, version) not in heard.calls and time.monotonic() < deadline:
-                heard.wait_for(len(heard.calls) + 1, seconds=0.2)
+            heard.until_heard((keys.code, version))
             used = b.copies_used
             states = [b.poll(keys.code, session=f"s{n}") for n in range(20)]
             assert {(s.step, s.version) for s in states} == {(step, version)}

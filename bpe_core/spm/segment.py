@@ -229,7 +229,8 @@ class UnigramLattice:
     def _entries(self, text: str) -> list[tuple]:
         """Each stretch's entry (bound, scores, pieces, ids, stretch), or in its place
         (None, None, pieces, ids) by the float32 Viterbi where the cached path may not hold."""
-        assert self._stretch is not None
+        if self._stretch is None:  # ids() takes the stretch path only when there is one
+            raise ValueError("This lattice has no stretch pattern: use pieces() and to_ids().")
         stretches = self._stretch.findall(text)
         cache = self._cache
         new = [s for s in dict.fromkeys(stretches) if s not in cache]

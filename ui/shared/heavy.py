@@ -88,7 +88,7 @@ def bounded_train(words: Any, settings: Any = None, **kwargs: Any):
             return flight.result()
         except (ValueError, TypeError):
             raise  # the engine's message for this corpus: the same for every session
-        except BaseException:  # the first session stopped (closed tab, rerun): train here
+        except BaseException:  # the first browser session stopped (closed tab, rerun): train here
             return bounded_train(words, settings, **kwargs)
     try:
         with heavy_slot():

@@ -17,7 +17,7 @@ same, byte for byte, as Streamlit's (`tests/test_session_message.py` checks it).
 No theme option can be changed while the server runs (none is `scriptable`: `st.set_option`
 refuses them), so the config object's identity is all that can change what a section holds.
 
-Process-wide and idempotent: the first session's first run installs it; later calls do
+Process-wide and idempotent: the first browser tab's first script run installs it; later calls do
 nothing. If Streamlit's internals are not there (another version), nothing is changed.
 """
 from __future__ import annotations

@@ -4,7 +4,8 @@ every session of the server.
 A class is 30 sessions showing the same run at the same step: without this each of them
 replays the first k merges (a tokenizer built per session and step), draws the corpus,
 the tables and the vocabulary as HTML, and checks which export formats can hold the run,
-once per session. With it the first session draws and the others get the same strings.
+once per browser session. With it the first visitor's browser session draws and the
+others get the same strings.
 
 How: each drawing helper that a step draws (in ui/train/ sentence, pair_table, merges,
 corpus_view, vocab_view and chart) is decorated `@step_cached`, and
